@@ -1,0 +1,41 @@
+package org.dfr.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code dfr} command line: one subcommand class per job.
+ */
+@Command(name = "dfr",
+        mixinStandardHelpOptions = true,
+        version = "dfr 0.1.0",
+        description = "Data-flow-driven localised rollback for iterative solvers.",
+        subcommands = {
+                PlanCommand.class,
+                RunCommand.class,
+                BenchCommand.class,
+                PowerCommand.class,
+                CommandLine.HelpCommand.class
+        })
+public final class DfrMain implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
+    }
+
+    /** Builds the command line with the project's shared settings (used by tests too). */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new DfrMain());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        int code = commandLine().execute(args);
+        System.exit(code);
+    }
+}
