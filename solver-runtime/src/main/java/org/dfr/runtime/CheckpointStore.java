@@ -1,0 +1,102 @@
+package org.dfr.runtime;
+
+import com.hazelcast.map.IMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A rank's checkpoints: a local copy of its own partitions, and a replicated copy of every
+ * partition in an IMap with one synchronous backup ({@code set}, not {@code put}), so that the loss
+ * of any single member leaves one copy. Next to each partition's state it stores the halos that
+ * partition sends, so that a recomputation can start at a cone's edge without asking idle ranks.
+ *
+ * <p>Keys: {@code "c/p"} for the state of partition p at iteration c, {@code "c/q>p"} for the halo
+ * q sends p.
+ */
+public final class CheckpointStore {
+
+    private final IMap<String, byte[]> replicated;
+    private final TreeMap<Integer, Map<Integer, double[]>> local = new TreeMap<>();
+
+    public CheckpointStore(IMap<String, byte[]> replicated) {
+        this.replicated = replicated;
+    }
+
+    static String stateKey(int iteration, int partition) {
+        return iteration + "/" + partition;
+    }
+
+    static String haloKey(int iteration, int from, int to) {
+        return iteration + "/" + from + ">" + to;
+    }
+
+    /** Keeps a local copy and writes the replicated copy of one partition's state. */
+    public synchronized void write(int iteration, int partition, double[] state) {
+        double[] copy = state.clone();
+        local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, copy);
+        replicated.set(stateKey(iteration, partition), Doubles.toBytes(copy));
+    }
+
+    /** Writes the replicated copy of a halo partition {@code from} sent to {@code to} at a checkpoint. */
+    public void writeHalo(int iteration, int from, int to, double[] halo) {
+        replicated.set(haloKey(iteration, from, to), Doubles.toBytes(halo));
+    }
+
+    /** The local copy, or null when this rank did not write it. */
+    public synchronized double[] local(int iteration, int partition) {
+        Map<Integer, double[]> byPartition = local.get(iteration);
+        return byPartition == null ? null : byPartition.get(partition);
+    }
+
+    /** The replicated copy, or null when no copy survived. */
+    public double[] replicated(int iteration, int partition) {
+        byte[] bytes = replicated.get(stateKey(iteration, partition));
+        return bytes == null ? null : Doubles.fromBytes(bytes);
+    }
+
+    /** The replicated halo, or null when no copy survived. */
+    public double[] replicatedHalo(int iteration, int from, int to) {
+        byte[] bytes = replicated.get(haloKey(iteration, from, to));
+        return bytes == null ? null : Doubles.fromBytes(bytes);
+    }
+
+    /** Whether the replicated copy of a partition's state exists. */
+    public boolean hasReplicated(int iteration, int partition) {
+        return replicated.containsKey(stateKey(iteration, partition));
+    }
+
+    /** The local copy if present, else the replicated one, else null. */
+    public double[] load(int iteration, int partition) {
+        double[] copy = local(iteration, partition);
+        return copy != null ? copy.clone() : replicated(iteration, partition);
+    }
+
+    /**
+     * Drops every checkpoint older than {@code committed}: local copies, and replicated copies of
+     * the given partitions (each rank removes what it wrote).
+     */
+    public synchronized void dropOlderThan(int committed, int[] partitions, int[][] consumers) {
+        for (Integer old : local.headMap(committed, false).keySet().toArray(new Integer[0])) {
+            for (int p : partitions) {
+                replicated.delete(stateKey(old, p));
+                for (int to : consumers[p]) {
+                    replicated.delete(haloKey(old, p, to));
+                }
+            }
+            local.remove(old);
+        }
+    }
+
+    /** Adopts a local copy loaded from the replicated map (a replacement taking over a partition). */
+    public synchronized void adoptLocal(int iteration, int partition, double[] state) {
+        local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, state.clone());
+    }
+
+    /** Iterations of which this rank holds local copies. */
+    public synchronized Set<Integer> localIterations() {
+        return new TreeSet<>(local.keySet());
+    }
+}

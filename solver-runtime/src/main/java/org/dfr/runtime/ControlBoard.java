@@ -1,0 +1,135 @@
+package org.dfr.runtime;
+
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The replicated key-value board the ranks agree through (statuses, directives, end of run). A
+ * version number moves on every change of the board and on every membership change, so a waiter
+ * can re-evaluate its condition whenever anything happened, without polling on a timer.
+ */
+public final class ControlBoard {
+
+    private final IMap<String, String> map;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final UUID listener;
+    private long version;
+
+    public ControlBoard(IMap<String, String> map) {
+        this.map = map;
+        this.listener = map.addEntryListener(new Listener(), false);
+    }
+
+    /** Writes a value with its synchronous backup. */
+    public void put(String key, String value) {
+        map.set(key, value);
+        bump();
+    }
+
+    /** Writes a value unless one is present; returns the value that is on the board afterwards. */
+    public String putIfAbsent(String key, String value) {
+        String previous = map.putIfAbsent(key, value);
+        bump();
+        return previous == null ? value : previous;
+    }
+
+    public String get(String key) {
+        return map.get(key);
+    }
+
+    /** Current version; pass it to {@link #awaitChange}. */
+    public long version() {
+        lock.lock();
+        try {
+            return version;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Signals waiters that something outside the board changed (a member left). */
+    public void bump() {
+        lock.lock();
+        try {
+            version++;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until the version differs from {@code seen} or the deadline passes.
+     *
+     * @return true if something changed
+     */
+    public boolean awaitChange(long seen, long deadlineNanos) {
+        lock.lock();
+        try {
+            while (version == seen) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(500)));
+                if (version == seen) {
+                    // a missed event must not block us forever: re-read the map now and then
+                    return true;
+                }
+            }
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for a key to appear.
+     *
+     * @return its value, or null if the deadline passed
+     */
+    public String await(String key, long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            long seen = version();
+            String value = map.get(key);
+            if (value != null) {
+                return value;
+            }
+            if (System.nanoTime() >= deadline) {
+                return null;
+            }
+            awaitChange(seen, deadline);
+        }
+    }
+
+    void close() {
+        try {
+            map.removeEntryListener(listener);
+        } catch (RuntimeException ignored) {
+            // the member is going away anyway
+        }
+    }
+
+    private final class Listener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
+        @Override
+        public void entryAdded(EntryEvent<String, String> event) {
+            bump();
+        }
+
+        @Override
+        public void entryUpdated(EntryEvent<String, String> event) {
+            bump();
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package org.dfr.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs every rank as a Hazelcast member inside this JVM, one thread per rank. Every member and
+ * thread it starts is gone when {@link #run} returns, whether the run succeeded or not.
+ */
+public final class EmbeddedCluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+    private final RunSpec spec;
+    private final PartitionKernel kernel;
+    private final ClusterSettings settings;
+    private final FailureHandler failureHandler;
+    private final IterationHook hook;
+
+    public EmbeddedCluster(RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
+                           FailureHandler failureHandler, IterationHook hook) {
+        this.spec = spec;
+        this.kernel = kernel;
+        this.settings = settings;
+        this.failureHandler = failureHandler;
+        this.hook = hook;
+    }
+
+    /**
+     * Starts the members, runs the solver and collects the outcome.
+     *
+     * @throws RunFailedException when the run cannot produce a correct result
+     */
+    public RunOutcome run() {
+        if (settings.basePort() < 0) {
+            settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        }
+        int members = spec.memberCount();
+        ExecutorService threads = Executors.newFixedThreadPool(members, r -> {
+            Thread t = new Thread(r, "dfr-rank");
+            t.setDaemon(true);
+            return t;
+        });
+        List<RankNode> nodes = new ArrayList<>();
+        try {
+            List<Future<RankNode>> starting = new ArrayList<>();
+            for (int r = 0; r < members; r++) {
+                int rank = r;
+                starting.add(threads.submit(() -> {
+                    Thread.currentThread().setName("dfr-rank" + rank);
+                    return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
+                }));
+            }
+            for (Future<RankNode> f : starting) {
+                nodes.add(await(f, settings.joinTimeoutMillis(), "cluster formation"));
+            }
+            long start = System.nanoTime();
+            AtomicReference<RuntimeException> failure = new AtomicReference<>();
+            List<Future<?>> running = new ArrayList<>();
+            for (RankNode node : nodes) {
+                running.add(threads.submit(() -> {
+                    try {
+                        node.run();
+                    } catch (RuntimeException e) {
+                        if (failure.compareAndSet(null, e)) {
+                            LOG.error("rank {} failed: {}", node.rankId(), e.getMessage());
+                            node.control().put(RankNode.FAILED_KEY, String.valueOf(e.getMessage()));
+                            nodes.forEach(n -> {
+                                if (n != node && !n.isKilled()) {
+                                    n.killAbruptly();
+                                }
+                            });
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : running) {
+                await(f, TimeUnit.DAYS.toMillis(7), "run");
+            }
+            if (failure.get() != null) {
+                RuntimeException e = failure.get();
+                throw e instanceof RunFailedException ? e : new RunFailedException(e.toString(), e);
+            }
+            long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            RankNode collector = nodes.stream().filter(n -> !n.isKilled()).findFirst()
+                    .orElseThrow(() -> new RunFailedException("no member survived"));
+            RunOutcome outcome = ResultCollector.collect(collector, wallMillis);
+            collector.control().put(RankNode.COLLECTED_KEY, "true");
+            return outcome;
+        } finally {
+            for (RankNode node : nodes) {
+                try {
+                    node.close();
+                } catch (RuntimeException e) {
+                    LOG.debug("closing rank {}: {}", node.rankId(), e.toString());
+                }
+            }
+            threads.shutdownNow();
+            try {
+                threads.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static <T> T await(Future<T> future, long timeoutMillis, String what) {
+        try {
+            return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RunFailedException rf) {
+                throw rf;
+            }
+            throw new RunFailedException(what + " failed: " + c, c);
+        } catch (TimeoutException e) {
+            throw new RunFailedException(what + " did not finish within " + timeoutMillis + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RunFailedException(what + " interrupted", e);
+        }
+    }
+}

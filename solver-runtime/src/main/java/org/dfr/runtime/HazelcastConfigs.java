@@ -1,0 +1,102 @@
+package org.dfr.runtime;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.InMemoryFormat;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.config.MapConfig;
+import com.hazelcast.config.NetworkConfig;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** Builds the Hazelcast member configuration of a rank: loopback only, TCP-IP join, no multicast. */
+public final class HazelcastConfigs {
+
+    /** Member attribute holding the rank id. */
+    public static final String RANK_ATTRIBUTE = "dfr.rank";
+    /** Member attribute holding the data-plane port. */
+    public static final String DATA_PORT_ATTRIBUTE = "dfr.dataPort";
+    /** IMap of replicated checkpoints. */
+    public static final String CHECKPOINT_MAP = "dfr.checkpoints";
+    /** Small IMaps used for agreement and results; all carry one synchronous backup. */
+    public static final String CONTROL_MAP = "dfr.control";
+    public static final String STATUS_MAP = "dfr.status";
+    public static final String FINAL_STATE_MAP = "dfr.final";
+    public static final String STATS_MAP = "dfr.stats";
+
+    private HazelcastConfigs() {
+    }
+
+    /**
+     * The configuration of one member.
+     *
+     * @param memberCount members expected in the cluster: start-up waits until all of them joined
+     */
+    public static Config member(ClusterSettings settings, int rank, int dataPort, int memberCount) {
+        Config config = new Config();
+        config.setClusterName(settings.clusterName());
+        config.setInstanceName(settings.clusterName() + "-rank" + rank);
+        config.getMemberAttributeConfig().setAttribute(RANK_ATTRIBUTE, Integer.toString(rank));
+        config.getMemberAttributeConfig().setAttribute(DATA_PORT_ATTRIBUTE, Integer.toString(dataPort));
+
+        NetworkConfig network = config.getNetworkConfig();
+        network.setPort(settings.basePort()).setPortAutoIncrement(true).setPortCount(memberCount + 2);
+        network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        JoinConfig join = network.getJoin();
+        join.getMulticastConfig().setEnabled(false);
+        join.getAutoDetectionConfig().setEnabled(false);
+        join.getTcpIpConfig().setEnabled(true)
+                .addMember("127.0.0.1:" + settings.basePort() + "-" + (settings.basePort() + memberCount + 1));
+
+        config.setProperty("hazelcast.logging.type", "slf4j");
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
+        config.setProperty("hazelcast.wait.seconds.before.join", "0");
+        config.setProperty("hazelcast.initial.min.cluster.size", Integer.toString(memberCount));
+        config.setProperty("hazelcast.partition.count", "71");
+        config.setProperty("hazelcast.heartbeat.interval.seconds",
+                Integer.toString(Math.max(1, settings.heartbeatIntervalMillis() / 1000)));
+        config.setProperty("hazelcast.max.no.heartbeat.seconds",
+                Integer.toString(Math.max(1, settings.maxNoHeartbeatMillis() / 1000)));
+        // one refused connection is enough to suspect a member: a SIGKILLed JVM refuses at once
+        config.setProperty("hazelcast.connection.monitor.max.faults", "1");
+        config.setProperty("hazelcast.merge.first.run.delay.seconds", "3600");
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        config.setProperty("hazelcast.operation.call.timeout.millis", "30000");
+        config.getJetConfig().setEnabled(false);
+
+        config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(1).setAsyncBackupCount(0)
+                .setInMemoryFormat(InMemoryFormat.BINARY));
+        for (String name : new String[] {CONTROL_MAP, STATUS_MAP, FINAL_STATE_MAP, STATS_MAP}) {
+            config.addMapConfig(new MapConfig(name).setBackupCount(1).setAsyncBackupCount(0));
+        }
+        return config;
+    }
+
+    /**
+     * A base port with {@code count} free ports after it on loopback, chosen at random so that
+     * concurrent runs (tests) rarely collide; the unique cluster name makes a collision harmless.
+     */
+    public static int freeBasePort(int count) {
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int base = 20_000 + random.nextInt(30_000);
+            if (rangeIsFree(base, count)) {
+                return base;
+            }
+        }
+        throw new IllegalStateException("no free range of " + count + " ports on 127.0.0.1");
+    }
+
+    private static boolean rangeIsFree(int base, int count) {
+        for (int port = base; port < base + count; port++) {
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                socket.setReuseAddress(true);
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

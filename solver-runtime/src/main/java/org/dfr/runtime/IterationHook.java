@@ -1,0 +1,27 @@
+package org.dfr.runtime;
+
+/**
+ * Called by a rank at fixed points of its loop. Fault injection uses it to kill a rank at an exact
+ * point; the default does nothing.
+ */
+public interface IterationHook {
+
+    IterationHook NONE = new IterationHook() {
+    };
+
+    /** At the start of iteration {@code iteration}, before anything of it is sent. */
+    default void beforeIteration(RankNode rank, int iteration) {
+    }
+
+    /** After this rank finished recomputed level {@code level} (1-based) of a recovery. */
+    default void afterRecoveryStep(RankNode rank, int level) {
+    }
+
+    /** After this rank wrote its partitions of checkpoint {@code iteration}, before the reduction. */
+    default void afterCheckpointWrite(RankNode rank, int iteration) {
+    }
+
+    /** After this rank sent its residual contribution for {@code iteration}, before receiving others'. */
+    default void afterPartialSent(RankNode rank, int iteration) {
+    }
+}

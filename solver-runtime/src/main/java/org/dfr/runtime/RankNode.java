@@ -1,0 +1,699 @@
+package org.dfr.runtime;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import org.dfr.analysis.PartitionDependencies;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
+import org.dfr.runtime.net.MessageKey;
+import org.dfr.runtime.net.MessageKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One rank: a Hazelcast member that owns partitions and runs the iteration loop on them.
+ *
+ * <p>Per iteration {@code i}: halos of state {@code i-1} go to the owners of the consuming
+ * partitions, every owned partition is updated into its second buffer, a checkpoint is written when
+ * {@code i} is a checkpoint iteration, the residual contributions are exchanged all-to-all (which is
+ * also the barrier that commits the checkpoint), and the buffers swap. Until the swap the previous
+ * state stays intact, which is what lets survivors fall back to the state before a failure.
+ *
+ * <p>Thread model: {@link #run()} runs on the rank's own thread; membership events arrive on
+ * Hazelcast's event threads and only interrupt waits.
+ */
+public final class RankNode implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RankNode.class);
+
+    /** Control-board key a collector sets once it has read the results; members may then leave. */
+    public static final String COLLECTED_KEY = "collected";
+    /** Control-board key set once every active rank has published its final state. */
+    public static final String ENDED_KEY = "ended";
+    /** Control-board key holding the reason the run failed, when it did. */
+    public static final String FAILED_KEY = "failed";
+
+    private final int rankId;
+    private final RunSpec spec;
+    private final PartitionKernel kernel;
+    private final ClusterSettings settings;
+    private final FailureHandler failureHandler;
+    private final IterationHook hook;
+    private final int[][] inputs;
+    private final int[][] consumers;
+    private final Mailbox mailbox = new Mailbox();
+    private final DataPlane dataPlane;
+    private final HazelcastInstance hazelcast;
+    private final CheckpointStore checkpoints;
+    private final ControlBoard control;
+    private final ConcurrentLinkedQueue<MemberLoss> losses = new ConcurrentLinkedQueue<>();
+    private final Map<Integer, Member> membersByRank = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private volatile int[] owner;
+    private final TreeMap<Integer, double[][]> buffers = new TreeMap<>();
+    private int liveIteration;
+    private int computedIteration;
+    private int committedCheckpoint = -1;
+    private double lastResidual = Double.NaN;
+    private volatile boolean finished;
+    private volatile boolean inRecovery;
+    private volatile boolean killed;
+
+    private final AtomicLong kernelUpdates = new AtomicLong();
+    private final AtomicLong kernelUpdatesDuringRecovery = new AtomicLong();
+    private final AtomicLong idleNanosDuringRecovery = new AtomicLong();
+
+    /** A member that left, and when this rank learnt of it. */
+    public record MemberLoss(int rank, long observedAtMillis, long observedAtNanos) {
+    }
+
+    private RankNode(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
+                     FailureHandler failureHandler, IterationHook hook) {
+        this.rankId = rankId;
+        this.spec = spec;
+        this.kernel = kernel;
+        this.settings = settings;
+        this.failureHandler = failureHandler;
+        this.hook = hook;
+        PartitionDependencies deps = kernel.dependencies();
+        if (deps.partitionCount() != spec.partitionCount()) {
+            throw new IllegalArgumentException("kernel declares " + deps.partitionCount()
+                    + " partitions but the run expects " + spec.partitionCount());
+        }
+        int n = deps.partitionCount();
+        this.inputs = new int[n][];
+        List<List<Integer>> reverse = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            reverse.add(new ArrayList<>());
+        }
+        for (int p = 0; p < n; p++) {
+            inputs[p] = deps.inputsOf(p);
+            for (int q : inputs[p]) {
+                if (q != p) {
+                    reverse.get(q).add(p);
+                }
+            }
+        }
+        this.consumers = new int[n][];
+        for (int q = 0; q < n; q++) {
+            consumers[q] = reverse.get(q).stream().mapToInt(Integer::intValue).sorted().toArray();
+        }
+        int[] initialOwner = new int[n];
+        for (int p = 0; p < n; p++) {
+            initialOwner[p] = p;
+        }
+        this.owner = initialOwner;
+        try {
+            this.dataPlane = new DataPlane(rankId, mailbox, this::dataAddressOf);
+        } catch (IOException e) {
+            throw new UncheckedIOException("rank " + rankId + ": cannot open its data-plane socket", e);
+        }
+        HazelcastInstance hz;
+        try {
+            hz = Hazelcast.newHazelcastInstance(
+                    HazelcastConfigs.member(settings, rankId, dataPlane.port(), spec.memberCount()));
+        } catch (RuntimeException e) {
+            dataPlane.close();
+            throw e;
+        }
+        this.hazelcast = hz;
+        IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
+        this.checkpoints = new CheckpointStore(ckptMap);
+        IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
+        this.control = new ControlBoard(controlMap);
+        for (Member m : hz.getCluster().getMembers()) {
+            rememberMember(m);
+        }
+        hz.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                rememberMember(event.getMember());
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                onMemberRemoved(event.getMember());
+            }
+        });
+        if (isSpare()) {
+            this.owner = initialOwner;
+        } else {
+            buffers.put(rankId, new double[][] {kernel.initialState(rankId), kernel.initialState(rankId)});
+        }
+    }
+
+    /**
+     * Starts a member for {@code rankId} and returns once the whole cluster ({@link RunSpec#memberCount()}
+     * members) has formed.
+     */
+    public static RankNode start(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
+                                 FailureHandler failureHandler, IterationHook hook) {
+        return new RankNode(rankId, spec, kernel, settings, failureHandler, hook);
+    }
+
+    private void rememberMember(Member m) {
+        String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+        if (rank != null) {
+            membersByRank.put(Integer.parseInt(rank), m);
+        }
+    }
+
+    private void onMemberRemoved(Member m) {
+        String attr = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+        if (attr == null) {
+            return;
+        }
+        int rank = Integer.parseInt(attr);
+        membersByRank.remove(rank);
+        dataPlane.forget(rank);
+        if (finished) {
+            return;
+        }
+        losses.add(new MemberLoss(rank, System.currentTimeMillis(), System.nanoTime()));
+        LOG.info("rank {}: member of rank {} left the cluster", rankId, rank);
+        mailbox.interruptEpoch("rank " + rank + " left the cluster");
+        control.bump();
+    }
+
+    private InetSocketAddress dataAddressOf(int rank) {
+        Member m = membersByRank.get(rank);
+        if (m == null) {
+            return null;
+        }
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                Integer.parseInt(m.getAttribute(HazelcastConfigs.DATA_PORT_ATTRIBUTE)));
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    /** Runs this rank to the end of the run (or until it is killed). */
+    public void run() {
+        try {
+            int next;
+            if (isSpare()) {
+                next = failureHandler.awaitWork(this);
+                if (next < 0) {
+                    finished = true;
+                    return;
+                }
+            } else {
+                next = startFromInitialCheckpoint();
+            }
+            while (true) {
+                next = iterateFrom(next);
+                try {
+                    publishFinalState();
+                    break;
+                } catch (org.dfr.runtime.net.EpochChangedException | org.dfr.runtime.net.CommunicationException e) {
+                    next = failureHandler.recover(this, e);
+                }
+            }
+        } catch (RankKilledException e) {
+            LOG.info("rank {}: killed", rankId);
+        }
+    }
+
+    private int startFromInitialCheckpoint() {
+        while (true) {
+            try {
+                writeCheckpoint(0, true);
+                allreduce(0, new TreeMap<>());
+                commitCheckpoint(0);
+                return 1;
+            } catch (org.dfr.runtime.net.EpochChangedException | org.dfr.runtime.net.CommunicationException e) {
+                int next = failureHandler.recover(this, e);
+                if (next >= 1) {
+                    return next;
+                }
+            }
+        }
+    }
+
+    private int iterateFrom(int first) {
+        int i = first;
+        while (i <= spec.iterations()) {
+            try {
+                runIteration(i);
+                i++;
+            } catch (org.dfr.runtime.net.EpochChangedException | org.dfr.runtime.net.CommunicationException e) {
+                i = failureHandler.recover(this, e);
+            }
+        }
+        return i;
+    }
+
+    private void runIteration(int i) {
+        checkAlive();
+        hook.beforeIteration(this, i);
+        checkAlive();
+        int epoch = mailbox.epoch();
+        for (Map.Entry<Integer, double[][]> e : buffers.entrySet()) {
+            sendHalos(MessageKind.HALO, epoch, i, e.getKey(), e.getValue()[0]);
+        }
+        for (Map.Entry<Integer, double[][]> e : buffers.entrySet()) {
+            receiveHalos(MessageKind.HALO, epoch, i, e.getKey(), e.getValue()[0]);
+        }
+        TreeMap<Integer, Double> partials = new TreeMap<>();
+        for (Map.Entry<Integer, double[][]> e : buffers.entrySet()) {
+            double[][] b = e.getValue();
+            partials.put(e.getKey(), kernel.update(e.getKey(), b[0], b[1]));
+            countUpdate();
+        }
+        computedIteration = i;
+        boolean checkpoint = spec.isCheckpointIteration(i);
+        if (checkpoint) {
+            writeCheckpoint(i, false);
+            hook.afterCheckpointWrite(this, i);
+        }
+        double residual = allreduce(i, partials);
+        for (double[][] b : buffers.values()) {
+            double[] t = b[0];
+            b[0] = b[1];
+            b[1] = t;
+        }
+        liveIteration = i;
+        lastResidual = residual;
+        if (checkpoint) {
+            commitCheckpoint(i);
+        }
+    }
+
+    private void writeCheckpoint(int iteration, boolean fromLive) {
+        for (Map.Entry<Integer, double[][]> e : buffers.entrySet()) {
+            int p = e.getKey();
+            double[] state = fromLive ? e.getValue()[0] : e.getValue()[1];
+            checkpoints.write(iteration, p, state);
+            for (int to : consumers[p]) {
+                double[] halo = new double[kernel.haloLength(p, to)];
+                kernel.packHalo(p, state, to, halo);
+                checkpoints.writeHalo(iteration, p, to, halo);
+            }
+        }
+    }
+
+    /** Called once every rank is known to have written checkpoint {@code iteration}. */
+    private void commitCheckpoint(int iteration) {
+        committedCheckpoint = iteration;
+        checkpoints.dropOlderThan(iteration, ownedPartitions(), consumers);
+    }
+
+    // ------------------------------------------------------------------ communication primitives
+
+    /**
+     * Sends the halos of partition {@code from} (state {@code state}) to the owners of every
+     * partition that consumes it.
+     */
+    public void sendHalos(MessageKind kind, int epoch, int iteration, int from, double[] state) {
+        sendHalos(kind, epoch, iteration, from, state, consumers[from]);
+    }
+
+    /** Sends the halos of {@code from} to the given consumers only. */
+    public void sendHalos(MessageKind kind, int epoch, int iteration, int from, double[] state, int[] to) {
+        int[] own = owner;
+        for (int c : to) {
+            double[] halo = new double[kernel.haloLength(from, c)];
+            kernel.packHalo(from, state, c, halo);
+            dataPlane.send(own[c], new MessageKey(epoch, kind, iteration, from, c), halo);
+        }
+    }
+
+    /** Receives every halo partition {@code to} needs for {@code iteration} and unpacks it. */
+    public void receiveHalos(MessageKind kind, int epoch, int iteration, int to, double[] state) {
+        for (int q : inputs[to]) {
+            if (q != to) {
+                receiveHalo(kind, epoch, iteration, q, to, state);
+            }
+        }
+    }
+
+    /** Receives one halo and unpacks it into {@code state}. */
+    public void receiveHalo(MessageKind kind, int epoch, int iteration, int from, int to, double[] state) {
+        double[] halo = mailbox.take(new MessageKey(epoch, kind, iteration, from, to), settings.messageTimeoutMillis());
+        kernel.unpackHalo(to, state, from, halo);
+    }
+
+    /**
+     * Exchanges residual contributions with every active rank and returns the global sum, added in
+     * partition order so that every rank gets the same bits.
+     */
+    public double allreduce(int iteration, TreeMap<Integer, Double> partials) {
+        int epoch = mailbox.epoch();
+        double[] payload = new double[partials.size() * 2];
+        int k = 0;
+        for (Map.Entry<Integer, Double> e : partials.entrySet()) {
+            payload[k++] = e.getKey();
+            payload[k++] = e.getValue();
+        }
+        int[] ranks = activeRanks();
+        for (int r : ranks) {
+            if (r != rankId) {
+                dataPlane.send(r, new MessageKey(epoch, MessageKind.PARTIAL, iteration, rankId, 0), payload);
+            }
+        }
+        hook.afterPartialSent(this, iteration);
+        double[] byPartition = new double[spec.partitionCount()];
+        for (Map.Entry<Integer, Double> e : partials.entrySet()) {
+            byPartition[e.getKey()] = e.getValue();
+        }
+        for (int r : ranks) {
+            if (r != rankId) {
+                double[] got = mailbox.take(new MessageKey(epoch, MessageKind.PARTIAL, iteration, r, 0),
+                        settings.messageTimeoutMillis());
+                for (int j = 0; j + 1 < got.length; j += 2) {
+                    byPartition[(int) got[j]] = got[j + 1];
+                }
+            }
+        }
+        double sum = 0;
+        for (double v : byPartition) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    /** All-to-all barrier among the given ranks in the current epoch. */
+    public void barrier(MessageKind kind, int iteration, int[] ranks) {
+        int epoch = mailbox.epoch();
+        double[] empty = new double[0];
+        for (int r : ranks) {
+            if (r != rankId) {
+                dataPlane.send(r, new MessageKey(epoch, kind, iteration, rankId, 0), empty);
+            }
+        }
+        for (int r : ranks) {
+            if (r != rankId) {
+                mailbox.take(new MessageKey(epoch, kind, iteration, r, 0), settings.messageTimeoutMillis());
+            }
+        }
+    }
+
+    private void publishFinalState() {
+        IMap<Integer, byte[]> finals = hazelcast.getMap(HazelcastConfigs.FINAL_STATE_MAP);
+        for (Map.Entry<Integer, double[][]> e : buffers.entrySet()) {
+            finals.set(e.getKey(), Doubles.toBytes(e.getValue()[0]));
+        }
+        IMap<Integer, String> stats = hazelcast.getMap(HazelcastConfigs.STATS_MAP);
+        RankStats s = stats();
+        stats.set(rankId, s.rank() + "," + s.kernelUpdates() + "," + s.kernelUpdatesDuringRecovery() + ","
+                + s.droppedStaleMessages() + "," + s.idleMillisDuringRecovery());
+        barrier(MessageKind.END_BARRIER, spec.iterations() + 1, activeRanks());
+        finished = true;
+        control.put(ENDED_KEY, Double.toString(lastResidual));
+    }
+
+    /**
+     * Blocks until the run ended (a spare that was never needed) and returns -1.
+     */
+    public int awaitRunEnd() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.DAYS.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            long seen = control.version();
+            if (control.get(ENDED_KEY) != null || control.get(FAILED_KEY) != null) {
+                finished = true;
+                return -1;
+            }
+            control.awaitChange(seen, deadline);
+            checkAlive();
+        }
+        return -1;
+    }
+
+    /** Waits until a collector read the results (or the timeout passes), so that no data is lost by leaving. */
+    public boolean awaitCollected(long timeoutMillis) {
+        return control.await(COLLECTED_KEY, timeoutMillis) != null;
+    }
+
+    // ------------------------------------------------------------------ state access for recovery
+
+    public int rankId() {
+        return rankId;
+    }
+
+    public RunSpec spec() {
+        return spec;
+    }
+
+    public PartitionKernel kernel() {
+        return kernel;
+    }
+
+    public ClusterSettings settings() {
+        return settings;
+    }
+
+    public HazelcastInstance hazelcast() {
+        return hazelcast;
+    }
+
+    public Mailbox mailbox() {
+        return mailbox;
+    }
+
+    public CheckpointStore checkpoints() {
+        return checkpoints;
+    }
+
+    public ControlBoard control() {
+        return control;
+    }
+
+    public IterationHook hook() {
+        return hook;
+    }
+
+    public int[] inputsOf(int partition) {
+        return inputs[partition];
+    }
+
+    public int[] consumersOf(int partition) {
+        return consumers[partition];
+    }
+
+    /** Partition to owning rank; a copy. */
+    public int[] ownership() {
+        return owner.clone();
+    }
+
+    /** Installs a new ownership (agreed by the recovery); drops buffers of partitions no longer owned. */
+    public void setOwnership(int[] newOwner) {
+        if (newOwner.length != spec.partitionCount()) {
+            throw new IllegalArgumentException("ownership of " + newOwner.length + " partitions, expected "
+                    + spec.partitionCount());
+        }
+        this.owner = newOwner.clone();
+        buffers.keySet().removeIf(p -> newOwner[p] != rankId);
+    }
+
+    /** Distinct ranks that own at least one partition, ascending. */
+    public int[] activeRanks() {
+        return Arrays.stream(owner).distinct().sorted().toArray();
+    }
+
+    /** Partitions this rank owns, ascending. */
+    public int[] ownedPartitions() {
+        int[] own = owner;
+        return java.util.stream.IntStream.range(0, own.length).filter(p -> own[p] == rankId).toArray();
+    }
+
+    public boolean isSpare() {
+        return ownedPartitions().length == 0;
+    }
+
+    /** The live state buffer of an owned partition (state at {@link #liveIteration()}). */
+    public double[] liveState(int partition) {
+        double[][] b = buffers.get(partition);
+        if (b == null) {
+            throw new IllegalStateException("rank " + rankId + " does not own partition " + partition);
+        }
+        return b[0];
+    }
+
+    /** Replaces the live state of a partition (reload from a checkpoint, or a recomputed result). */
+    public void installLiveState(int partition, double[] state) {
+        double[] second = state.clone();
+        buffers.put(partition, new double[][] {state, second});
+    }
+
+    /** Iteration the live buffers hold. */
+    public int liveIteration() {
+        return liveIteration;
+    }
+
+    /** Highest iteration computed into the second buffers ({@code liveIteration} or one more). */
+    public int computedIteration() {
+        return computedIteration;
+    }
+
+    /**
+     * Makes the live buffers hold state {@code iteration}: a no-op when they already do; a swap when
+     * the second buffers hold it (computed but not yet committed).
+     */
+    public void fallBackTo(int iteration) {
+        if (iteration == liveIteration) {
+            computedIteration = liveIteration;
+            return;
+        }
+        if (iteration == liveIteration + 1 && computedIteration == iteration) {
+            for (double[][] b : buffers.values()) {
+                double[] t = b[0];
+                b[0] = b[1];
+                b[1] = t;
+            }
+            liveIteration = iteration;
+            computedIteration = iteration;
+            return;
+        }
+        throw new IllegalStateException("rank " + rankId + " holds states " + liveIteration + " and "
+                + computedIteration + ", cannot fall back to " + iteration);
+    }
+
+    /** Sets the iteration of the live buffers after they were replaced wholesale. */
+    public void setLiveIteration(int iteration) {
+        this.liveIteration = iteration;
+        this.computedIteration = iteration;
+    }
+
+    public int committedCheckpoint() {
+        return committedCheckpoint;
+    }
+
+    public void setCommittedCheckpoint(int iteration) {
+        this.committedCheckpoint = iteration;
+    }
+
+    public double lastResidual() {
+        return lastResidual;
+    }
+
+    /** Member losses observed so far, oldest first (drained by the recovery). */
+    public List<MemberLoss> drainLosses() {
+        List<MemberLoss> out = new ArrayList<>();
+        MemberLoss l;
+        while ((l = losses.poll()) != null) {
+            out.add(l);
+        }
+        return out;
+    }
+
+    /** Ranks currently in the cluster. */
+    public TreeSet<Integer> liveRanks() {
+        return new TreeSet<>(membersByRank.keySet());
+    }
+
+    /** Whether this member is the oldest of the cluster (the coordinator). */
+    public boolean isOldestMember() {
+        try {
+            return hazelcast.getCluster().getMembers().iterator().next().localMember();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** The rank of the oldest member. */
+    public int oldestRank() {
+        Member m = hazelcast.getCluster().getMembers().iterator().next();
+        return Integer.parseInt(m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE));
+    }
+
+    public void setInRecovery(boolean value) {
+        inRecovery = value;
+    }
+
+    public boolean inRecovery() {
+        return inRecovery;
+    }
+
+    /** Counts one kernel update (and whether it happened during a recovery). */
+    public void countUpdate() {
+        kernelUpdates.incrementAndGet();
+        if (inRecovery) {
+            kernelUpdatesDuringRecovery.incrementAndGet();
+        }
+    }
+
+    public void addIdleNanosDuringRecovery(long nanos) {
+        idleNanosDuringRecovery.addAndGet(nanos);
+    }
+
+    public RankStats stats() {
+        return new RankStats(rankId, kernelUpdates.get(), kernelUpdatesDuringRecovery.get(), mailbox.droppedCount(),
+                idleNanosDuringRecovery.get() / 1_000_000);
+    }
+
+    // ------------------------------------------------------------------ death
+
+    /**
+     * Ends this member abruptly, as a crash would: the Hazelcast member is terminated (no graceful
+     * migration), sockets close, and the rank's thread unwinds with {@link RankKilledException}.
+     */
+    public RankKilledException killAbruptly() {
+        killed = true;
+        finished = true;
+        try {
+            hazelcast.getLifecycleService().terminate();
+        } finally {
+            dataPlane.close();
+            mailbox.interruptEpoch("this rank was killed");
+        }
+        return new RankKilledException(rankId);
+    }
+
+    private void checkAlive() {
+        if (killed) {
+            throw new RankKilledException(rankId);
+        }
+    }
+
+    public boolean isKilled() {
+        return killed;
+    }
+
+    public boolean isFinished() {
+        return finished;
+    }
+
+    /** Stops this member (after the run): no failure is reported for members leaving now. */
+    @Override
+    public void close() {
+        finished = true;
+        control.close();
+        try {
+            if (hazelcast.getLifecycleService().isRunning()) {
+                hazelcast.getLifecycleService().terminate();
+            }
+        } finally {
+            dataPlane.close();
+        }
+    }
+
+    /** Thrown through a killed rank's thread so that it stops wherever it was. */
+    public static final class RankKilledException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        public RankKilledException(int rank) {
+            super("rank " + rank + " was killed", null, false, false);
+        }
+    }
+
+    /** Immutable view for tests and reports. */
+    public List<Integer> ownedPartitionList() {
+        return Collections.unmodifiableList(Arrays.stream(ownedPartitions()).boxed().toList());
+    }
+}

@@ -1,0 +1,58 @@
+package org.dfr.runtime;
+
+import com.hazelcast.map.IMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reads a finished run's results out of the replicated maps through one surviving member. */
+public final class ResultCollector {
+
+    /** Control-board key prefix of recovery records ({@code recovery/<epoch>}). */
+    public static final String RECOVERY_PREFIX = "recovery/";
+    /** Control-board key prefix of failure records ({@code failure/<n>}). */
+    public static final String FAILURE_PREFIX = "failure/";
+
+    private ResultCollector() {
+    }
+
+    public static RunOutcome collect(RankNode via, long wallMillis) {
+        int n = via.spec().partitionCount();
+        IMap<Integer, byte[]> finals = via.hazelcast().getMap(HazelcastConfigs.FINAL_STATE_MAP);
+        Map<Integer, double[]> states = new TreeMap<>();
+        List<Integer> missing = new ArrayList<>();
+        for (int p = 0; p < n; p++) {
+            byte[] bytes = finals.get(p);
+            if (bytes == null) {
+                missing.add(p);
+            } else {
+                states.put(p, Doubles.fromBytes(bytes));
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw new RunFailedException("final state of partitions " + missing + " is missing");
+        }
+        IMap<Integer, String> statsMap = via.hazelcast().getMap(HazelcastConfigs.STATS_MAP);
+        List<RankStats> stats = new ArrayList<>();
+        for (Map.Entry<Integer, String> e : new TreeMap<>(statsMap).entrySet()) {
+            String[] f = e.getValue().split(",");
+            stats.add(new RankStats(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
+                    Long.parseLong(f[3]), Long.parseLong(f[4])));
+        }
+        IMap<String, String> control = via.hazelcast().getMap(HazelcastConfigs.CONTROL_MAP);
+        TreeMap<Integer, String> recoveries = new TreeMap<>();
+        TreeMap<Integer, String> failures = new TreeMap<>();
+        for (Map.Entry<String, String> e : control.entrySet()) {
+            if (e.getKey().startsWith(RECOVERY_PREFIX)) {
+                recoveries.put(Integer.parseInt(e.getKey().substring(RECOVERY_PREFIX.length())), e.getValue());
+            } else if (e.getKey().startsWith(FAILURE_PREFIX)) {
+                failures.put(Integer.parseInt(e.getKey().substring(FAILURE_PREFIX.length())), e.getValue());
+            }
+        }
+        String ended = control.get(RankNode.ENDED_KEY);
+        double residual = ended == null ? Double.NaN : Double.parseDouble(ended);
+        return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
+                new ArrayList<>(failures.values()), wallMillis);
+    }
+}

@@ -1,0 +1,24 @@
+package org.dfr.runtime.net;
+
+/** What a data-plane message carries. */
+public enum MessageKind {
+    /** Halo of a partition's live state: {@code a} = sending partition, {@code b} = receiving partition. */
+    HALO,
+    /** Residual contributions of one rank: {@code a} = sending rank; payload = (partition, value) pairs. */
+    PARTIAL,
+    /** Halo of a duplicate buffer during a data-flow recomputation; keys as {@link #HALO}. */
+    RECOMPUTE_HALO,
+    /** A rank has finished its part of a recovery: {@code a} = sending rank. */
+    RESUME_BARRIER,
+    /** A rank has published its final state: {@code a} = sending rank. */
+    END_BARRIER;
+
+    private static final MessageKind[] VALUES = values();
+
+    static MessageKind ofOrdinal(int ordinal) {
+        if (ordinal < 0 || ordinal >= VALUES.length) {
+            throw new IllegalArgumentException("unknown message kind " + ordinal);
+        }
+        return VALUES[ordinal];
+    }
+}
