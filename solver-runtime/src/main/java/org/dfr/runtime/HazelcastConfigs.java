@@ -46,8 +46,10 @@ public final class HazelcastConfigs {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true)
-                .addMember("127.0.0.1:" + settings.basePort() + "-" + (settings.basePort() + memberCount + 1));
+        join.getTcpIpConfig().setEnabled(true);
+        for (int port = settings.basePort(); port < settings.basePort() + memberCount + 2; port++) {
+            join.getTcpIpConfig().addMember("127.0.0.1:" + port);
+        }
 
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.phone.home.enabled", "false");

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.dfr.analysis.PartitionDependencies;
@@ -64,8 +66,9 @@ public final class RankNode implements AutoCloseable {
     private final CheckpointStore checkpoints;
     private final ControlBoard control;
     private final ConcurrentLinkedQueue<MemberLoss> losses = new ConcurrentLinkedQueue<>();
-    private final Map<Integer, Member> membersByRank = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Integer, Member> membersByRank = new ConcurrentHashMap<>();
 
+    private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
     private volatile int[] owner;
     private final TreeMap<Integer, double[][]> buffers = new TreeMap<>();
     private int liveIteration;
@@ -183,7 +186,7 @@ public final class RankNode implements AutoCloseable {
         int rank = Integer.parseInt(attr);
         membersByRank.remove(rank);
         dataPlane.forget(rank);
-        if (finished) {
+        if (finished || knownDead.contains(rank)) {
             return;
         }
         losses.add(new MemberLoss(rank, System.currentTimeMillis(), System.nanoTime()));
@@ -259,7 +262,8 @@ public final class RankNode implements AutoCloseable {
         return i;
     }
 
-    private void runIteration(int i) {
+    /** Runs one full iteration (halos, update, checkpoint when due, reduction, swap). */
+    public void runIteration(int i) {
         checkAlive();
         hook.beforeIteration(this, i);
         checkAlive();
@@ -590,6 +594,14 @@ public final class RankNode implements AutoCloseable {
             out.add(l);
         }
         return out;
+    }
+
+    /**
+     * Records ranks whose death a recovery already accounted for: a late membership event about them
+     * must not interrupt the new epoch.
+     */
+    public void acknowledgeDead(java.util.Collection<Integer> ranks) {
+        knownDead.addAll(ranks);
     }
 
     /** Ranks currently in the cluster. */

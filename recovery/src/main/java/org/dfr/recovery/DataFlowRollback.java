@@ -1,0 +1,40 @@
+package org.dfr.recovery;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.RecoveryPlan;
+
+/**
+ * Data-flow rollback: only the cone of the lost partitions recomputes (the plan of
+ * {@link ConeAnalyzer}); when the cone covers every partition it is global rollback and says so.
+ */
+public final class DataFlowRollback implements RollbackStrategy {
+
+    private final ConeAnalyzer analyzer;
+
+    public DataFlowRollback(ConeAnalyzer analyzer) {
+        this.analyzer = analyzer;
+    }
+
+    @Override
+    public RecoveryDirective decide(RecoveryInput input) {
+        RecoveryFacts f = RecoveryFacts.of(input);
+        RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
+        if (plan.lostIterations() > 0 && plan.coversEverything()) {
+            return GlobalRollback.directive(input, f, Strategy.DFR.label(), true);
+        }
+        List<List<Integer>> levels = new ArrayList<>();
+        for (int k = 1; k <= plan.levelCount(); k++) {
+            levels.add(Arrays.stream(plan.level(k)).boxed().toList());
+        }
+        int[] participating = plan.lostIterations() == 0 ? f.lost() : plan.level(1);
+        List<Integer> participatingRanks = f.ownersOf(participating);
+        List<Integer> idle = GlobalRollback.without(f.activeRanks(), participatingRanks);
+        return new RecoveryDirective(input.nextEpoch(), Strategy.DFR.label(), Strategy.DFR.label(), f.lostList(),
+                f.deadRanks(), f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(),
+                levels, plan.recomputedPartitionIterations(), participatingRanks, idle,
+                new ArrayList<>(input.members()), false, null);
+    }
+}

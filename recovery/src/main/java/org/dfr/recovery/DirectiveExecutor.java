@@ -1,0 +1,210 @@
+package org.dfr.recovery;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.dfr.runtime.PartitionKernel;
+import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.net.EpochChangedException;
+import org.dfr.runtime.net.MessageKind;
+
+/**
+ * Executes a {@link RecoveryDirective} on one rank.
+ *
+ * <p>Global: every owned partition reloads checkpoint {@code c} into its live buffers and the normal
+ * loop recomputes {@code c+1 .. t-1}. Data-flow: survivors keep their live state at {@code t-1}
+ * untouched; the owners of cone partitions load checkpoint {@code c} into <em>duplicate</em> buffers
+ * and recompute level by level, exchanging halos only inside the cone (the halos a level-1 partition
+ * needs from outside the cone come from its neighbours' checkpoints); only the lost partitions'
+ * results are kept. Everybody then meets at the resume barrier.
+ */
+final class DirectiveExecutor {
+
+    private final IdleRankListener idleListener;
+
+    DirectiveExecutor(IdleRankListener idleListener) {
+        this.idleListener = idleListener;
+    }
+
+    int execute(RankNode node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state) {
+        node.acknowledgeDead(d.deadRanks());
+        node.mailbox().enterEpoch(d.epoch());
+        if (!node.liveRanks().containsAll(d.members())) {
+            throw new EpochChangedException("a member left after the decision of epoch " + d.epoch());
+        }
+        if (d.abortReason() != null) {
+            throw new RunFailedException(d.abortReason());
+        }
+        long start = System.nanoTime();
+        int c = d.checkpointIteration();
+        int target = d.failureIteration() - 1;
+        Set<Integer> previouslyOwned = toSet(node.ownedPartitions());
+        boolean hadLiveState = !state.invalid.containsAll(previouslyOwned);
+        node.setOwnership(d.ownershipArray());
+        int[] owned = node.ownedPartitions();
+        if (owned.length == 0) {
+            // this rank owns nothing any more (cannot happen with the current replacement rule)
+            return d.failureIteration();
+        }
+        if (d.isGlobal() && d.lostIterations() > 0) {
+            recomputeGlobally(node, d, state, owned, previouslyOwned, c, target);
+        } else {
+            recomputeCone(node, d, state, owned, previouslyOwned, hadLiveState, c, target);
+        }
+        int[] active = node.activeRanks();
+        node.barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), active);
+        idleListener.rankBusy(node.rankId());
+        state.pendingTarget = -1;
+        state.invalid.clear();
+        if (node.rankId() == active[0]) {
+            RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000);
+        }
+        return d.failureIteration();
+    }
+
+    private void recomputeGlobally(RankNode node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
+                                   int[] owned, Set<Integer> previouslyOwned, int c, int target) {
+        state.pendingTarget = target;
+        for (int p : owned) {
+            state.invalid.add(p);
+        }
+        idleListener.rankBusy(node.rankId());
+        for (int p : owned) {
+            node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned));
+        }
+        node.setLiveIteration(c);
+        node.setCommittedCheckpoint(c);
+        for (int i = c + 1; i <= target; i++) {
+            node.runIteration(i);
+            node.hook().afterRecoveryStep(node, i - c);
+        }
+    }
+
+    private void recomputeCone(RankNode node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
+                               int[] owned, Set<Integer> previouslyOwned, boolean hadLiveState, int c, int target) {
+        Set<Integer> lost = new HashSet<>(d.lostPartitions());
+        state.pendingTarget = target;
+        if (hadLiveState) {
+            node.fallBackTo(target);
+        } else {
+            node.setLiveIteration(target);
+        }
+        for (int p : owned) {
+            if (lost.contains(p)) {
+                state.invalid.add(p);
+            }
+        }
+        PartitionKernel kernel = node.kernel();
+        int m = d.lostIterations();
+        List<Set<Integer>> levels = new ArrayList<>();
+        for (List<Integer> level : d.levels()) {
+            levels.add(new HashSet<>(level));
+        }
+        if (m == 0) {
+            for (int p : owned) {
+                if (lost.contains(p)) {
+                    node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned));
+                }
+            }
+            idleListener.rankIdle(node.rankId());
+            return;
+        }
+        Set<Integer> level1 = levels.get(0);
+        // duplicate buffers: state c of every owned cone partition, and of owned cone-edge partitions
+        Map<Integer, double[][]> dup = new HashMap<>();
+        Set<Integer> edge = new TreeSet<>();
+        for (int q : owned) {
+            boolean inCone = level1.contains(q);
+            boolean feedsCone = false;
+            if (!inCone) {
+                for (int consumer : node.consumersOf(q)) {
+                    if (level1.contains(consumer)) {
+                        feedsCone = true;
+                        break;
+                    }
+                }
+            }
+            if (inCone || feedsCone) {
+                double[] s = loadCheckpoint(node, c, q, previouslyOwned);
+                dup.put(q, new double[][] {s, s.clone()});
+                if (feedsCone) {
+                    edge.add(q);
+                }
+            }
+        }
+        boolean participates = owned.length > 0 && java.util.Arrays.stream(owned).anyMatch(level1::contains);
+        int epoch = d.epoch();
+        // step 1 senders: level-1 partitions and the cone's edge, all at state c
+        for (Map.Entry<Integer, double[][]> e : dup.entrySet()) {
+            node.sendHalos(MessageKind.RECOMPUTE_HALO, epoch, c + 1, e.getKey(), e.getValue()[0],
+                    consumersIn(node, e.getKey(), level1));
+        }
+        if (!participates) {
+            idleListener.rankIdle(node.rankId());
+            node.hook().afterRecoveryStep(node, 1);
+            return;
+        }
+        idleListener.rankBusy(node.rankId());
+        for (int k = 1; k <= m; k++) {
+            Set<Integer> level = levels.get(k - 1);
+            int iteration = c + k;
+            for (int p : owned) {
+                if (level.contains(p)) {
+                    double[][] b = dup.get(p);
+                    node.receiveHalos(MessageKind.RECOMPUTE_HALO, epoch, iteration, p, b[0]);
+                    kernel.update(p, b[0], b[1]);
+                    node.countUpdate();
+                    double[] t = b[0];
+                    b[0] = b[1];
+                    b[1] = t;
+                }
+            }
+            if (k < m) {
+                Set<Integer> nextLevel = levels.get(k);
+                for (int p : owned) {
+                    if (level.contains(p)) {
+                        node.sendHalos(MessageKind.RECOMPUTE_HALO, epoch, iteration + 1, p, dup.get(p)[0],
+                                consumersIn(node, p, nextLevel));
+                    }
+                }
+            }
+            node.hook().afterRecoveryStep(node, k);
+        }
+        for (int p : owned) {
+            if (lost.contains(p)) {
+                node.installLiveState(p, dup.get(p)[0]);
+            }
+        }
+    }
+
+    private static int[] consumersIn(RankNode node, int partition, Set<Integer> level) {
+        return java.util.Arrays.stream(node.consumersOf(partition)).filter(level::contains).toArray();
+    }
+
+    private static double[] loadCheckpoint(RankNode node, int c, int p, Set<Integer> previouslyOwned) {
+        double[] local = node.checkpoints().local(c, p);
+        if (local != null) {
+            return local.clone();
+        }
+        double[] replicated = node.checkpoints().replicated(c, p);
+        if (replicated == null) {
+            throw new RunFailedException("no copy of checkpoint " + c + " of partition " + p
+                    + " is left (rank " + node.rankId() + (previouslyOwned.contains(p) ? " owned it" : " adopted it") + ")");
+        }
+        node.checkpoints().adoptLocal(c, p, replicated);
+        return replicated;
+    }
+
+    private static Set<Integer> toSet(int[] values) {
+        Set<Integer> out = new HashSet<>();
+        for (int v : values) {
+            out.add(v);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,71 @@
+package org.dfr.recovery;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.runtime.IterationHook;
+import org.dfr.runtime.RankNode;
+import org.dfr.runtime.ResultCollector;
+
+/**
+ * Kills ranks exactly where a {@link FaultPlan} says. Each death is recorded on the control board
+ * first ({@code failure/<n>}, with the wall-clock time of death) so that detection latency can be
+ * measured.
+ */
+public final class FaultInjector implements IterationHook {
+
+    private final FaultPlan plan;
+    private final RankKiller killer;
+    private final Set<Integer> recoveryKillsArmed = ConcurrentHashMap.newKeySet();
+
+    public FaultInjector(FaultPlan plan, RankKiller killer) {
+        this.plan = plan;
+        this.killer = killer;
+        recoveryKillsArmed.addAll(plan.failDuringRecovery());
+    }
+
+    @Override
+    public void beforeIteration(RankNode rank, int iteration) {
+        maybeKill(rank, iteration, FaultPlan.Point.ITERATION_START);
+    }
+
+    @Override
+    public void afterCheckpointWrite(RankNode rank, int iteration) {
+        maybeKill(rank, iteration, FaultPlan.Point.AFTER_CHECKPOINT_WRITE);
+    }
+
+    @Override
+    public void afterPartialSent(RankNode rank, int iteration) {
+        maybeKill(rank, iteration, FaultPlan.Point.DURING_REDUCTION);
+    }
+
+    @Override
+    public void afterRecoveryStep(RankNode rank, int level) {
+        if (level == 1 && recoveryKillsArmed.remove(rank.rankId())) {
+            die(rank, -1, "after the first recomputed level of a recovery");
+        }
+    }
+
+    private void maybeKill(RankNode rank, int iteration, FaultPlan.Point point) {
+        if (rank.inRecovery()) {
+            return; // scheduled deaths belong to the failure-free timeline, not to a recomputation
+        }
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.rank() == rank.rankId() && k.iteration() == iteration && k.point() == point) {
+                die(rank, iteration, point.name());
+            }
+        }
+    }
+
+    private void die(RankNode rank, int iteration, String where) {
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("rank", rank.rankId());
+        record.put("iteration", iteration);
+        record.put("point", where);
+        record.put("killedAtMillis", System.currentTimeMillis());
+        int key = (Math.max(iteration, 0) * 100_000) + rank.rankId();
+        rank.control().put(ResultCollector.FAILURE_PREFIX + key, RecoveryProtocol.write(record));
+        throw killer.kill(rank);
+    }
+}

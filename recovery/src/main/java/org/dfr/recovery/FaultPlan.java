@@ -1,0 +1,83 @@
+package org.dfr.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which ranks die when: the experiment's fault injection, fixed before the run.
+ *
+ * @param kills every scheduled death
+ * @param failDuringRecovery ranks that die after the first recomputed level of the next recovery
+ */
+public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
+
+    /** No failure at all. */
+    public static final FaultPlan NONE = new FaultPlan(List.of(), Set.of());
+
+    /** Where in an iteration a scheduled death happens. */
+    public enum Point {
+        /** At the start of the iteration, after completing the previous one (the CLI's {@code --fail}). */
+        ITERATION_START,
+        /** After writing this rank's partitions of the checkpoint taken at this iteration. */
+        AFTER_CHECKPOINT_WRITE,
+        /** In the middle of the residual reduction: after sending its contribution, before receiving. */
+        DURING_REDUCTION
+    }
+
+    /** Rank {@code rank} dies at {@code point} of iteration {@code iteration}. */
+    public record Kill(int rank, int iteration, Point point) {
+        public Kill {
+            if (rank < 0) {
+                throw new IllegalArgumentException("rank must be >= 0, got " + rank);
+            }
+            if (iteration < 1) {
+                throw new IllegalArgumentException("failure iteration must be >= 1, got " + iteration);
+            }
+        }
+    }
+
+    public FaultPlan {
+        kills = List.copyOf(kills);
+        failDuringRecovery = Set.copyOf(failDuringRecovery);
+    }
+
+    /**
+     * Parses {@code RANK@ITER}.
+     *
+     * @throws IllegalArgumentException naming the bad text and the expected form
+     */
+    public static Kill parseKill(String text) {
+        String[] parts = text.trim().split("@");
+        if (parts.length != 2) {
+            throw new IllegalArgumentException("bad failure '" + text + "': expected RANK@ITER, e.g. 1@4");
+        }
+        try {
+            return new Kill(Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()), Point.ITERATION_START);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad failure '" + text + "': RANK and ITER must be integers, e.g. 1@4");
+        }
+    }
+
+    /** A plan with these kills added. */
+    public FaultPlan plus(List<Kill> more) {
+        List<Kill> all = new ArrayList<>(kills);
+        all.addAll(more);
+        return new FaultPlan(all, failDuringRecovery);
+    }
+
+    /** A plan where these ranks die during the next recovery. */
+    public FaultPlan plusFailDuringRecovery(Set<Integer> ranks) {
+        Set<Integer> all = new TreeSet<>(failDuringRecovery);
+        all.addAll(ranks);
+        return new FaultPlan(kills, all);
+    }
+
+    /** Every rank the plan may kill. */
+    public Set<Integer> ranks() {
+        Set<Integer> out = new TreeSet<>(failDuringRecovery);
+        kills.forEach(k -> out.add(k.rank()));
+        return out;
+    }
+}

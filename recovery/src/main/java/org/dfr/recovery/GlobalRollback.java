@@ -1,0 +1,36 @@
+package org.dfr.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/** Global rollback: every partition reloads checkpoint {@code c} and recomputes every lost iteration. */
+public final class GlobalRollback implements RollbackStrategy {
+
+    @Override
+    public RecoveryDirective decide(RecoveryInput input) {
+        RecoveryFacts f = RecoveryFacts.of(input);
+        return directive(input, f, Strategy.GLOBAL.label(), false);
+    }
+
+    static RecoveryDirective directive(RecoveryInput input, RecoveryFacts f, String asked, boolean coversEverything) {
+        int n = f.ownership().length;
+        int m = f.failureIteration() - 1 - f.checkpointIteration();
+        List<Integer> all = IntStream.range(0, n).boxed().toList();
+        List<List<Integer>> levels = new ArrayList<>();
+        for (int k = 0; k < m; k++) {
+            levels.add(all);
+        }
+        return new RecoveryDirective(input.nextEpoch(), asked, Strategy.GLOBAL.label(), f.lostList(), f.deadRanks(),
+                f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(), levels,
+                (long) m * n, m == 0 ? f.ownersOf(f.lost()) : f.activeRanks(),
+                m == 0 ? without(f.activeRanks(), f.ownersOf(f.lost())) : List.of(),
+                new ArrayList<>(input.members()), coversEverything || m > 0, null);
+    }
+
+    static List<Integer> without(List<Integer> all, List<Integer> remove) {
+        List<Integer> out = new ArrayList<>(all);
+        out.removeAll(remove);
+        return out;
+    }
+}

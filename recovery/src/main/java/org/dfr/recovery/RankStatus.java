@@ -1,0 +1,18 @@
+package org.dfr.recovery;
+
+import java.util.List;
+
+/**
+ * What a surviving rank reports when it enters a recovery round.
+ *
+ * @param epoch the epoch the rank was in when it stopped
+ * @param liveIteration iteration its live buffers hold
+ * @param computedIteration highest iteration it computed ({@code liveIteration} or one more)
+ * @param committedCheckpoint last checkpoint it knows every rank wrote
+ * @param invalidPartitions owned partitions whose live state is not usable (adopted and not yet
+ *     recomputed, or reloaded by an unfinished global rollback)
+ * @param pendingTarget the state iteration an unfinished recovery was restoring, or -1
+ */
+public record RankStatus(int rank, int epoch, int liveIteration, int computedIteration, int committedCheckpoint,
+                         List<Integer> invalidPartitions, int pendingTarget) {
+}

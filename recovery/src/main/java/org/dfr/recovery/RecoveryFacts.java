@@ -1,0 +1,115 @@
+package org.dfr.recovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The facts both strategies agree on: the state iteration to restore, the checkpoint, the lost
+ * partitions and who adopts them.
+ *
+ * <p>Why {@code t-1 = min(computedIteration)}: a rank can only finish the reduction of iteration
+ * {@code j} once every rank computed {@code j}, so the survivors' computed iterations differ by at
+ * most one, and each survivor holds both its live state and the one it computed. Why
+ * {@code c = max(committedCheckpoint)}: a rank commits {@code c} only after every rank's reduction
+ * message of {@code c}, each sent after that rank wrote its checkpoint.
+ */
+record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, int[] ownership,
+                     List<String> adoptions, List<Integer> deadRanks) {
+
+    static RecoveryFacts of(RecoveryInput in) {
+        int restore = Integer.MAX_VALUE;
+        int pending = -1;
+        int checkpoint = -1;
+        TreeSet<Integer> invalid = new TreeSet<>();
+        for (RankStatus s : in.statuses()) {
+            restore = Math.min(restore, s.computedIteration());
+            pending = Math.max(pending, s.pendingTarget());
+            checkpoint = Math.max(checkpoint, s.committedCheckpoint());
+            invalid.addAll(s.invalidPartitions());
+        }
+        if (pending >= 0) {
+            restore = pending;
+        }
+        if (in.statuses().isEmpty()) {
+            throw new IllegalStateException("no surviving rank reported its state");
+        }
+        if (checkpoint < 0) {
+            checkpoint = 0;
+        }
+        int[] owner = in.ownership().clone();
+        TreeSet<Integer> lost = new TreeSet<>(invalid);
+        for (int p = 0; p < owner.length; p++) {
+            if (!in.members().contains(owner[p])) {
+                lost.add(p);
+            }
+        }
+        // replacement: spares first (lowest rank first), then the least loaded survivor
+        TreeSet<Integer> active = new TreeSet<>();
+        for (int r : owner) {
+            if (in.members().contains(r)) {
+                active.add(r);
+            }
+        }
+        TreeSet<Integer> spares = new TreeSet<>(in.members());
+        spares.removeAll(active);
+        List<String> adoptions = new ArrayList<>();
+        for (int p : lost) {
+            if (in.members().contains(owner[p])) {
+                continue; // invalid but its owner lives: the owner recomputes it
+            }
+            int adopter;
+            if (!spares.isEmpty()) {
+                adopter = spares.pollFirst();
+            } else {
+                adopter = leastLoaded(owner, active);
+            }
+            owner[p] = adopter;
+            active.add(adopter);
+            adoptions.add(p + ":" + adopter);
+        }
+        return new RecoveryFacts(checkpoint, restore + 1, lost.stream().mapToInt(Integer::intValue).toArray(),
+                owner, adoptions, new ArrayList<>(in.deadRanks()));
+    }
+
+    private static int leastLoaded(int[] owner, TreeSet<Integer> candidates) {
+        if (candidates.isEmpty()) {
+            throw new IllegalStateException("no surviving rank can adopt a partition");
+        }
+        int best = -1;
+        int bestLoad = Integer.MAX_VALUE;
+        for (int r : candidates) {
+            int load = 0;
+            for (int o : owner) {
+                if (o == r) {
+                    load++;
+                }
+            }
+            if (load < bestLoad) {
+                best = r;
+                bestLoad = load;
+            }
+        }
+        return best;
+    }
+
+    List<Integer> lostList() {
+        return java.util.Arrays.stream(lost).boxed().toList();
+    }
+
+    List<Integer> ownershipList() {
+        return java.util.Arrays.stream(ownership).boxed().toList();
+    }
+
+    List<Integer> activeRanks() {
+        return java.util.Arrays.stream(ownership).distinct().sorted().boxed().toList();
+    }
+
+    List<Integer> ownersOf(int[] partitions) {
+        TreeSet<Integer> ranks = new TreeSet<>();
+        for (int p : partitions) {
+            ranks.add(ownership[p]);
+        }
+        return new ArrayList<>(ranks);
+    }
+}
