@@ -1,14 +1,237 @@
 package org.dfr.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.EnergyModel;
+import org.dfr.analysis.ExpectedCostAnalyzer;
+import org.dfr.analysis.ExpectedRecoveryCost;
+import org.dfr.analysis.PartitionDependencies;
+import org.dfr.analysis.RecoveryPlan;
+import org.dfr.cli.plan.ExpectedReport;
+import org.dfr.cli.plan.ExpectedTextRenderer;
+import org.dfr.cli.plan.GridArgument;
+import org.dfr.cli.plan.LayoutKind;
+import org.dfr.cli.plan.PlanReport;
+import org.dfr.cli.plan.PlanTextRenderer;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** Placeholder: filled in by the issue that owns it. */
-@Command(name = "plan", mixinStandardHelpOptions = true, description = "(not yet implemented)")
+/**
+ * {@code dfr plan}: the recovery cone of a failure on a ready-made layout, or its expected cost over a
+ * checkpoint interval with the energy DFR saves. Usage errors exit with code 2.
+ */
+@Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {
+                "Plans data-flow rollback (DFR) after losing partitions and compares it with global rollback.",
+                "With --expected, averages the cost over a checkpoint interval (failure iteration uniform over it)",
+                "and estimates the energy-savings rate."},
+        footer = {"", "Examples:",
+                "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
+                "  dfr plan --layout 2d5 --grid 1000x1000 --lost 500500 --checkpoint-iteration 0 --failure-iteration 101 --json",
+                "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10"})
 public final class PlanCommand implements Callable<Integer> {
+
+    /** Ranks per node in the paper's runs (8 ranks on 4 nodes): the default node count is partitions / 2. */
+    static final int DEFAULT_PARTITIONS_PER_NODE = 2;
+    /** 5 years, a common per-node MTBF assumption in exascale resilience studies. */
+    static final double DEFAULT_NODE_MTBF_SECONDS = 5 * 365 * 24 * 3600.0;
+    static final double DEFAULT_ITERATION_SECONDS = 1.0;
+    static final double DEFAULT_BUSY_POWER_WATTS = 100.0;
+    /** 12 % below busy: the saving the paper measured on idling, frequency-capped nodes. */
+    static final double DEFAULT_IDLE_POWER_WATTS = 88.0;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--layout", required = true, paramLabel = "1d|2d5|2d9|3d7|global",
+            converter = LayoutConverter.class,
+            description = "Dependency layout: 1D 3-point, 2D 5-point, 2D 9-point, 3D 7-point stencil, or global.")
+    LayoutKind layout;
+
+    @Option(names = "--periodic", description = "Neighbours wrap around the grid edges (torus).")
+    boolean periodic;
+
+    @Option(names = "--grid", required = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
+            description = "Partition grid; a 1D grid may be written N or Nx1. Partition id = (pz*PY + py)*PX + px.")
+    GridArgument grid;
+
+    @Option(names = "--lost", split = ",", paramLabel = "P[,P...]",
+            description = "Lost partition ids. With --expected, optional: omitted = mean over every single-partition failure.")
+    int[] lost;
+
+    @Option(names = "--checkpoint-iteration", paramLabel = "C", description = "Iteration held by the last checkpoint (>= 0).")
+    Integer checkpointIteration;
+
+    @Option(names = "--failure-iteration", paramLabel = "T",
+            description = "Iteration at whose start the failure happens (> C); m = T-1-C iterations are lost.")
+    Integer failureIteration;
+
+    @Option(names = "--json", description = "Print one JSON object instead of text.")
+    boolean json;
+
+    @Option(names = "--expected", description = "Print expected values over a checkpoint interval instead of one plan.")
+    boolean expected;
+
+    @Option(names = "--checkpoint-interval", paramLabel = "K", description = "Iterations between checkpoints (with --expected).")
+    Integer checkpointInterval;
+
+    @Option(names = "--nodes", paramLabel = "N",
+            description = "Nodes whose failures trigger recovery (default: partitions / " + DEFAULT_PARTITIONS_PER_NODE + ", at least 1).")
+    Integer nodes;
+
+    @Option(names = "--node-mtbf-seconds", paramLabel = "S",
+            description = "Mean time between failures of one node (default: 5 years = ${DEFAULT-VALUE} s).")
+    double nodeMtbfSeconds = DEFAULT_NODE_MTBF_SECONDS;
+
+    @Option(names = "--iteration-seconds", paramLabel = "S", description = "Duration of one iteration (default: ${DEFAULT-VALUE}).")
+    double iterationSeconds = DEFAULT_ITERATION_SECONDS;
+
+    @Option(names = "--busy-power-watts", paramLabel = "W", description = "Power of a computing partition (default: ${DEFAULT-VALUE}).")
+    double busyPowerWatts = DEFAULT_BUSY_POWER_WATTS;
+
+    @Option(names = "--idle-power-watts", paramLabel = "W", description = "Power of an idle partition (default: ${DEFAULT-VALUE}).")
+    double idlePowerWatts = DEFAULT_IDLE_POWER_WATTS;
+
     @Override
     public Integer call() {
-        System.err.println("dfr plan: not implemented yet");
-        return 2;
+        PartitionDependencies dependencies = declare();
+        ConeAnalyzer analyzer = new ConeAnalyzer(dependencies);
+        PrintWriter out = spec.commandLine().getOut();
+        if (expected) {
+            runExpected(analyzer, out);
+        } else {
+            runPlan(analyzer, out);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private PartitionDependencies declare() {
+        try {
+            return layout.declare(grid, periodic);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private void runPlan(ConeAnalyzer analyzer, PrintWriter out) {
+        if (checkpointInterval != null) {
+            throw usage("--checkpoint-interval is only used with --expected");
+        }
+        if (lost == null) {
+            throw usage("missing --lost: give the lost partition ids, e.g. --lost 1 or --lost 1,5");
+        }
+        if (checkpointIteration == null || failureIteration == null) {
+            throw usage("missing " + (checkpointIteration == null ? "--checkpoint-iteration C" : "--failure-iteration T")
+                    + " (needed unless --expected)");
+        }
+        requireLostInRange(analyzer.partitionCount());
+        if (checkpointIteration < 0) {
+            throw usage("--checkpoint-iteration must be >= 0 but was " + checkpointIteration);
+        }
+        if (failureIteration <= checkpointIteration) {
+            throw usage("--failure-iteration must be greater than --checkpoint-iteration " + checkpointIteration
+                    + " but was " + failureIteration);
+        }
+        RecoveryPlan plan = analyzer.plan(lost, checkpointIteration, failureIteration);
+        if (json) {
+            out.println(toJson(PlanReport.of(layout, periodic, grid, plan)));
+        } else {
+            PlanTextRenderer.render(description(), grid.grid(), plan, out);
+        }
+    }
+
+    private void runExpected(ConeAnalyzer analyzer, PrintWriter out) {
+        if (checkpointIteration != null || failureIteration != null) {
+            throw usage("--checkpoint-iteration and --failure-iteration are not used with --expected;"
+                    + " give --checkpoint-interval K instead");
+        }
+        if (checkpointInterval == null) {
+            throw usage("--expected needs --checkpoint-interval K");
+        }
+        if (checkpointInterval < 1) {
+            throw usage("--checkpoint-interval must be at least 1 but was " + checkpointInterval);
+        }
+        if (lost != null) {
+            requireLostInRange(analyzer.partitionCount());
+        }
+        EnergyModel model = energyModel(analyzer.partitionCount());
+        ExpectedCostAnalyzer expectedAnalyzer = new ExpectedCostAnalyzer(analyzer);
+        ExpectedRecoveryCost cost = lost == null
+                ? expectedAnalyzer.overSingleFailures(checkpointInterval)
+                : expectedAnalyzer.forLostPartitions(lost, checkpointInterval);
+        if (json) {
+            out.println(toJson(ExpectedReport.of(layout, periodic, grid, lost, cost, model)));
+        } else {
+            ExpectedTextRenderer.render(description(), lost, cost, model, out);
+        }
+    }
+
+    private EnergyModel energyModel(int partitionCount) {
+        int nodeCount = nodes != null ? nodes : Math.max(1, partitionCount / DEFAULT_PARTITIONS_PER_NODE);
+        try {
+            return new EnergyModel(nodeCount, nodeMtbfSeconds, iterationSeconds, busyPowerWatts, idlePowerWatts);
+        } catch (IllegalArgumentException e) {
+            throw usage("bad energy model input: " + e.getMessage());
+        }
+    }
+
+    private void requireLostInRange(int partitionCount) {
+        if (lost.length == 0) {
+            throw usage("--lost needs at least one partition id");
+        }
+        for (int p : lost) {
+            if (p < 0 || p >= partitionCount) {
+                throw usage("--lost partition " + p + " is out of range: grid " + grid.text() + " has partitions 0.."
+                        + (partitionCount - 1));
+            }
+        }
+    }
+
+    private String description() {
+        return layout.displayName() + (periodic ? " periodic" : "") + " on grid " + grid.text();
+    }
+
+    private String toJson(Object report) {
+        try {
+            return new ObjectMapper().writeValueAsString(report);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialise " + report.getClass().getSimpleName(), e);
+        }
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** {@code --layout} values. */
+    static final class LayoutConverter implements CommandLine.ITypeConverter<LayoutKind> {
+        @Override
+        public LayoutKind convert(String value) {
+            try {
+                return LayoutKind.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** {@code --grid} values. */
+    static final class GridConverter implements CommandLine.ITypeConverter<GridArgument> {
+        @Override
+        public GridArgument convert(String value) {
+            try {
+                return GridArgument.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

@@ -1,0 +1,27 @@
+package org.dfr.cli.plan;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import org.dfr.analysis.EnergyModel;
+import org.dfr.analysis.EnergySavings;
+import org.dfr.analysis.ExpectedRecoveryCost;
+import org.dfr.analysis.MeanRecoveryCost;
+
+/**
+ * The {@code dfr plan --expected --json} object: expected recovery cost over a checkpoint interval and the
+ * energy-savings rate. {@code lostPartitions} is null when the means are over every single-partition failure.
+ */
+@JsonPropertyOrder({"layout", "periodic", "grid", "partitionCount", "lostPartitions", "averagedOverSingleFailures",
+        "checkpointIntervalIterations", "meanLostIterations", "dataFlowRollback", "globalRollback",
+        "energyModel", "energySavings"})
+public record ExpectedReport(String layout, boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
+                             boolean averagedOverSingleFailures, int checkpointIntervalIterations,
+                             double meanLostIterations, MeanRecoveryCost dataFlowRollback,
+                             MeanRecoveryCost globalRollback, EnergyModel energyModel, EnergySavings energySavings) {
+
+    public static ExpectedReport of(LayoutKind layout, boolean periodic, GridArgument grid, int[] lost,
+                                    ExpectedRecoveryCost cost, EnergyModel model) {
+        return new ExpectedReport(layout.token(), periodic, grid.writtenSizes(), cost.partitionCount(), lost,
+                lost == null, cost.checkpointIntervalIterations(), cost.meanLostIterations(),
+                cost.dataFlowRollback(), cost.globalRollback(), model, model.savingsOf(cost));
+    }
+}

@@ -1,0 +1,186 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class PlanCommandTest {
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        CommandLine cl = DfrMain.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    private static List<Integer> ints(JsonNode array) {
+        List<Integer> ids = new ArrayList<>();
+        array.forEach(node -> ids.add(node.intValue()));
+        return ids;
+    }
+
+    /**
+     * The paper's case. 2x4 grid, ids py*2+px, lost 1, c = 0, t = 4 (m = 3):
+     * <pre>
+     *   py0:  0  1     distance from 1:  1 0
+     *   py1:  2  3                       2 1
+     *   py2:  4  5                       3 2
+     *   py3:  6  7                       4 3
+     * </pre>
+     * level 1 (d <= 2) = {0,1,2,3,5}, level 2 (d <= 1) = {0,1,3}, level 3 = {1}.
+     */
+    @Test
+    void when_papersCaseAsJson_then_oneObjectWithTheContractFields() throws Exception {
+        Result r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "4", "--json");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.isObject()).isTrue();
+        assertThat(json.get("levels")).hasSize(3);
+        assertThat(ints(json.get("levels").get(0))).containsExactly(0, 1, 2, 3, 5);
+        assertThat(ints(json.get("levels").get(1))).containsExactly(0, 1, 3);
+        assertThat(ints(json.get("levels").get(2))).containsExactly(1);
+        assertThat(json.get("recomputedPartitionIterations").longValue()).isEqualTo(9);
+        assertThat(json.get("globalRollbackPartitionIterations").longValue()).isEqualTo(24);
+        assertThat(ints(json.get("participatingPartitions"))).containsExactly(0, 1, 2, 3, 5);
+        assertThat(ints(json.get("idlePartitions"))).containsExactly(4, 6, 7);
+        assertThat(json.get("coversEverything").booleanValue()).isFalse();
+        // exactly one JSON value on stdout
+        assertThat(r.out().trim().lines()).hasSize(1);
+    }
+
+    @Test
+    void when_papersCaseAsText_then_levelsAndGridDrawn() {
+        Result r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "4");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("level 1 (iteration 1, distance <= 2): 5 partitions [0, 1, 2, 3, 5]")
+                .contains("level 3 (iteration 3, distance <= 0): 1 partition [1]")
+                .contains("recomputed work: 9 partition-iterations (global rollback: 24")
+                .contains("idle partitions: 3 [4, 6, 7]")
+                .contains("legend:");
+        // rows of the drawing: partition 1 lost, 0 and 3 recompute 2 iterations, 2 and 5 one, the rest idle
+        assertThat(r.out()).contains("py    0  2 X").contains("py    1  1 2").contains("py    2  . 1")
+                .contains("py    3  . .");
+    }
+
+    @Test
+    void when_1dGridWrittenEitherWay_then_samePlan() throws Exception {
+        Result a = run("plan", "--layout", "1d", "--grid", "9", "--lost", "4", "--checkpoint-iteration", "2",
+                "--failure-iteration", "6", "--json");
+        Result b = run("plan", "--layout", "1d", "--grid", "9x1", "--lost", "4", "--checkpoint-iteration", "2",
+                "--failure-iteration", "6", "--json");
+        assertThat(a.exitCode()).as(a.err()).isZero();
+        JsonNode ja = new ObjectMapper().readTree(a.out());
+        JsonNode jb = new ObjectMapper().readTree(b.out());
+        assertThat(ja.get("levels")).isEqualTo(jb.get("levels"));
+        // m = 3: level 1 = 2r+1 = 5 partitions around 4
+        assertThat(ints(ja.get("levels").get(0))).containsExactly(2, 3, 4, 5, 6);
+    }
+
+    @Test
+    void when_periodicUnionOfTwoLost_then_wrapsAndCoversEverything() throws Exception {
+        Result r = run("plan", "--layout", "1d", "--periodic", "--grid", "6", "--lost", "0,3",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3", "--json");
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        // m = 2: level 1 = {5,0,1} u {2,3,4}
+        assertThat(ints(json.get("levels").get(0))).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(json.get("coversEverything").booleanValue()).isTrue();
+        assertThat(json.get("idlePartitions")).isEmpty();
+    }
+
+    @Test
+    void when_failureRightAfterCheckpoint_then_onlyReload() throws Exception {
+        Result r = run("plan", "--layout", "global", "--grid", "4", "--lost", "2",
+                "--checkpoint-iteration", "5", "--failure-iteration", "6", "--json");
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("levels")).isEmpty();
+        assertThat(ints(json.get("participatingPartitions"))).containsExactly(2);
+        assertThat(json.get("recomputedPartitionIterations").longValue()).isZero();
+    }
+
+    @Test
+    void when_expected_then_meansReportedForBothStrategies() throws Exception {
+        Result r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1", "--expected",
+                "--checkpoint-interval", "4", "--json", "--nodes", "4", "--node-mtbf-seconds", "1000",
+                "--iteration-seconds", "2", "--busy-power-watts", "100", "--idle-power-watts", "80");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        // m = 0..3 -> cones (level 1 sizes) 1, 1, 3, 5 (see the paper's case); idle 7, 7, 5, 3
+        JsonNode dfr = json.get("dataFlowRollback");
+        assertThat(dfr.get("meanConeSizePartitions").doubleValue()).isEqualTo((1 + 1 + 3 + 5) / 4.0);
+        // work(m) = sum of levels: 0, 1, 1+3, 1+3+5
+        assertThat(dfr.get("meanRecomputedPartitionIterations").doubleValue()).isEqualTo((0 + 1 + 4 + 9) / 4.0);
+        assertThat(dfr.get("meanIdlePartitions").doubleValue()).isEqualTo((7 + 7 + 5 + 3) / 4.0);
+        assertThat(json.get("globalRollback").get("meanRecomputedPartitionIterations").doubleValue())
+                .isEqualTo(8 * 1.5);
+        // rate = 4/1000 per s x mean(idle*m) x 2 s x 20 W; mean(idle*m) = (0 + 7 + 10 + 9)/4
+        assertThat(json.get("energySavings").get("savingsRateWatts").doubleValue())
+                .isCloseTo(0.004 * (26 / 4.0) * 40.0, org.assertj.core.api.Assertions.within(1e-12));
+    }
+
+    @Test
+    void when_expectedAsText_then_tableAndRatePrinted() {
+        Result r = run("plan", "--layout", "2d9", "--grid", "4x4", "--expected", "--checkpoint-interval", "5");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("each equally likely").contains("mean cone size [partitions]")
+                .contains("savings rate:");
+    }
+
+    @Test
+    void when_badArguments_then_exit2WithMessageNamingTheValue() {
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "4x4x2", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "4x4x2", "PXxPY");
+        assertUsageError(new String[] {"--layout", "1d", "--grid", "4x3", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "4x3", "N or Nx1");
+        assertUsageError(new String[] {"--layout", "3d7", "--grid", "4x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "4x4", "PXxPYxPZ");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "0x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "size 0", ">= 1");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2xfoo", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "'foo'");
+        assertUsageError(new String[] {"--layout", "2d7", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "2d7", "1d, 2d5, 2d9, 3d7, global");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--lost", "8",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "partition 8", "0..7");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "3", "--failure-iteration", "3"}, "--failure-iteration", "3");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "-1", "--failure-iteration", "3"}, "-1");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--lost", "1"}, "--checkpoint-iteration");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--expected"}, "--checkpoint-interval");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--expected", "--checkpoint-interval", "0"},
+                "at least 1", "0");
+        assertUsageError(new String[] {"--layout", "global", "--periodic", "--grid", "4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "--periodic");
+        assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--expected", "--checkpoint-interval", "3",
+                "--idle-power-watts", "150"}, "idlePowerWatts", "150");
+    }
+
+    private static void assertUsageError(String[] args, String... messageParts) {
+        String[] full = new String[args.length + 1];
+        full[0] = "plan";
+        System.arraycopy(args, 0, full, 1, args.length);
+        Result r = run(full);
+        assertThat(r.exitCode()).as("exit code of %s", String.join(" ", full)).isEqualTo(2);
+        assertThat(r.err()).as("stderr of %s", String.join(" ", full)).contains(messageParts);
+        assertThat(r.out()).isEmpty();
+    }
+}
