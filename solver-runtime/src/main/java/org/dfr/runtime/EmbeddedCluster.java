@@ -52,8 +52,11 @@ public final class EmbeddedCluster {
         });
         List<RankNode> nodes = new ArrayList<>();
         try {
+            long formStart = System.nanoTime();
+            // the first member becomes the master alone; the others then join it in parallel
+            nodes.add(RankNode.start(0, spec, kernel, settings, failureHandler, hook));
             List<Future<RankNode>> starting = new ArrayList<>();
-            for (int r = 0; r < members; r++) {
+            for (int r = 1; r < members; r++) {
                 int rank = r;
                 starting.add(threads.submit(() -> {
                     Thread.currentThread().setName("dfr-rank" + rank);
@@ -63,6 +66,11 @@ public final class EmbeddedCluster {
             for (Future<RankNode> f : starting) {
                 nodes.add(await(f, settings.joinTimeoutMillis(), "cluster formation"));
             }
+            for (RankNode node : nodes) {
+                node.awaitClusterSize(members, settings.joinTimeoutMillis());
+            }
+            LOG.info("cluster of {} members formed in {} ms", members,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
             long start = System.nanoTime();
             AtomicReference<RuntimeException> failure = new AtomicReference<>();
             List<Future<?>> running = new ArrayList<>();
@@ -97,18 +105,36 @@ public final class EmbeddedCluster {
             collector.control().put(RankNode.COLLECTED_KEY, "true");
             return outcome;
         } finally {
-            for (RankNode node : nodes) {
-                try {
-                    node.close();
-                } catch (RuntimeException e) {
-                    LOG.debug("closing rank {}: {}", node.rankId(), e.toString());
-                }
-            }
+            closeAll(nodes);
             threads.shutdownNow();
             try {
                 threads.awaitTermination(30, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Closes every member at once: one by one, each termination waits for the others' timeouts. */
+    static void closeAll(List<RankNode> nodes) {
+        List<Thread> closers = new ArrayList<>();
+        for (RankNode node : nodes) {
+            Thread t = new Thread(() -> {
+                try {
+                    node.close();
+                } catch (RuntimeException e) {
+                    LOG.debug("closing rank {}: {}", node.rankId(), e.toString());
+                }
+            }, "dfr-close-rank" + node.rankId());
+            t.start();
+            closers.add(t);
+        }
+        for (Thread t : closers) {
+            try {
+                t.join(30_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

@@ -46,7 +46,7 @@ public final class HazelcastConfigs {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true);
+        join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1);
         for (int port = settings.basePort(); port < settings.basePort() + memberCount + 2; port++) {
             join.getTcpIpConfig().addMember("127.0.0.1:" + port);
         }
@@ -55,7 +55,6 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
-        config.setProperty("hazelcast.initial.min.cluster.size", Integer.toString(memberCount));
         config.setProperty("hazelcast.partition.count", "71");
         config.setProperty("hazelcast.heartbeat.interval.seconds",
                 Integer.toString(Math.max(1, settings.heartbeatIntervalMillis() / 1000)));

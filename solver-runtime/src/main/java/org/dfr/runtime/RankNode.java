@@ -148,6 +148,7 @@ public final class RankNode implements AutoCloseable {
             @Override
             public void memberAdded(MembershipEvent event) {
                 rememberMember(event.getMember());
+                control.bump();
             }
 
             @Override
@@ -169,6 +170,25 @@ public final class RankNode implements AutoCloseable {
     public static RankNode start(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
                                  FailureHandler failureHandler, IterationHook hook) {
         return new RankNode(rankId, spec, kernel, settings, failureHandler, hook);
+    }
+
+    /**
+     * Waits until this member sees {@code size} members.
+     *
+     * @throws RunFailedException if that does not happen within the timeout
+     */
+    public void awaitClusterSize(int size, long timeoutMillis) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (hazelcast.getCluster().getMembers().size() < size) {
+            if (System.nanoTime() > deadline) {
+                throw new RunFailedException("rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
+                        + " of " + size + " members after " + timeoutMillis + " ms");
+            }
+            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 50_000_000L));
+        }
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            rememberMember(m);
+        }
     }
 
     private void rememberMember(Member m) {

@@ -1,0 +1,9 @@
+package org.dfr.jacobi.run;
+
+/** Where the ranks live. */
+public enum Mode {
+    /** Every rank is a Hazelcast member in this JVM (the default; fast). */
+    EMBEDDED,
+    /** One JVM per rank, started and reaped by a launcher; failures are real SIGKILLs. */
+    PROCESSES
+}

@@ -1,0 +1,37 @@
+package org.dfr.jacobi.run;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run report of DESIGN.md, written as JSON by {@code dfr run --report} and read by tools and
+ * tests. Field names are the contract; more fields may be added.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunReport(String strategy, List<Integer> ranksGrid, List<Integer> cells, int iterations,
+                        int checkpointEvery, String mode, int ranksPerHost, int spares, String fieldSha256,
+                        double finalResidual, long wallMillis, double iterationsPerSecond,
+                        double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
+                        List<RankActivity> ranks, Map<String, Object> energy) {
+
+    /** Ranks that died together at one iteration. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Failure(List<Integer> ranks, int iteration, String point, Long detectionMillis) {
+    }
+
+    /** One recovery round. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Recovery(int epoch, String strategy, String effectiveStrategy, List<Integer> deadRanks,
+                           List<Integer> lostPartitions, int checkpointIteration, int failureIteration,
+                           int lostIterations, List<List<Integer>> levels, long recomputedPartitionIterations,
+                           List<Integer> participatingRanks, List<Integer> idleRanks, List<String> adoptions,
+                           boolean coversEverything, Long detectionMillis, Long agreementMillis,
+                           Long recomputeMillis, Long wallMillis) {
+    }
+
+    /** What one rank did (instrumented counts). */
+    public record RankActivity(int rank, long kernelUpdates, long kernelUpdatesDuringRecovery,
+                               long droppedStaleMessages) {
+    }
+}

@@ -1,0 +1,163 @@
+package org.dfr.jacobi.run;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.dfr.jacobi.FieldDigest;
+import org.dfr.runtime.RankStats;
+import org.dfr.runtime.RunOutcome;
+
+/** Builds, writes and reads {@link RunReport}s. */
+public final class RunReports {
+
+    public static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    private RunReports() {
+    }
+
+    /** The report of a finished run. */
+    public static RunReport of(JacobiRunConfig config, RunOutcome outcome, Map<String, Object> energy) {
+        String digest = FieldDigest.ofPartitions(config.decomposition(), outcome.finalStates());
+        double seconds = Math.max(outcome.wallMillis(), 1) / 1000.0;
+        long cells = (long) config.nx() * config.ny();
+        List<RunReport.Recovery> recoveries = new ArrayList<>();
+        Map<Integer, Long> detectionByIteration = new TreeMap<>();
+        for (String json : outcome.recoveryRecords()) {
+            JsonNode r = read(json);
+            Long detectedAt = r.hasNonNull("detectedAtMillis") ? r.get("detectedAtMillis").asLong() : null;
+            Long decidedAt = r.hasNonNull("decidedAtMillis") ? r.get("decidedAtMillis").asLong() : null;
+            Long resumedAt = r.hasNonNull("resumedAtMillis") ? r.get("resumedAtMillis").asLong() : null;
+            Long killedAt = earliestKill(outcome, r.get("failureIteration").asInt());
+            Long detection = detectedAt != null && killedAt != null ? Math.max(0, detectedAt - killedAt) : null;
+            if (detection != null) {
+                detectionByIteration.putIfAbsent(r.get("failureIteration").asInt(), detection);
+            }
+            recoveries.add(new RunReport.Recovery(r.get("epoch").asInt(), r.get("strategy").asText(),
+                    r.get("effectiveStrategy").asText(), ints(r.get("deadRanks")), ints(r.get("lostPartitions")),
+                    r.get("checkpointIteration").asInt(), r.get("failureIteration").asInt(),
+                    r.get("lostIterations").asInt(), levels(r.get("levels")),
+                    r.get("recomputedPartitionIterations").asLong(), ints(r.get("participatingRanks")),
+                    ints(r.get("idleRanks")), strings(r.get("adoptions")), r.get("coversEverything").asBoolean(),
+                    detection, detectedAt != null && decidedAt != null ? decidedAt - detectedAt : null,
+                    r.hasNonNull("recomputeMillis") ? r.get("recomputeMillis").asLong() : null,
+                    detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null));
+        }
+        Map<String, RunReport.Failure> failures = new TreeMap<>();
+        for (String json : outcome.failureRecords()) {
+            JsonNode f = read(json);
+            int iteration = f.get("iteration").asInt();
+            String point = f.get("point").asText();
+            String key = String.format("%08d/%s", Math.max(iteration, 0), point);
+            RunReport.Failure old = failures.get(key);
+            List<Integer> ranks = new ArrayList<>(old == null ? List.of() : old.ranks());
+            ranks.add(f.get("rank").asInt());
+            ranks.sort(null);
+            failures.put(key, new RunReport.Failure(ranks, iteration, point,
+                    iteration > 0 ? detectionByIteration.get(iteration + 0) : null));
+        }
+        List<RunReport.RankActivity> ranks = new ArrayList<>();
+        for (RankStats s : outcome.rankStats()) {
+            ranks.add(new RunReport.RankActivity(s.rank(), s.kernelUpdates(), s.kernelUpdatesDuringRecovery(),
+                    s.droppedStaleMessages()));
+        }
+        return new RunReport(config.strategy().label(), List.of(config.px(), config.py()),
+                List.of(config.nx(), config.ny()), config.iterations(), config.checkpointEvery(),
+                config.mode().name().toLowerCase(java.util.Locale.ROOT), config.ranksPerHost(), config.spares(),
+                digest, outcome.finalResidual(), outcome.wallMillis(), config.iterations() / seconds,
+                cells * config.iterations() / seconds, new ArrayList<>(failures.values()), recoveries, ranks, energy);
+    }
+
+    private static Long earliestKill(RunOutcome outcome, int failureIteration) {
+        Long best = null;
+        for (String json : outcome.failureRecords()) {
+            JsonNode f = read(json);
+            long at = f.get("killedAtMillis").asLong();
+            if (best == null || at < best) {
+                best = at;
+            }
+        }
+        // the latest kill that happened before the recovery's decision is the one it answers;
+        // with several failures, take the most recent kill at or before the failure iteration
+        Long chosen = null;
+        for (String json : outcome.failureRecords()) {
+            JsonNode f = read(json);
+            int it = f.get("iteration").asInt();
+            if (it <= failureIteration) {
+                long at = f.get("killedAtMillis").asLong();
+                if (chosen == null || at > chosen) {
+                    chosen = at;
+                }
+            }
+        }
+        return chosen != null ? chosen : best;
+    }
+
+    private static JsonNode read(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<Integer> ints(JsonNode array) {
+        List<Integer> out = new ArrayList<>();
+        if (array != null) {
+            array.forEach(n -> out.add(n.asInt()));
+        }
+        return out;
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        if (array != null) {
+            array.forEach(n -> out.add(n.asText()));
+        }
+        return out;
+    }
+
+    private static List<List<Integer>> levels(JsonNode array) {
+        List<List<Integer>> out = new ArrayList<>();
+        if (array != null) {
+            array.forEach(level -> out.add(ints(level)));
+        }
+        return out;
+    }
+
+    /** Writes a report atomically: a reader never sees half a file. */
+    public static void write(RunReport report, Path file) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            try {
+                JSON.writeValue(tmp.toFile(), report);
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write report " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    public static RunReport read(Path file) {
+        try {
+            return JSON.readValue(file.toFile(), RunReport.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read report " + file + ": " + e.getMessage(), e);
+        }
+    }
+}
