@@ -69,6 +69,7 @@ public final class EmbeddedCluster {
             for (RankNode node : nodes) {
                 node.awaitClusterSize(members, settings.joinTimeoutMillis());
             }
+            nodes.get(0).awaitClusterSafe(settings.joinTimeoutMillis());
             LOG.info("cluster of {} members formed in {} ms", members,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
             long start = System.nanoTime();

@@ -5,6 +5,8 @@ import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
+import com.hazelcast.config.PartitionGroupConfig;
+import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -24,6 +26,8 @@ public final class HazelcastConfigs {
     public static final String STATUS_MAP = "dfr.status";
     public static final String FINAL_STATE_MAP = "dfr.final";
     public static final String STATS_MAP = "dfr.stats";
+    /** Synchronous backups of the control board. */
+    public static final int CONTROL_BACKUP_COUNT = 3;
 
     private HazelcastConfigs() {
     }
@@ -34,11 +38,26 @@ public final class HazelcastConfigs {
      * @param memberCount members expected in the cluster: start-up waits until all of them joined
      */
     public static Config member(ClusterSettings settings, int rank, int dataPort, int memberCount) {
+        return member(settings, rank, dataPort, memberCount, rank, memberCount);
+    }
+
+    /**
+     * The configuration of one member on simulated host {@code host}. With two hosts or more,
+     * partition groups are zone-aware by host, so that the backup of every checkpoint lives on
+     * another host than its primary: a whole host can fail without losing a checkpoint.
+     */
+    public static Config member(ClusterSettings settings, int rank, int dataPort, int memberCount, int host,
+                                int hostCount) {
         Config config = new Config();
         config.setClusterName(settings.clusterName());
         config.setInstanceName(settings.clusterName() + "-rank" + rank);
         config.getMemberAttributeConfig().setAttribute(RANK_ATTRIBUTE, Integer.toString(rank));
         config.getMemberAttributeConfig().setAttribute(DATA_PORT_ATTRIBUTE, Integer.toString(dataPort));
+        if (hostCount >= 2) {
+            config.getMemberAttributeConfig().setAttribute(PartitionGroupMetaData.PARTITION_GROUP_ZONE, "host" + host);
+            config.getPartitionGroupConfig().setEnabled(true)
+                    .setGroupType(PartitionGroupConfig.MemberGroupType.ZONE_AWARE);
+        }
 
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(settings.basePort()).setPortAutoIncrement(true).setPortCount(memberCount + 2);
@@ -69,7 +88,9 @@ public final class HazelcastConfigs {
 
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(1).setAsyncBackupCount(0)
                 .setInMemoryFormat(InMemoryFormat.BINARY));
-        for (String name : new String[] {CONTROL_MAP, STATUS_MAP, FINAL_STATE_MAP, STATS_MAP}) {
+        // agreement data must survive simultaneous losses (a host, a failure during recovery)
+        config.addMapConfig(new MapConfig(CONTROL_MAP).setBackupCount(CONTROL_BACKUP_COUNT).setAsyncBackupCount(0));
+        for (String name : new String[] {STATUS_MAP, FINAL_STATE_MAP, STATS_MAP}) {
             config.addMapConfig(new MapConfig(name).setBackupCount(1).setAsyncBackupCount(0));
         }
         return config;

@@ -131,7 +131,8 @@ public final class RankNode implements AutoCloseable {
         HazelcastInstance hz;
         try {
             hz = Hazelcast.newHazelcastInstance(
-                    HazelcastConfigs.member(settings, rankId, dataPlane.port(), spec.memberCount()));
+                    HazelcastConfigs.member(settings, rankId, dataPlane.port(), spec.memberCount(),
+                            spec.hostOf(rankId), spec.hostCount()));
         } catch (RuntimeException e) {
             dataPlane.close();
             throw e;
@@ -188,6 +189,22 @@ public final class RankNode implements AutoCloseable {
         }
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
+        }
+    }
+
+    /**
+     * Waits until every Hazelcast partition has its owner and backup in place: a member loss right
+     * after start-up must not lose checkpoint data (migrations after the joins are asynchronous).
+     */
+    public void awaitClusterSafe(long timeoutMillis) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        hazelcast.getPartitionService().getPartitions().forEach(p -> p.getOwner());
+        while (!hazelcast.getPartitionService().isClusterSafe()) {
+            if (System.nanoTime() > deadline) {
+                throw new RunFailedException("rank " + rankId + ": the cluster did not reach a safe state (all backups"
+                        + " in place) within " + timeoutMillis + " ms");
+            }
+            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 20_000_000L));
         }
     }
 

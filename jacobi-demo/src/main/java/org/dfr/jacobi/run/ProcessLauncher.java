@@ -1,17 +1,382 @@
 package org.dfr.jacobi.run;
 
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
+import org.dfr.recovery.FaultPlan;
 import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.HazelcastConfigs;
+import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.RunSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Starts one JVM per rank on loopback, streams their logs, collects the report, reaps every child. */
+/**
+ * Runs a {@link JacobiRunConfig} with one JVM per rank ({@link RankProcessMain}) on loopback, so that
+ * planned failures are real SIGKILLs of real processes.
+ *
+ * <p>Rank 0 is started first and becomes the cluster's master alone; once it is up, the other
+ * ranks start together and join it (started all at once, the members may elect several masters and
+ * take seconds to merge). Every line a rank prints goes to this JVM's stderr as {@code [rank r] ...}.
+ * The oldest surviving rank writes the report to a file in a temporary directory, which is read
+ * back and deleted.
+ *
+ * <p>No rank process outlives {@link #run}: whatever happens (success, a rank failing, the time
+ * limit, an interrupt) every process still alive is killed and waited for before it returns; a
+ * shutdown hook kills them on Ctrl-C; and each rank halts by itself when its launcher's process is
+ * gone (a SIGKILLed launcher). Exit code 137 of a rank the fault plan kills is expected; any other
+ * non-zero exit fails the run at once with the rank's last log lines in the message.
+ *
+ * <p>Heap per rank: a rank keeps its block about 12 times (2 live buffers, 2 duplicate buffers for a
+ * recomputation, 2 local checkpoints while a new one is committed, and its share of the replicated
+ * checkpoint map: 2 copies of up to 2 checkpoints), so {@code -Xmx} is
+ * {@value #BYTES_PER_BLOCK_CELL} bytes per cell of the largest block (with its halo ring), twice
+ * that when a failure without a spare makes a survivor adopt a second block, plus
+ * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB.
+ */
 public final class ProcessLauncher {
 
-    private final ClusterSettings settings;
+    private static final Logger LOG = LoggerFactory.getLogger(ProcessLauncher.class);
 
+    /** Heap bytes per cell of a rank's block: 12 doubles (see the class comment). */
+    public static final int BYTES_PER_BLOCK_CELL = 12 * Double.BYTES;
+    public static final int HEAP_OVERHEAD_MIB = 128;
+    public static final int MIN_HEAP_MIB = 256;
+    /** The time limit of a run is at least this, whatever its size. */
+    public static final long MIN_RUN_TIMEOUT_MILLIS = 180_000;
+    /**
+     * A pessimistic speed for the time limit of large runs: a run slower than this is considered
+     * hung (the kernel does well over 10^8 cell updates per second per core).
+     */
+    public static final long SLOWEST_CELL_UPDATES_PER_SECOND = 2_000_000;
+    /** Once a rank finished cleanly, the others get this long to leave before they are killed. */
+    public static final long EXIT_GRACE_MILLIS = 30_000;
+    /** How long a killed rank may take to disappear. */
+    public static final long REAP_TIMEOUT_MILLIS = 10_000;
+    /** Log lines of a failed rank quoted in the error. */
+    public static final int ERROR_TAIL_LINES = 25;
+    /** Exit code of a process killed by SIGKILL (128 + 9). */
+    public static final int SIGKILL_EXIT_CODE = 137;
+
+    private final ClusterSettings settings;
+    private RankProcessListener listener = RankProcessListener.NONE;
+    private long runTimeoutMillis = -1;
+    private List<String> jvmOptions = List.of();
+    private PrintStream log = System.err;
+
+    /** A launcher whose ranks form their cluster with {@code settings} (a free port range if its base port is -1). */
     public ProcessLauncher(ClusterSettings settings) {
-        this.settings = settings;
+        this.settings = Objects.requireNonNull(settings);
     }
 
-    public RunReport run(JacobiRunConfig config) {
-        throw new UnsupportedOperationException("processes mode is not implemented yet");
+    /** Told about every rank process started (default: nobody). */
+    public ProcessLauncher listener(RankProcessListener value) {
+        this.listener = Objects.requireNonNull(value);
+        return this;
+    }
+
+    /**
+     * The time limit of a whole run, start-up included; {@code -1} (the default) derives it from the
+     * run's size: {@link #MIN_RUN_TIMEOUT_MILLIS} plus the time the cell updates take at
+     * {@link #SLOWEST_CELL_UPDATES_PER_SECOND}.
+     */
+    public ProcessLauncher runTimeoutMillis(long millis) {
+        if (millis <= 0 && millis != -1) {
+            throw new IllegalArgumentException("runTimeoutMillis must be > 0 or -1 (derived), got " + millis);
+        }
+        this.runTimeoutMillis = millis;
+        return this;
+    }
+
+    /** Extra options for every rank's JVM, placed after the launcher's own (so they can override them). */
+    public ProcessLauncher jvmOptions(List<String> options) {
+        this.jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    /** Where the ranks' output goes (default: this JVM's stderr). */
+    public ProcessLauncher log(PrintStream value) {
+        this.log = Objects.requireNonNull(value);
+        return this;
+    }
+
+    /**
+     * Runs the configuration with one process per rank and returns the report of mode "processes".
+     *
+     * @throws RunFailedException when a rank fails, the run exceeds its time limit, or no report is
+     *     written; every rank process has exited when this is thrown
+     */
+    public RunReport run(JacobiRunConfig requested) {
+        JacobiRunConfig config = requested.withMode(Mode.PROCESSES);
+        RunSpec spec = config.runSpec();
+        long timeoutMillis = runTimeoutMillis > 0 ? runTimeoutMillis : derivedTimeoutMillis(config);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        int basePort = settings.basePort() > 0 ? settings.basePort()
+                : HazelcastConfigs.freeBasePort(spec.memberCount() + 2);
+        Path dir = createTempDirectory();
+        try {
+            Path configFile = dir.resolve("run.json");
+            Path resultFile = dir.resolve("report.json");
+            RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config), ProcessHandle.current().pid())
+                    .write(configFile);
+            List<String> jvm = jvmCommand(config);
+            new Supervision(config, deadline, timeoutMillis).run(rank -> command(jvm, configFile, rank, resultFile));
+            if (!Files.exists(resultFile)) {
+                throw new RunFailedException("the run ended but no rank wrote the report (every rank died, or the"
+                        + " collector could not finish)");
+            }
+            return RunReports.read(resultFile);
+        } finally {
+            deleteRecursively(dir);
+        }
+    }
+
+    /** {@code -Xmx} of each rank process, in MiB (see the class comment). */
+    public static long heapMib(JacobiRunConfig config) {
+        long bx = (config.nx() + config.px() - 1) / config.px() + 2L;
+        long by = (config.ny() + config.py() - 1) / config.py() + 2L;
+        FaultPlan plan = config.faultPlan();
+        int deaths = plan.ranks().size();
+        int blocks = deaths > config.spares() ? 2 : 1;
+        long bytes = BYTES_PER_BLOCK_CELL * bx * by * blocks;
+        return Math.max(MIN_HEAP_MIB, (bytes >> 20) + 1 + HEAP_OVERHEAD_MIB);
+    }
+
+    static long derivedTimeoutMillis(JacobiRunConfig config) {
+        long updates = (long) config.nx() * config.ny() * config.iterations();
+        // a recovery recomputes at most the iterations since the last checkpoint, everywhere
+        int recoveries = config.faultPlan().kills().size() + config.faultPlan().failDuringRecovery().size();
+        long recomputed = (long) config.nx() * config.ny() * config.checkpointEvery() * recoveries;
+        return MIN_RUN_TIMEOUT_MILLIS + (updates + recomputed) / SLOWEST_CELL_UPDATES_PER_SECOND * 1000;
+    }
+
+    /** How long a rank waits for the collector: reading every final state over loopback, generously. */
+    private static long collectTimeoutMillis(JacobiRunConfig config) {
+        long bytes = (long) config.nx() * config.ny() * Double.BYTES;
+        return 120_000 + bytes / 1_000_000;
+    }
+
+    private List<String> jvmCommand(JacobiRunConfig config) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx" + heapMib(config) + "m");
+        cmd.add("-XX:+UseParallelGC");
+        cmd.add("-XX:+ExitOnOutOfMemoryError");
+        cmd.add("-Djava.net.preferIPv4Stack=true");
+        // the launcher's logging choices (-Ddfr.log=..., a logback file) apply to its ranks too
+        System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("dfr.") || k.equals("logback.configurationFile"))
+                .sorted()
+                .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
+        cmd.addAll(jvmOptions);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(RankProcessMain.class.getName());
+        return cmd;
+    }
+
+    private static List<String> command(List<String> jvm, Path configFile, int rank, Path resultFile) {
+        List<String> cmd = new ArrayList<>(jvm);
+        cmd.addAll(List.of("--config", configFile.toString(), "--rank", Integer.toString(rank),
+                "--result", resultFile.toString()));
+        return cmd;
+    }
+
+    /** One run's rank processes, from the first start to the last exit. */
+    private final class Supervision {
+
+        private final JacobiRunConfig config;
+        private final long deadlineNanos;
+        private final long timeoutMillis;
+        private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
+        private final BlockingQueue<RankProcess> exited = new LinkedBlockingQueue<>();
+        private final Map<Integer, Integer> exitCodes = new TreeMap<>();
+
+        Supervision(JacobiRunConfig config, long deadlineNanos, long timeoutMillis) {
+            this.config = config;
+            this.deadlineNanos = deadlineNanos;
+            this.timeoutMillis = timeoutMillis;
+        }
+
+        void run(IntFunction<List<String>> commandOf) {
+            Thread reaper = new Thread(this::killAll, "dfr-reap-ranks");
+            Runtime.getRuntime().addShutdownHook(reaper);
+            try {
+                int members = config.runSpec().memberCount();
+                long launchedAt = System.nanoTime();
+                RankProcess first = start(0, commandOf);
+                if (!awaitUp(first)) {
+                    throw failure(first);
+                }
+                for (int r = 1; r < members; r++) {
+                    start(r, commandOf);
+                }
+                reportFormation(members, launchedAt);
+                awaitExits(members);
+            } finally {
+                killAll();
+                awaitAllExited();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(reaper);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or about to: it kills what is left
+                }
+            }
+        }
+
+        private RankProcess start(int rank, IntFunction<List<String>> commandOf) {
+            RankProcess p = RankProcess.start(rank, commandOf.apply(rank), log, ERROR_TAIL_LINES);
+            ranks.add(p);
+            p.onExit().thenRun(() -> exited.add(p));
+            listener.started(rank, p.handle());
+            return p;
+        }
+
+        private boolean awaitUp(RankProcess first) {
+            try {
+                return first.awaitUp(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+            } catch (TimeoutException e) {
+                throw timedOut();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailedException("interrupted while starting the rank processes", e);
+            }
+        }
+
+        private void reportFormation(int members, long launchedAt) {
+            CompletableFuture<?>[] all = ranks.stream().map(RankProcess::formed)
+                    .toArray(CompletableFuture[]::new);
+            CompletableFuture.allOf(all).thenRun(() -> {
+                long last = ranks.stream().mapToLong(p -> p.formed().join()).max().orElse(launchedAt);
+                long millis = TimeUnit.NANOSECONDS.toMillis(last - launchedAt);
+                LOG.info("{} rank processes formed their cluster {} ms after the first was started", members, millis);
+                listener.clusterFormed(members, millis);
+            });
+        }
+
+        /** Waits for every rank to exit; fails at the first exit that is neither 0 nor an expected SIGKILL. */
+        private void awaitExits(int members) {
+            Set<Integer> plannedDeaths = config.faultPlan().ranks();
+            long graceDeadline = Long.MAX_VALUE;
+            while (exitCodes.size() < members) {
+                long until = Math.min(deadlineNanos, graceDeadline);
+                long waitNanos = until - System.nanoTime();
+                if (waitNanos <= 0) {
+                    if (graceDeadline <= deadlineNanos) {
+                        LOG.warn("ranks {} did not leave within {} ms after the run ended; killing them",
+                                stillRunning(), EXIT_GRACE_MILLIS);
+                        return;
+                    }
+                    throw timedOut();
+                }
+                RankProcess p;
+                try {
+                    p = exited.poll(waitNanos, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RunFailedException("interrupted while the rank processes were running", e);
+                }
+                if (p == null) {
+                    continue;
+                }
+                int code = p.exitValue();
+                exitCodes.put(p.rank(), code);
+                if (code == RankProcessMain.EXIT_OK) {
+                    graceDeadline = Math.min(graceDeadline,
+                            System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MILLIS));
+                } else if (code == SIGKILL_EXIT_CODE) {
+                    if (!plannedDeaths.contains(p.rank())) {
+                        LOG.warn("rank {} was SIGKILLed though the fault plan does not kill it; the run recovers", p.rank());
+                    }
+                } else {
+                    throw failure(p);
+                }
+            }
+        }
+
+        private RunFailedException failure(RankProcess p) {
+            int code = p.exitValue();
+            StringBuilder msg = new StringBuilder("rank ").append(p.rank()).append(" exited with code ").append(code)
+                    .append(" (").append(describe(code)).append("); its last lines:");
+            List<String> lines = p.lastLines();
+            if (lines.isEmpty()) {
+                msg.append(" (none)");
+            }
+            for (String line : lines) {
+                msg.append(System.lineSeparator()).append("  ").append(line);
+            }
+            return new RunFailedException(msg.toString());
+        }
+
+        private RunFailedException timedOut() {
+            return new RunFailedException("the run did not finish within " + timeoutMillis + " ms (ranks still running: "
+                    + stillRunning() + ", exits so far: " + exitCodes + "); every rank process was killed");
+        }
+
+        private List<Integer> stillRunning() {
+            return ranks.stream().filter(RankProcess::isAlive).map(RankProcess::rank).toList();
+        }
+
+        private void killAll() {
+            ranks.forEach(RankProcess::kill);
+        }
+
+        private void awaitAllExited() {
+            for (RankProcess p : ranks) {
+                try {
+                    if (!p.awaitExit(REAP_TIMEOUT_MILLIS)) {
+                        LOG.error("rank {} (pid {}) did not exit {} ms after SIGKILL", p.rank(), p.handle().pid(),
+                                REAP_TIMEOUT_MILLIS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private static String describe(int code) {
+        return switch (code) {
+            case RankProcessMain.EXIT_RUN_FAILED -> "the run failed";
+            case RankProcessMain.EXIT_USAGE -> "bad arguments";
+            case RankProcessMain.EXIT_ORPHANED -> "it lost its launcher";
+            default -> code > 128 ? "killed by signal " + (code - 128) : "unexpected error";
+        };
+    }
+
+    private static Path createTempDirectory() {
+        try {
+            return Files.createTempDirectory("dfr-processes-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary directory for the run: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot delete the run's temporary directory {}: {}", dir, e.getMessage());
+        }
     }
 }

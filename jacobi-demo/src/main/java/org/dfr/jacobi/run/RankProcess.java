@@ -1,0 +1,141 @@
+package org.dfr.jacobi.run;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One started rank process seen from the launcher: its output is pumped line by line to the
+ * launcher's log with a {@code [rank r] } prefix (the last lines are kept for error messages), and
+ * the lines the rank prints at its milestones complete futures.
+ */
+final class RankProcess {
+
+    private final int rank;
+    private final Process process;
+    private final int tailLines;
+    private final Deque<String> tail = new ArrayDeque<>();
+    private final CompletableFuture<Long> up = new CompletableFuture<>();
+    private final CompletableFuture<Long> formed = new CompletableFuture<>();
+    private final Thread pump;
+
+    private RankProcess(int rank, Process process, PrintStream log, int tailLines) {
+        this.rank = rank;
+        this.process = process;
+        this.tailLines = tailLines;
+        this.pump = new Thread(() -> pump(log), "dfr-rank" + rank + "-log");
+        pump.setDaemon(true);
+        pump.start();
+    }
+
+    /**
+     * Starts the process, stdout and stderr merged.
+     *
+     * @throws UncheckedIOException when the JVM cannot be started
+     */
+    static RankProcess start(int rank, List<String> command, PrintStream log, int tailLines) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            return new RankProcess(rank, p, log, tailLines);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the process of rank " + rank + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void pump(PrintStream log) {
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.startsWith(RankProcessMain.MEMBER_UP_LINE)) {
+                    up.complete(System.nanoTime());
+                } else if (line.startsWith(RankProcessMain.CLUSTER_FORMED_LINE)) {
+                    formed.complete(System.nanoTime());
+                }
+                synchronized (tail) {
+                    if (tail.size() == tailLines) {
+                        tail.removeFirst();
+                    }
+                    tail.addLast(line);
+                }
+                log.println("[rank " + rank + "] " + line);
+            }
+        } catch (IOException e) {
+            // the stream closes when the process dies; nothing is lost that matters
+        }
+    }
+
+    int rank() {
+        return rank;
+    }
+
+    ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    CompletableFuture<Process> onExit() {
+        return process.onExit();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    int exitValue() {
+        return process.exitValue();
+    }
+
+    /** System.nanoTime() at which the rank reported that its cluster has formed, if it did. */
+    CompletableFuture<Long> formed() {
+        return formed;
+    }
+
+    /**
+     * Waits until the member is up or the process exited.
+     *
+     * @return true if the member is up; false if the process exited first
+     * @throws TimeoutException if neither happened within the timeout
+     */
+    boolean awaitUp(long timeoutMillis) throws TimeoutException, InterruptedException {
+        try {
+            CompletableFuture.anyOf(up, process.onExit()).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+        return up.isDone();
+    }
+
+    void kill() {
+        process.destroyForcibly();
+    }
+
+    /** Waits for the process to exit; true if it did. */
+    boolean awaitExit(long timeoutMillis) throws InterruptedException {
+        return process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    /** The last lines the process printed (waits briefly for the pump to drain a dead process). */
+    List<String> lastLines() {
+        if (!process.isAlive()) {
+            try {
+                pump.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (tail) {
+            return new ArrayList<>(tail);
+        }
+    }
+}

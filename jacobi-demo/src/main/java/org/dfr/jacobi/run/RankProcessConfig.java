@@ -1,0 +1,81 @@
+package org.dfr.jacobi.run;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Objects;
+import org.dfr.runtime.ClusterSettings;
+
+/**
+ * What the launcher hands to every rank process: the run, the cluster to form, and the launcher's
+ * pid (a rank halts as soon as its launcher is gone, so that a SIGKILLed launcher leaves no orphans).
+ * Written once as a JSON file that all ranks read; the rank id and result file travel as arguments.
+ *
+ * @param run the Jacobi run
+ * @param clusterName the unique name of this run's Hazelcast cluster
+ * @param basePort first port of the members' range on 127.0.0.1
+ * @param collectTimeoutMillis how long a non-collecting rank waits for the collector before leaving
+ */
+public record RankProcessConfig(JacobiRunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
+                                int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
+                                long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid) {
+
+    public RankProcessConfig {
+        Objects.requireNonNull(run);
+        Objects.requireNonNull(clusterName);
+        if (basePort <= 0) {
+            throw new IllegalArgumentException("basePort must be a port number, got " + basePort);
+        }
+    }
+
+    /** The configuration of a run whose cluster uses {@code settings} with the given (resolved) base port. */
+    public static RankProcessConfig of(JacobiRunConfig run, ClusterSettings settings, int basePort,
+                                       long collectTimeoutMillis, long launcherPid) {
+        return new RankProcessConfig(run, settings.clusterName(), basePort, settings.heartbeatIntervalMillis(),
+                settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
+                settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid);
+    }
+
+    /** A fresh {@link ClusterSettings} equal to the launcher's. */
+    public ClusterSettings clusterSettings() {
+        return new ClusterSettings()
+                .clusterName(clusterName)
+                .basePort(basePort)
+                .heartbeatIntervalMillis(heartbeatIntervalMillis)
+                .maxNoHeartbeatMillis(maxNoHeartbeatMillis)
+                .messageTimeoutMillis(messageTimeoutMillis)
+                .recoveryTimeoutMillis(recoveryTimeoutMillis)
+                .joinTimeoutMillis(joinTimeoutMillis);
+    }
+
+    /** Writes this configuration as JSON, atomically. */
+    public void write(Path file) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            try {
+                RunReports.JSON.writeValue(tmp.toFile(), this);
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write rank configuration " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads a configuration written by {@link #write}.
+     *
+     * @throws UncheckedIOException naming the file when it is missing or not a valid configuration
+     */
+    public static RankProcessConfig read(Path file) {
+        try {
+            return RunReports.JSON.readValue(file.toFile(), RankProcessConfig.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read rank configuration " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package org.dfr.jacobi.run;
+
+/**
+ * Told about every rank process a {@link ProcessLauncher} starts (tests record the pids to check
+ * that none outlives the run). Calls come from the launcher's threads and must return quickly.
+ */
+@FunctionalInterface
+public interface RankProcessListener {
+
+    /** Listens to nothing. */
+    RankProcessListener NONE = (rank, process) -> {
+    };
+
+    /** The process of {@code rank} was just started (called on the thread running the launcher). */
+    void started(int rank, ProcessHandle process);
+
+    /**
+     * Every rank process reported that it sees the whole cluster, {@code millis} after the launcher
+     * started the first one (JVM start-up included).
+     */
+    default void clusterFormed(int members, long millis) {
+    }
+}

@@ -1,0 +1,132 @@
+package org.dfr.jacobi.run;
+
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import org.dfr.jacobi.JacobiKernel;
+import org.dfr.recovery.RankKiller;
+import org.dfr.recovery.ResilientRun;
+import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.RankNode;
+import org.dfr.runtime.ResultCollector;
+import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.RunOutcome;
+import org.dfr.runtime.RunSpec;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Entry point of one rank process in {@link Mode#PROCESSES}: joins the run's cluster as rank
+ * {@code --rank}, runs the iteration loop (a planned failure SIGKILLs this very process), and, if it
+ * is the oldest surviving member at the end, collects the results and writes the report to
+ * {@code --result}.
+ *
+ * <p>Exit codes: {@value #EXIT_OK} done; {@value #EXIT_RUN_FAILED} the run failed (the reason is
+ * printed and put on the control board); {@value #EXIT_USAGE} bad arguments; {@value #EXIT_ORPHANED}
+ * the launcher died, so this rank halted; 137 killed by a planned failure.
+ */
+@Command(name = "dfr-rank", mixinStandardHelpOptions = true,
+        description = "One rank of a processes-mode run (started by the dfr launcher, not by hand).")
+public final class RankProcessMain implements Callable<Integer> {
+
+    /** Printed on stdout once this rank's member is up; the launcher starts the other ranks then. */
+    public static final String MEMBER_UP_LINE = "dfr-rank: member up";
+    /** Printed on stdout once this rank sees every member of the run. */
+    public static final String CLUSTER_FORMED_LINE = "dfr-rank: cluster formed";
+    /** Control-board key: wall-clock time at which the first rank entered the iteration loop. */
+    public static final String LOOP_STARTED_KEY = "processes/loopStartedAtMillis";
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_RUN_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_ORPHANED = 3;
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "rank configuration (JSON)")
+    Path configFile;
+
+    @Option(names = "--rank", required = true, paramLabel = "R", description = "this process's rank id")
+    int rank;
+
+    @Option(names = "--result", required = true, paramLabel = "FILE",
+            description = "where the collecting rank writes the run report")
+    Path resultFile;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new RankProcessMain()).execute(args));
+    }
+
+    @Override
+    public Integer call() {
+        RankProcessConfig rc = RankProcessConfig.read(configFile);
+        haltWhenGone(rc.launcherPid());
+        JacobiRunConfig config = rc.run();
+        RunSpec spec = config.runSpec();
+        if (rank < 0 || rank >= spec.memberCount()) {
+            System.err.println("dfr-rank: --rank " + rank + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
+            return EXIT_USAGE;
+        }
+        JacobiKernel kernel = new JacobiKernel(config.decomposition());
+        ResilientRun resilient = new ResilientRun(kernel, spec).strategy(config.strategy()).faults(config.faultPlan());
+        ClusterSettings settings = rc.clusterSettings();
+        RankNode node = null;
+        try {
+            node = RankNode.start(rank, spec, kernel, settings, resilient.failureHandler(),
+                    resilient.faultInjector(RankKiller.SIGKILL_PROCESS));
+            System.out.println(MEMBER_UP_LINE + " (rank " + rank + ")");
+            node.awaitClusterSize(spec.memberCount(), settings.joinTimeoutMillis());
+            System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
+            // every rank offers its start; the first one wins, all are within the first reduction of each other
+            node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
+            node.run();
+            long endedAt = System.currentTimeMillis();
+            if (node.isOldestMember()) {
+                collect(node, config, endedAt);
+            } else if (!node.awaitCollected(rc.collectTimeoutMillis())) {
+                System.err.println("dfr-rank: rank " + rank + ": no collector within " + rc.collectTimeoutMillis()
+                        + " ms; leaving");
+            }
+            return EXIT_OK;
+        } catch (RuntimeException e) {
+            String reason = e instanceof RunFailedException ? e.getMessage() : "rank " + rank + ": " + e;
+            System.err.println("dfr-rank: run failed: " + reason);
+            if (!(e instanceof RunFailedException)) {
+                e.printStackTrace();
+            }
+            announceFailure(node, reason);
+            return EXIT_RUN_FAILED;
+        } finally {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    private void collect(RankNode node, JacobiRunConfig config, long endedAt) {
+        String started = node.control().get(LOOP_STARTED_KEY);
+        long wallMillis = started == null ? 0 : Math.max(0, endedAt - Long.parseLong(started));
+        RunOutcome outcome = ResultCollector.collect(node, wallMillis);
+        RunReports.write(RunReports.of(config, outcome, JacobiRunner.noEnergy()), resultFile);
+        node.control().put(RankNode.COLLECTED_KEY, "true");
+    }
+
+    private static void announceFailure(RankNode node, String reason) {
+        if (node == null) {
+            return;
+        }
+        try {
+            node.control().put(RankNode.FAILED_KEY, reason);
+        } catch (RuntimeException ignored) {
+            // the cluster may be gone already; the launcher sees the exit code and the message anyway
+        }
+    }
+
+    /** Halts this JVM the moment the launcher is gone (also if it is gone already). */
+    private static void haltWhenGone(long launcherPid) {
+        Optional<ProcessHandle> launcher = ProcessHandle.of(launcherPid);
+        if (launcher.isEmpty() || !launcher.get().isAlive()) {
+            Runtime.getRuntime().halt(EXIT_ORPHANED);
+        }
+        launcher.get().onExit().thenRun(() -> Runtime.getRuntime().halt(EXIT_ORPHANED));
+    }
+}

@@ -1,0 +1,163 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.Mode;
+import org.dfr.jacobi.run.ProcessLauncher;
+import org.dfr.jacobi.run.RankProcessListener;
+import org.dfr.jacobi.run.RunReport;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.Strategy;
+import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.RunFailedException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * {@code dfr run --mode processes}: one JVM per rank, planned failures are real SIGKILLs. Every test
+ * also checks that no rank process outlives the run.
+ */
+class ProcessModeIT {
+
+    private static final int NX = 37;
+    private static final int NY = 29;
+    private static final int ITERATIONS = 10;
+    private static final long TEST_RUN_TIMEOUT_MILLIS = 90_000;
+
+    private static String failureFreeDigest;
+
+    private final Map<Integer, ProcessHandle> children = new ConcurrentHashMap<>();
+    private volatile long formationMillis = -1;
+
+    @BeforeAll
+    static void sequentialReference() {
+        SequentialJacobi reference = new SequentialJacobi(new JacobiProblem(NX, NY));
+        reference.iterate(ITERATIONS);
+        failureFreeDigest = reference.digest();
+    }
+
+    @AfterEach
+    void noRankProcessOutlivesTheRun() {
+        assertThat(children).isNotEmpty();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(children.values())
+                .allSatisfy(p -> assertThat(ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive))
+                        .as("rank process %d is alive", p.pid())
+                        .isNotEqualTo(Optional.of(true))));
+    }
+
+    @Test
+    void when_noFailure_then_digestEqualsSequentialAndReportSaysProcesses() {
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES);
+
+        long start = System.nanoTime();
+        RunReport report = launcher(new ClusterSettings()).run(config);
+        System.out.printf("processes, no failure: wall %d ms (loop), %d ms (launcher), cluster formed after %d ms%n",
+                report.wallMillis(), (System.nanoTime() - start) / 1_000_000, formationMillis);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.mode()).isEqualTo("processes");
+        assertThat(report.failures()).isEmpty();
+        assertThat(report.recoveries()).isEmpty();
+        assertThat(children).hasSize(8);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"dfr, 9", "global, 24"})
+    void when_rank1IsSigkilledAtIteration4_then_digestEqualsFailureFreeAndOnlyTheConeIsRecomputed(
+            String strategy, long expectedWork) {
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
+                .withMode(Mode.PROCESSES)
+                .withStrategy(Strategy.parse(strategy))
+                .withFaults(List.of(FaultPlan.parseKill("1@4")), List.of(), Set.of());
+
+        RunReport report = launcher(new ClusterSettings()).run(config);
+        System.out.printf("processes, %s, 1@4: wall %d ms, detection %s ms, recovery %s ms, cluster formed after %d ms%n",
+                strategy, report.wallMillis(), report.failures().get(0).detectionMillis(),
+                report.recoveries().get(0).wallMillis(), formationMillis);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.strategy()).isEqualTo(strategy);
+        RunReport.Recovery recovery = report.recoveries().get(0);
+        assertThat(recovery.lostPartitions()).containsExactly(1);
+        assertThat(recovery.checkpointIteration()).isZero();
+        assertThat(recovery.lostIterations()).isEqualTo(3);
+        assertThat(recovery.recomputedPartitionIterations()).isEqualTo(expectedWork);
+        RunReport.Failure failure = report.failures().get(0);
+        assertThat(failure.ranks()).containsExactly(1);
+        assertThat(failure.iteration()).isEqualTo(4);
+        // a SIGKILLed JVM refuses connections at once: far below the 5 s heartbeat timeout
+        assertThat(failure.detectionMillis()).isNotNull().isBetween(0L, 4_000L);
+        assertThat(children).hasSize(8);
+    }
+
+    @Test
+    void when_aRankFailsWhileOthersRun_then_errorQuotesItsLogAndEveryProcessIsReaped() {
+        // rank 0 gives up waiting for its peers at once: a real run-failure exit while rank 1 starts
+        ClusterSettings impatient = new ClusterSettings().joinTimeoutMillis(1);
+        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
+
+        assertThatThrownBy(() -> launcher(impatient).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("rank 0 exited with code 1 (the run failed)")
+                .hasMessageContaining("sees 1 of 2 members");
+        assertThat(children).hasSize(2);
+    }
+
+    @Test
+    void when_aRankIsTerminatedFromOutside_then_runFailsNamingTheSignal() {
+        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
+        RankProcessListener terminateRank1 = (rank, process) -> {
+            children.put(rank, process);
+            if (rank == 1) {
+                process.destroy();
+            }
+        };
+
+        assertThatThrownBy(() -> new ProcessLauncher(new ClusterSettings()).listener(terminateRank1)
+                .runTimeoutMillis(TEST_RUN_TIMEOUT_MILLIS).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("rank 1 exited with code 143 (killed by signal 15)");
+    }
+
+    @Test
+    void when_everyRankIsSigkilled_then_runFailsForWantOfAReport() {
+        // host 0 holds both ranks (2 ranks per host): a node failure that leaves nobody
+        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10)
+                .withFaults(List.of(), List.of(FaultPlan.parseKill("0@2")), Set.of());
+
+        assertThatThrownBy(() -> launcher(new ClusterSettings()).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("no rank wrote the report");
+        assertThat(children).hasSize(2);
+    }
+
+    private ProcessLauncher launcher(ClusterSettings settings) {
+        return new ProcessLauncher(settings)
+                .runTimeoutMillis(TEST_RUN_TIMEOUT_MILLIS)
+                .listener(new RankProcessListener() {
+                    @Override
+                    public void started(int rank, ProcessHandle process) {
+                        children.put(rank, process);
+                    }
+
+                    @Override
+                    public void clusterFormed(int members, long millis) {
+                        formationMillis = millis;
+                    }
+                });
+    }
+}

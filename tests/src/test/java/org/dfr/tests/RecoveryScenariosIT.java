@@ -1,0 +1,265 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.DependencyDeclarations;
+import org.dfr.analysis.RecoveryPlan;
+import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.jacobi.run.RunReport;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.FaultPlan.Kill;
+import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.recovery.Strategy;
+import org.dfr.runtime.RunFailedException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Every failure scenario of the recovery issue, in embedded mode (members terminated abruptly),
+ * checked bit for bit against the sequential reference.
+ *
+ * <pre>
+ * The paper's layout: 2 x 4 ranks, partition id = py*2 + px, 2 ranks per host
+ *
+ *        px=0  px=1
+ *   py=0   0     1      host 0 = {0,1}
+ *   py=1   2     3      host 1 = {2,3}
+ *   py=2   4     5      host 2 = {4,5}
+ *   py=3   6     7      host 3 = {6,7}
+ * </pre>
+ */
+@Timeout(300)
+class RecoveryScenariosIT {
+
+    private static final int NX = 37;
+    private static final int NY = 29;
+    private static final Map<Integer, String> REFERENCE = new ConcurrentHashMap<>();
+
+    private static String referenceDigest(int iterations) {
+        return REFERENCE.computeIfAbsent(iterations, n -> {
+            SequentialJacobi seq = new SequentialJacobi(new org.dfr.jacobi.JacobiProblem(NX, NY));
+            seq.iterate(n);
+            return seq.digest();
+        });
+    }
+
+    private static JacobiRunConfig paper(int iterations, int checkpointEvery) {
+        return JacobiRunConfig.of(2, 4, NX, NY, iterations, checkpointEvery);
+    }
+
+    private static RunReport run(JacobiRunConfig config) {
+        return new JacobiRunner().run(config);
+    }
+
+    private static Kill kill(int rank, int iteration) {
+        return new Kill(rank, iteration, Point.ITERATION_START);
+    }
+
+    private static RecoveryPlan plan(int[] lost, int c, int t) {
+        return new ConeAnalyzer(DependencyDeclarations.twoD5Point(2, 4, false)).plan(lost, c, t);
+    }
+
+    private static void assertFailureFreeDigest(RunReport report) {
+        assertThat(report.fieldSha256()).as("digest of a run with failures").isEqualTo(referenceDigest(report.iterations()));
+    }
+
+    private static long updatesDuringRecovery(RunReport report, int rank) {
+        return report.ranks().stream().filter(r -> r.rank() == rank).findFirst().orElseThrow()
+                .kernelUpdatesDuringRecovery();
+    }
+
+    @Test
+    void when_paperCaseWithDfr_then_onlyThePlanRecomputes() {
+        RunReport report = run(paper(10, 10).withFaults(List.of(kill(1, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries()).hasSize(1);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        RecoveryPlan expected = plan(new int[] {1}, 0, 4);
+        assertThat(rec.lostPartitions()).containsExactly(1);
+        assertThat(rec.checkpointIteration()).isZero();
+        assertThat(rec.failureIteration()).isEqualTo(4);
+        assertThat(rec.recomputedPartitionIterations()).isEqualTo(expected.recomputedPartitionIterations()).isEqualTo(9);
+        // rank 1's partition is adopted by the least loaded survivor (rank 0): the plan's level 1 is {0,1,2,3,5}
+        assertThat(rec.adoptions()).containsExactly("1:0");
+        assertThat(rec.participatingRanks()).containsExactly(0, 2, 3, 5);
+        assertThat(rec.idleRanks()).containsExactly(4, 6, 7);
+        for (int idle : List.of(4, 6, 7)) {
+            assertThat(updatesDuringRecovery(report, idle)).as("kernel updates of idle rank %d", idle).isZero();
+        }
+        long measuredWork = report.ranks().stream().mapToLong(RunReport.RankActivity::kernelUpdatesDuringRecovery).sum();
+        assertThat(measuredWork).as("instrumented recomputation").isEqualTo(expected.recomputedPartitionIterations());
+        assertThat(report.failures()).hasSize(1);
+        assertThat(report.failures().get(0).ranks()).containsExactly(1);
+    }
+
+    @Test
+    void when_paperCaseWithGlobal_then_everyPartitionRecomputesThreeIterations() {
+        RunReport report = run(paper(10, 10).withStrategy(Strategy.GLOBAL)
+                .withFaults(List.of(kill(1, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.recomputedPartitionIterations()).isEqualTo(3 * 8);
+        long measuredWork = report.ranks().stream().mapToLong(RunReport.RankActivity::kernelUpdatesDuringRecovery).sum();
+        assertThat(measuredWork).isEqualTo(3 * 8);
+    }
+
+    @Test
+    void when_failureRightAfterCheckpoint_then_onlyTheLostPartitionReloads() {
+        RunReport report = run(paper(8, 3).withFaults(List.of(kill(5, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.checkpointIteration()).isEqualTo(3);
+        assertThat(rec.lostIterations()).isZero();
+        assertThat(rec.recomputedPartitionIterations()).isZero();
+        long measuredWork = report.ranks().stream().mapToLong(RunReport.RankActivity::kernelUpdatesDuringRecovery).sum();
+        assertThat(measuredWork).isZero();
+    }
+
+    @Test
+    void when_failureSeveralCheckpointsIn_then_theLatestCheckpointIsUsed() {
+        RunReport report = run(paper(14, 3).withFaults(List.of(kill(2, 11)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.checkpointIteration()).isEqualTo(9);
+        assertThat(rec.lostIterations()).isEqualTo(1);
+        assertThat(rec.recomputedPartitionIterations())
+                .isEqualTo(plan(new int[] {2}, 9, 11).recomputedPartitionIterations());
+    }
+
+    @Test
+    void when_twoSimultaneousFailures_then_theUnionOfConesRecomputes() {
+        // m = 2: level 1 = {0,1,3} u {4,6,7}, level 2 = {1,6}
+        RunReport report = run(paper(10, 10).withFaults(List.of(kill(1, 3), kill(6, 3)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(report.recoveries().size() - 1);
+        assertThat(rec.lostPartitions()).containsExactly(1, 6);
+        assertThat(rec.recomputedPartitionIterations())
+                .isEqualTo(plan(new int[] {1, 6}, 0, 3).recomputedPartitionIterations()).isEqualTo(8);
+        assertThat(rec.coversEverything()).isFalse();
+        assertThat(report.failures().get(0).ranks()).containsExactly(1, 6);
+    }
+
+    @Test
+    void when_unionOfConesCoversEverything_then_dfrDoesGlobalRollbackAndSaysSo() {
+        // m = 3 from {1,6}: distance 2 reaches every partition of the 2 x 4 grid
+        RunReport report = run(paper(10, 10).withFaults(List.of(kill(1, 4), kill(6, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(report.recoveries().size() - 1);
+        assertThat(plan(new int[] {1, 6}, 0, 4).coversEverything()).isTrue();
+        assertThat(rec.coversEverything()).isTrue();
+        assertThat(rec.strategy()).isEqualTo("dfr");
+        assertThat(rec.effectiveStrategy()).isEqualTo("global");
+        assertThat(rec.recomputedPartitionIterations()).isEqualTo(3 * 8);
+    }
+
+    @Test
+    void when_hostFails_then_bothItsRanksAreRecovered() {
+        // host 3 = ranks {6,7}; m = 2: level 1 = {4,5,6,7}, level 2 = {6,7}
+        RunReport report = run(paper(10, 10).withFaults(List.of(), List.of(kill(3, 3)), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(report.recoveries().size() - 1);
+        assertThat(rec.lostPartitions()).containsExactly(6, 7);
+        assertThat(rec.recomputedPartitionIterations())
+                .isEqualTo(plan(new int[] {6, 7}, 0, 3).recomputedPartitionIterations()).isEqualTo(6);
+        assertThat(report.failures().get(0).ranks()).containsExactly(6, 7);
+    }
+
+    @Test
+    void when_adopterDiesDuringRecovery_then_aSecondRoundRecoversBoth() {
+        // rank 0 adopts partition 1 and dies after the first recomputed level
+        RunReport report = run(paper(10, 10).withFaults(List.of(kill(1, 4)), List.of(), Set.of(0)));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries()).hasSizeGreaterThanOrEqualTo(2);
+        RunReport.Recovery last = report.recoveries().get(report.recoveries().size() - 1);
+        assertThat(last.lostPartitions()).containsExactly(0, 1);
+        assertThat(last.deadRanks()).contains(0);
+    }
+
+    @Test
+    void when_coordinatorDies_then_theNextOldestMemberCoordinates() {
+        // rank 0 is started first, so it is the oldest member: the coordinator
+        RunReport report = run(paper(10, 10).withFaults(List.of(kill(0, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries().get(0).lostPartitions()).containsExactly(0);
+    }
+
+    @Test
+    void when_failureWhileCheckpointIsWritten_then_thePreviousCheckpointIsUsed() {
+        JacobiRunConfig config = paper(12, 4);
+        RunReport report = new JacobiRunner().run(withPlan(config,
+                new FaultPlan(List.of(new Kill(3, 8, Point.AFTER_CHECKPOINT_WRITE)), Set.of())));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.checkpointIteration()).as("checkpoint 8 was never committed").isEqualTo(4);
+    }
+
+    @Test
+    void when_failureDuringResidualReduction_then_digestIsExact() {
+        RunReport report = new JacobiRunner().run(withPlan(paper(10, 10),
+                new FaultPlan(List.of(new Kill(4, 6, Point.DURING_REDUCTION)), Set.of())));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries()).hasSize(1);
+        assertThat(report.recoveries().get(0).lostPartitions()).containsExactly(4);
+    }
+
+    @Test
+    void when_spareIsAvailable_then_theSpareAdoptsTheLostPartition() {
+        RunReport report = run(paper(10, 10).withSpares(1).withFaults(List.of(kill(1, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.adoptions()).containsExactly("1:8");
+        assertThat(rec.participatingRanks()).containsExactly(0, 2, 3, 5, 8);
+        assertThat(updatesDuringRecovery(report, 8)).isEqualTo(3);
+    }
+
+    @Test
+    void when_globalStrategyAndSimultaneousFailures_then_digestIsExact() {
+        RunReport report = run(paper(10, 4).withStrategy(Strategy.GLOBAL)
+                .withFaults(List.of(kill(2, 7), kill(5, 7)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries().get(0).recomputedPartitionIterations()).isEqualTo(2 * 8);
+    }
+
+    @Test
+    void when_bothCopiesOfACheckpointAreLost_then_theRunFailsClearlyAndQuickly() {
+        // all but one member die at once: the lost partitions' checkpoint copies lived on dead members
+        List<Kill> kills = new ArrayList<>();
+        for (int r = 1; r < 8; r++) {
+            kills.add(kill(r, 3));
+        }
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> run(paper(10, 10).withFaults(kills, List.of(), Set.of())))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("no copy of checkpoint 0 is left for partitions");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
+    }
+
+    private static JacobiRunConfig withPlan(JacobiRunConfig config, FaultPlan plan) {
+        return new JacobiRunConfig(config.px(), config.py(), config.nx(), config.ny(), config.iterations(),
+                config.checkpointEvery(), config.mode(), config.ranksPerHost(), config.spares(), config.strategy(),
+                plan.kills(), List.of(), plan.failDuringRecovery(), false, null, null, null);
+    }
+}
