@@ -10,11 +10,9 @@ import java.util.TreeSet;
 /**
  * A rank's checkpoints: a local copy of its own partitions, and a replicated copy of every
  * partition in an IMap with one synchronous backup ({@code set}, not {@code put}), so that the loss
- * of any single member leaves one copy. Next to each partition's state it stores the halos that
- * partition sends, so that a recomputation can start at a cone's edge without asking idle ranks.
+ * of any single member (or, with zone-aware groups, of a host) leaves one copy.
  *
- * <p>Keys: {@code "c/p"} for the state of partition p at iteration c, {@code "c/q>p"} for the halo
- * q sends p.
+ * <p>Keys: {@code "c/p"} for the state of partition p at iteration c.
  */
 public final class CheckpointStore {
 
@@ -29,20 +27,11 @@ public final class CheckpointStore {
         return iteration + "/" + partition;
     }
 
-    static String haloKey(int iteration, int from, int to) {
-        return iteration + "/" + from + ">" + to;
-    }
-
     /** Keeps a local copy and writes the replicated copy of one partition's state. */
     public synchronized void write(int iteration, int partition, double[] state) {
         double[] copy = state.clone();
         local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, copy);
         replicated.set(stateKey(iteration, partition), Doubles.toBytes(copy));
-    }
-
-    /** Writes the replicated copy of a halo partition {@code from} sent to {@code to} at a checkpoint. */
-    public void writeHalo(int iteration, int from, int to, double[] halo) {
-        replicated.set(haloKey(iteration, from, to), Doubles.toBytes(halo));
     }
 
     /** The local copy, or null when this rank did not write it. */
@@ -54,12 +43,6 @@ public final class CheckpointStore {
     /** The replicated copy, or null when no copy survived. */
     public double[] replicated(int iteration, int partition) {
         byte[] bytes = replicated.get(stateKey(iteration, partition));
-        return bytes == null ? null : Doubles.fromBytes(bytes);
-    }
-
-    /** The replicated halo, or null when no copy survived. */
-    public double[] replicatedHalo(int iteration, int from, int to) {
-        byte[] bytes = replicated.get(haloKey(iteration, from, to));
         return bytes == null ? null : Doubles.fromBytes(bytes);
     }
 
@@ -78,13 +61,10 @@ public final class CheckpointStore {
      * Drops every checkpoint older than {@code committed}: local copies, and replicated copies of
      * the given partitions (each rank removes what it wrote).
      */
-    public synchronized void dropOlderThan(int committed, int[] partitions, int[][] consumers) {
+    public synchronized void dropOlderThan(int committed, int[] partitions) {
         for (Integer old : local.headMap(committed, false).keySet().toArray(new Integer[0])) {
             for (int p : partitions) {
                 replicated.delete(stateKey(old, p));
-                for (int to : consumers[p]) {
-                    replicated.delete(haloKey(old, p, to));
-                }
             }
             local.remove(old);
         }

@@ -79,6 +79,9 @@ public final class RankNode implements AutoCloseable {
     private volatile boolean inRecovery;
     private volatile boolean killed;
 
+    private long loopNanos;
+    private long checkpointNanos;
+    private int checkpointCount;
     private final AtomicLong kernelUpdates = new AtomicLong();
     private final AtomicLong kernelUpdatesDuringRecovery = new AtomicLong();
     private final AtomicLong idleNanosDuringRecovery = new AtomicLong();
@@ -256,8 +259,10 @@ public final class RankNode implements AutoCloseable {
             } else {
                 next = startFromInitialCheckpoint();
             }
+            long loopStart = System.nanoTime();
             while (true) {
                 next = iterateFrom(next);
+                loopNanos = System.nanoTime() - loopStart;
                 try {
                     publishFinalState();
                     break;
@@ -337,22 +342,20 @@ public final class RankNode implements AutoCloseable {
     }
 
     private void writeCheckpoint(int iteration, boolean fromLive) {
+        long start = System.nanoTime();
+        checkpointCount++;
         for (Map.Entry<Integer, double[][]> e : buffers.entrySet()) {
             int p = e.getKey();
             double[] state = fromLive ? e.getValue()[0] : e.getValue()[1];
             checkpoints.write(iteration, p, state);
-            for (int to : consumers[p]) {
-                double[] halo = new double[kernel.haloLength(p, to)];
-                kernel.packHalo(p, state, to, halo);
-                checkpoints.writeHalo(iteration, p, to, halo);
-            }
         }
+        checkpointNanos += System.nanoTime() - start;
     }
 
     /** Called once every rank is known to have written checkpoint {@code iteration}. */
     private void commitCheckpoint(int iteration) {
         committedCheckpoint = iteration;
-        checkpoints.dropOlderThan(iteration, ownedPartitions(), consumers);
+        checkpoints.dropOlderThan(iteration, ownedPartitions());
     }
 
     // ------------------------------------------------------------------ communication primitives
@@ -451,9 +454,7 @@ public final class RankNode implements AutoCloseable {
             finals.set(e.getKey(), Doubles.toBytes(e.getValue()[0]));
         }
         IMap<Integer, String> stats = hazelcast.getMap(HazelcastConfigs.STATS_MAP);
-        RankStats s = stats();
-        stats.set(rankId, s.rank() + "," + s.kernelUpdates() + "," + s.kernelUpdatesDuringRecovery() + ","
-                + s.droppedStaleMessages() + "," + s.idleMillisDuringRecovery());
+        stats.set(rankId, stats().encode());
         barrier(MessageKind.END_BARRIER, spec.iterations() + 1, activeRanks());
         finished = true;
         control.put(ENDED_KEY, Double.toString(lastResidual));
@@ -683,7 +684,7 @@ public final class RankNode implements AutoCloseable {
 
     public RankStats stats() {
         return new RankStats(rankId, kernelUpdates.get(), kernelUpdatesDuringRecovery.get(), mailbox.droppedCount(),
-                idleNanosDuringRecovery.get() / 1_000_000);
+                idleNanosDuringRecovery.get() / 1_000_000, loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount);
     }
 
     // ------------------------------------------------------------------ death

@@ -6,7 +6,21 @@ package org.dfr.runtime;
  * @param kernelUpdates every partition update this rank performed
  * @param kernelUpdatesDuringRecovery updates performed between a failure and the resume barrier
  * @param droppedStaleMessages messages of an abandoned epoch that were dropped
+ * @param loopMicros time from the first iteration's start to the last one's end (recoveries included)
+ * @param checkpointMicros time spent writing checkpoints (local and replicated copies)
  */
 public record RankStats(int rank, long kernelUpdates, long kernelUpdatesDuringRecovery, long droppedStaleMessages,
-                        long idleMillisDuringRecovery) {
+                        long idleMillisDuringRecovery, long loopMicros, long checkpointMicros, int checkpoints) {
+
+    /** One line of text, for the stats map. */
+    public String encode() {
+        return rank + "," + kernelUpdates + "," + kernelUpdatesDuringRecovery + "," + droppedStaleMessages + ","
+                + idleMillisDuringRecovery + "," + loopMicros + "," + checkpointMicros + "," + checkpoints;
+    }
+
+    public static RankStats decode(String line) {
+        String[] f = line.split(",");
+        return new RankStats(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
+                Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Integer.parseInt(f[7]));
+    }
 }

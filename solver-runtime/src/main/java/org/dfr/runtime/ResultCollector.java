@@ -36,9 +36,7 @@ public final class ResultCollector {
         IMap<Integer, String> statsMap = via.hazelcast().getMap(HazelcastConfigs.STATS_MAP);
         List<RankStats> stats = new ArrayList<>();
         for (Map.Entry<Integer, String> e : new TreeMap<>(statsMap).entrySet()) {
-            String[] f = e.getValue().split(",");
-            stats.add(new RankStats(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]),
-                    Long.parseLong(f[3]), Long.parseLong(f[4])));
+            stats.add(RankStats.decode(e.getValue()));
         }
         IMap<String, String> control = via.hazelcast().getMap(HazelcastConfigs.CONTROL_MAP);
         TreeMap<Integer, String> recoveries = new TreeMap<>();

@@ -1,7 +1,12 @@
 package org.dfr.jacobi.run;
 
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.dfr.power.energy.PowerSampler;
+import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.jacobi.JacobiKernel;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.ResilientRun;
@@ -37,14 +42,43 @@ public final class JacobiRunner {
     }
 
     private RunReport runEmbedded(JacobiRunConfig config) {
-        IdleRankListener idle = IdleRankListener.NONE;
-        ResilientRun run = new ResilientRun(new JacobiKernel(config.decomposition()), config.runSpec())
-                .strategy(config.strategy())
-                .faults(config.faultPlan())
-                .idleListener(idle)
-                .settings(settings);
-        RunOutcome outcome = run.runEmbedded();
-        return RunReports.of(config, outcome, noEnergy());
+        IdleHostCapping capping = config.capIdleHosts()
+                ? new IdleHostCapping(config.runSpec(), sysfsRoot(config), allHosts(config), config.journal())
+                : null;
+        try {
+            ResilientRun run = new ResilientRun(new JacobiKernel(config.decomposition()), config.runSpec())
+                    .strategy(config.strategy())
+                    .faults(config.faultPlan())
+                    .idleListener(capping == null ? IdleRankListener.NONE : capping)
+                    .settings(settings);
+            RunEnergy.Measured<RunOutcome> measured = RunEnergy.measure(sysfsRoot(config), samplePeriod(config),
+                    run::runEmbedded);
+            Map<String, Object> energy = new LinkedHashMap<>(measured.energy());
+            if (capping != null) {
+                energy.put("frequencyCapping", capping.summary());
+            }
+            return RunReports.of(config, measured.result(), energy);
+        } finally {
+            if (capping != null) {
+                capping.close();
+            }
+        }
+    }
+
+    static Path sysfsRoot(JacobiRunConfig config) {
+        return config.sysfsRoot() == null ? Path.of("/") : config.sysfsRoot();
+    }
+
+    static long samplePeriod(JacobiRunConfig config) {
+        return config.samplePeriodMillis() == null ? PowerSampler.DEFAULT_PERIOD_MILLIS : config.samplePeriodMillis();
+    }
+
+    private static Set<Integer> allHosts(JacobiRunConfig config) {
+        Set<Integer> hosts = new TreeSet<>();
+        for (int h = 0; h < config.runSpec().hostCount(); h++) {
+            hosts.add(h);
+        }
+        return hosts;
     }
 
     static Map<String, Object> noEnergy() {

@@ -7,11 +7,16 @@ import java.util.Map;
 /**
  * The run report of DESIGN.md, written as JSON by {@code dfr run --report} and read by tools and
  * tests. Field names are the contract; more fields may be added.
+ *
+ * <p>{@code wallMillis} spans the whole run after the cluster formed (checkpoints, recoveries and
+ * collection of the final state included); {@code loopMillis} spans the iteration loop of the
+ * slowest rank, and the throughput figures are computed over it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(String strategy, List<Integer> ranksGrid, List<Integer> cells, int iterations,
                         int checkpointEvery, String mode, int ranksPerHost, int spares, String fieldSha256,
-                        double finalResidual, long wallMillis, double iterationsPerSecond,
+                        double finalResidual, long wallMillis, long loopMillis, int checkpointsTaken,
+                        double checkpointMillisEach, double iterationsPerSecond,
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
                         List<RankActivity> ranks, Map<String, Object> energy) {
 

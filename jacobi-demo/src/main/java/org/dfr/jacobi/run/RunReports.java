@@ -30,7 +30,11 @@ public final class RunReports {
     /** The report of a finished run. */
     public static RunReport of(JacobiRunConfig config, RunOutcome outcome, Map<String, Object> energy) {
         String digest = FieldDigest.ofPartitions(config.decomposition(), outcome.finalStates());
-        double seconds = Math.max(outcome.wallMillis(), 1) / 1000.0;
+        long loopMicros = outcome.rankStats().stream().mapToLong(RankStats::loopMicros).max().orElse(0);
+        // throughput over the iteration loop: cluster start-up and result collection excluded
+        double seconds = loopMicros > 0 ? loopMicros / 1e6 : Math.max(outcome.wallMillis(), 1) / 1000.0;
+        long checkpointMicros = outcome.rankStats().stream().mapToLong(RankStats::checkpointMicros).max().orElse(0);
+        int checkpoints = outcome.rankStats().stream().mapToInt(RankStats::checkpoints).max().orElse(0);
         long cells = (long) config.nx() * config.ny();
         List<RunReport.Recovery> recoveries = new ArrayList<>();
         Map<Integer, Long> detectionByIteration = new TreeMap<>();
@@ -75,8 +79,10 @@ public final class RunReports {
         return new RunReport(config.strategy().label(), List.of(config.px(), config.py()),
                 List.of(config.nx(), config.ny()), config.iterations(), config.checkpointEvery(),
                 config.mode().name().toLowerCase(java.util.Locale.ROOT), config.ranksPerHost(), config.spares(),
-                digest, outcome.finalResidual(), outcome.wallMillis(), config.iterations() / seconds,
-                cells * config.iterations() / seconds, new ArrayList<>(failures.values()), recoveries, ranks, energy);
+                digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
+                checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
+                config.iterations() / seconds, cells * config.iterations() / seconds,
+                new ArrayList<>(failures.values()), recoveries, ranks, energy);
     }
 
     private static Long earliestKill(RunOutcome outcome, int failureIteration) {

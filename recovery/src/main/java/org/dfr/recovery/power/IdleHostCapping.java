@@ -1,0 +1,132 @@
+package org.dfr.recovery.power;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.dfr.power.freq.FrequencyControlException;
+import org.dfr.power.freq.FrequencyController;
+import org.dfr.power.freq.FrequencyControllers;
+import org.dfr.power.freq.HostCapArbiter;
+import org.dfr.power.freq.RestoreJournal;
+import org.dfr.power.sysfs.Sysfs;
+import org.dfr.power.sysfs.SysfsRoot;
+import org.dfr.recovery.IdleRankListener;
+import org.dfr.runtime.RunSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Caps a host's CPU frequency while every rank on it is idle during a recovery, and lifts the cap
+ * before any of its ranks computes again (one {@link HostCapArbiter} per host).
+ *
+ * <p>Where hosts live: when the sysfs root has subdirectories {@code host0}, {@code host1}, ... each
+ * simulated host uses its own tree (experiments and tests on one machine); otherwise every host is
+ * this machine and shares the root. Leftover journals of a previous, killed run are restored first.
+ */
+public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IdleHostCapping.class);
+
+    private final RunSpec spec;
+    private final Map<Integer, HostCapArbiter> arbiters = new TreeMap<>();
+    private final Map<Integer, FrequencyController> controllers = new TreeMap<>();
+    private final Map<Integer, Path> roots = new TreeMap<>();
+
+    /**
+     * @param hosts the hosts whose ranks run in this JVM (every host in embedded mode, one in processes mode)
+     * @param journalDirectory where restore journals go; null for {@code ~/.dfr}
+     */
+    public IdleHostCapping(RunSpec spec, Path sysfsRoot, Set<Integer> hosts, Path journalDirectory) {
+        this.spec = spec;
+        for (int host : hosts) {
+            Path root = perHostRoot(sysfsRoot, host);
+            SysfsRoot sysfs = SysfsRoot.of(root);
+            RestoreJournal journal = journalDirectory == null ? RestoreJournal.defaultFor(sysfs)
+                    : RestoreJournal.inDirectory(journalDirectory, sysfs);
+            FrequencyController controller = FrequencyControllers.probe(Sysfs.at(sysfs), journal);
+            try {
+                controller.restoreLeftoverJournal();
+            } catch (FrequencyControlException e) {
+                LOG.warn("host {}: cannot restore a leftover journal {}: {}", host, journal.file(), e.getMessage());
+            }
+            Set<Integer> ranks = new TreeSet<>();
+            for (int r = 0; r < spec.memberCount(); r++) {
+                if (spec.hostOf(r) == host) {
+                    ranks.add(r);
+                }
+            }
+            controllers.put(host, controller);
+            roots.put(host, root);
+            arbiters.put(host, new HostCapArbiter(ranks, controller));
+            if (!controller.canCap()) {
+                LOG.warn("host {}: frequency capping requested but not possible on {}: {}", host, root,
+                        controller.capabilities());
+            }
+        }
+    }
+
+    /** The sysfs root of a host: {@code root/hostN} when such directories exist, else {@code root}. */
+    public static Path perHostRoot(Path sysfsRoot, int host) {
+        Path candidate = sysfsRoot.resolve("host" + host);
+        return Files.isDirectory(sysfsRoot.resolve("host0")) ? candidate : sysfsRoot;
+    }
+
+    @Override
+    public void rankIdle(int rank) {
+        HostCapArbiter arbiter = arbiters.get(spec.hostOf(rank));
+        if (arbiter != null) {
+            arbiter.rankIdle(rank);
+        }
+    }
+
+    @Override
+    public void rankBusy(int rank) {
+        HostCapArbiter arbiter = arbiters.get(spec.hostOf(rank));
+        if (arbiter != null) {
+            arbiter.rankBusy(rank);
+        }
+    }
+
+    /** Per host: whether it could cap, how often it was capped, and for how long. */
+    public Map<String, Object> summary() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Map.Entry<Integer, HostCapArbiter> e : arbiters.entrySet()) {
+            HostCapArbiter a = e.getValue();
+            Map<String, Object> host = new LinkedHashMap<>();
+            host.put("sysfsRoot", roots.get(e.getKey()).toString());
+            host.put("canCap", controllers.get(e.getKey()).canCap());
+            host.put("capEvents", a.capEvents());
+            host.put("liftEvents", a.liftEvents());
+            host.put("cappedMillis", a.cappedNanos() / 1_000_000);
+            a.lastFailure().ifPresent(f -> host.put("lastFailure", f));
+            out.put("host" + e.getKey(), host);
+        }
+        return out;
+    }
+
+    /** Lifts every cap still in place (the run ended or failed) and restores the journals. */
+    @Override
+    public void close() {
+        for (Map.Entry<Integer, HostCapArbiter> e : arbiters.entrySet()) {
+            try {
+                e.getValue().close();
+            } catch (RuntimeException ex) {
+                LOG.error("host {}: cannot lift the cap: {}", e.getKey(), ex.getMessage());
+            }
+            try {
+                controllers.get(e.getKey()).restore();
+            } catch (FrequencyControlException ex) {
+                LOG.error("host {}: cannot restore frequency limits: {}", e.getKey(), ex.getMessage());
+            }
+        }
+    }
+
+    List<Integer> hosts() {
+        return List.copyOf(arbiters.keySet());
+    }
+}

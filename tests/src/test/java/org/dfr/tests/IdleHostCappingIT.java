@@ -1,0 +1,143 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.jacobi.BlockDecomposition;
+import org.dfr.jacobi.FieldDigest;
+import org.dfr.jacobi.JacobiKernel;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.jacobi.run.RunReport;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.IdleRankListener;
+import org.dfr.recovery.ResilientRun;
+import org.dfr.recovery.Strategy;
+import org.dfr.recovery.power.IdleHostCapping;
+import org.dfr.runtime.RunOutcome;
+import org.dfr.runtime.RunSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Frequency caps wired into a DFR recovery, on a fake sysfs tree per simulated host.
+ *
+ * <pre>
+ * 2 x 4 ranks, 2 per host; rank 1 dies at the start of iteration 4 (checkpoint 0):
+ *   host 0 = {0,1}  rank 0 adopts partition 1      busy
+ *   host 1 = {2,3}  both in the cone                busy
+ *   host 2 = {4,5}  5 in the cone, 4 idle           busy (one rank works)
+ *   host 3 = {6,7}  both idle                       capped during the recovery
+ * </pre>
+ */
+class IdleHostCappingIT {
+
+    private static final long MIN_KHZ = 800_000;
+    private static final long MAX_KHZ = 3_600_000;
+
+    @TempDir
+    Path tmp;
+
+    private static final String POLICY = "sys/devices/system/cpu/cpufreq/policy0";
+
+    private Path fakeHost(int host) throws IOException {
+        Path dir = tmp.resolve("sysfs/host" + host).resolve(POLICY);
+        Files.createDirectories(dir);
+        write(dir, "affected_cpus", "0");
+        write(dir, "related_cpus", "0");
+        write(dir, "cpuinfo_min_freq", Long.toString(MIN_KHZ));
+        write(dir, "cpuinfo_max_freq", Long.toString(MAX_KHZ));
+        write(dir, "scaling_min_freq", Long.toString(MIN_KHZ));
+        write(dir, "scaling_max_freq", Long.toString(MAX_KHZ));
+        write(dir, "scaling_cur_freq", Long.toString(MAX_KHZ));
+        write(dir, "scaling_driver", "acpi-cpufreq");
+        write(dir, "scaling_governor", "ondemand");
+        write(dir, "scaling_available_governors", "ondemand performance powersave");
+        Files.createDirectories(tmp.resolve("sysfs/host" + host).resolve("sys/devices/system/cpu/cpu0"));
+        write(tmp.resolve("sysfs/host" + host).resolve("sys/devices/system/cpu"), "online", "0");
+        return tmp.resolve("sysfs/host" + host);
+    }
+
+    private static void write(Path dir, String name, String value) throws IOException {
+        Files.writeString(dir.resolve(name), value + "\n");
+    }
+
+    private long scalingMax(int host) {
+        try {
+            return Long.parseLong(Files.readString(tmp.resolve("sysfs/host" + host).resolve(POLICY)
+                    .resolve("scaling_max_freq")).trim());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void when_hostIsIdleDuringDfrRecovery_then_itIsCappedUntilTheResumeBarrier() throws IOException {
+        for (int h = 0; h < 4; h++) {
+            fakeHost(h);
+        }
+        RunSpec spec = new RunSpec(8, 10, 10, 2, 0);
+        JacobiProblem problem = new JacobiProblem(37, 29);
+        BlockDecomposition dec = new BlockDecomposition(problem, 2, 4);
+        Map<Integer, Long> seenBeforeLift = new ConcurrentHashMap<>();
+        RunOutcome outcome;
+        try (IdleHostCapping capping = new IdleHostCapping(spec, tmp.resolve("sysfs"), Set.of(0, 1, 2, 3),
+                tmp.resolve("journals"))) {
+            // observes each host's limit at the moment one of its ranks has work again, before the lift;
+            // serialised because a plain file (unlike sysfs) can be read half-written
+            IdleRankListener observing = new IdleRankListener() {
+                @Override
+                public synchronized void rankIdle(int rank) {
+                    capping.rankIdle(rank);
+                }
+
+                @Override
+                public synchronized void rankBusy(int rank) {
+                    seenBeforeLift.putIfAbsent(spec.hostOf(rank), scalingMax(spec.hostOf(rank)));
+                    capping.rankBusy(rank);
+                }
+            };
+            outcome = new ResilientRun(new JacobiKernel(dec), spec)
+                    .strategy(Strategy.DFR)
+                    .faults(new FaultPlan(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), Set.of()))
+                    .idleListener(observing)
+                    .runEmbedded();
+            assertThat(capping.summary()).extractingByKey("host3").asString().contains("capEvents=1");
+        }
+        SequentialJacobi seq = new SequentialJacobi(problem);
+        seq.iterate(10);
+        assertThat(FieldDigest.ofPartitions(dec, outcome.finalStates())).isEqualTo(seq.digest());
+        assertThat(seenBeforeLift.get(3)).as("idle host 3 during recovery").isEqualTo(MIN_KHZ);
+        assertThat(seenBeforeLift.get(2)).as("host 2 has a busy rank").isEqualTo(MAX_KHZ);
+        for (int h = 0; h < 4; h++) {
+            assertThat(scalingMax(h)).as("host %d after the run", h).isEqualTo(MAX_KHZ);
+        }
+        assertThat(tmp.resolve("journals")).isEmptyDirectory();
+    }
+
+    @Test
+    void when_runWithCapIdleHosts_then_reportShowsCappingAndNoMeasuredEnergy() throws IOException {
+        for (int h = 0; h < 4; h++) {
+            fakeHost(h);
+        }
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, 37, 29, 10, 10)
+                .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of())
+                .withCapping(true, tmp.resolve("sysfs"), tmp.resolve("journals"));
+        RunReport report = new JacobiRunner().run(config);
+
+        assertThat(report.energy()).containsEntry("source", "none");
+        assertThat(report.energy().get("frequencyCapping").toString()).contains("host3");
+        for (int h = 0; h < 4; h++) {
+            assertThat(scalingMax(h)).isEqualTo(MAX_KHZ);
+        }
+    }
+}
