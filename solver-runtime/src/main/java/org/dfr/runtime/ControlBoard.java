@@ -4,7 +4,6 @@ import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -19,12 +18,11 @@ public final class ControlBoard {
     private final IMap<String, String> map;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final UUID listener;
     private long version;
 
     public ControlBoard(IMap<String, String> map) {
         this.map = map;
-        this.listener = map.addEntryListener(new Listener(), false);
+        map.addEntryListener(new Listener(), false);
     }
 
     /** Writes a value with its synchronous backup. */
@@ -110,14 +108,6 @@ public final class ControlBoard {
                 return null;
             }
             awaitChange(seen, deadline);
-        }
-    }
-
-    void close() {
-        try {
-            map.removeEntryListener(listener);
-        } catch (RuntimeException ignored) {
-            // the member is going away anyway
         }
     }
 

@@ -723,7 +723,8 @@ public final class RankNode implements AutoCloseable {
     @Override
     public void close() {
         finished = true;
-        control.close();
+        // no listener deregistration: it is a cluster-wide operation that waits on members that are
+        // terminating at the same moment; terminating the member drops its listeners anyway
         try {
             if (hazelcast.getLifecycleService().isRunning()) {
                 hazelcast.getLifecycleService().terminate();
