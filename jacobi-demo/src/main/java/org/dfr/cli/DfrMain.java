@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 PlanCommand.class,
                 RunCommand.class,
+                CampaignCommand.class,
                 BenchCommand.class,
                 PowerCommand.class,
                 CommandLine.HelpCommand.class

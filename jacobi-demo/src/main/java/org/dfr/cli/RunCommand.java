@@ -199,6 +199,11 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     private int[] parsePair(String option, String text, String form) {
+        return parsePair(spec, option, text, form);
+    }
+
+    /** Parses {@code AxB} with both sizes >= 1, or throws a usage error naming the option. */
+    static int[] parsePair(CommandSpec spec, String option, String text, String form) {
         String[] parts = text.toLowerCase(Locale.ROOT).split("x");
         if (parts.length != 2) {
             throw new ParameterException(spec.commandLine(), option + " '" + text + "' is not of the form " + form);

@@ -1,0 +1,116 @@
+package org.dfr.jacobi.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.Strategy;
+import org.dfr.runtime.RunFailedException;
+
+/**
+ * A seeded randomized fault-injection campaign: each trial picks a strategy, one or two ranks and
+ * their failure iterations at random, runs, and compares the field digest with the sequential
+ * reference. The same seed gives the same trials; a time budget bounds the campaign.
+ *
+ * <p>Outcomes: {@code OK} (the failure-free digest), {@code UNRECOVERABLE} (the run stopped with the
+ * clear "no copy of checkpoint" error because two simultaneous deaths took both copies: correct
+ * behaviour, counted apart), {@code WRONG} (a different digest) and {@code ERROR} (any other
+ * failure). Only the last two fail a campaign.
+ */
+public final class Campaign {
+
+    /** Outcome of one trial. */
+    public enum Outcome { OK, UNRECOVERABLE, WRONG, ERROR }
+
+    /** One trial and what happened. */
+    public record Trial(int index, Strategy strategy, List<FaultPlan.Kill> kills, Outcome outcome,
+                        long recomputedPartitionIterations, long millis, String detail) {
+    }
+
+    /** Everything the campaign did. */
+    public record Result(long seed, List<Trial> trials, boolean stoppedByTimeBudget) {
+        public long count(Outcome outcome) {
+            return trials.stream().filter(t -> t.outcome() == outcome).count();
+        }
+
+        public boolean passed() {
+            return count(Outcome.WRONG) == 0 && count(Outcome.ERROR) == 0;
+        }
+    }
+
+    private final JacobiRunConfig base;
+    private final JacobiRunner runner;
+
+    /** @param base the layout, size and length of every trial; its strategy and faults are replaced */
+    public Campaign(JacobiRunConfig base, JacobiRunner runner) {
+        this.base = base;
+        this.runner = runner;
+    }
+
+    /**
+     * Runs up to {@code trials} trials, stopping early once {@code maxMillis} have passed.
+     *
+     * @param onTrial told after every trial (progress output)
+     */
+    public Result run(long seed, int trials, long maxMillis, Consumer<Trial> onTrial) {
+        if (trials < 1) {
+            throw new IllegalArgumentException("trials must be >= 1, got " + trials);
+        }
+        SequentialJacobi reference = new SequentialJacobi(base.problem());
+        reference.iterate(base.iterations());
+        String expected = reference.digest();
+        Random random = new Random(seed);
+        long deadline = System.nanoTime() + maxMillis * 1_000_000L;
+        List<Trial> done = new ArrayList<>();
+        boolean stopped = false;
+        int ranks = base.px() * base.py();
+        for (int i = 0; i < trials; i++) {
+            if (System.nanoTime() > deadline) {
+                stopped = true;
+                break;
+            }
+            Strategy strategy = random.nextBoolean() ? Strategy.DFR : Strategy.GLOBAL;
+            int failures = 1 + random.nextInt(2);
+            Set<Integer> victims = new TreeSet<>();
+            while (victims.size() < failures) {
+                victims.add(random.nextInt(ranks));
+            }
+            List<FaultPlan.Kill> kills = new ArrayList<>();
+            int firstIteration = 1 + random.nextInt(base.iterations());
+            for (int victim : victims) {
+                // a second failure is either simultaneous or later in the run
+                int iteration = kills.isEmpty() || random.nextBoolean() ? firstIteration
+                        : firstIteration + random.nextInt(base.iterations() - firstIteration + 1);
+                kills.add(new FaultPlan.Kill(victim, iteration, FaultPlan.Point.ITERATION_START));
+            }
+            JacobiRunConfig config = base.withStrategy(strategy).withFaults(kills, List.of(), Set.of());
+            long start = System.nanoTime();
+            Trial trial;
+            try {
+                RunReport report = runner.run(config);
+                long work = report.recoveries().stream()
+                        .mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
+                boolean same = expected.equals(report.fieldSha256());
+                trial = new Trial(i, strategy, kills, same ? Outcome.OK : Outcome.WRONG, work, millisSince(start),
+                        same ? "" : "digest " + report.fieldSha256() + " != " + expected);
+            } catch (RunFailedException e) {
+                boolean clear = e.getMessage() != null && e.getMessage().contains("no copy of checkpoint");
+                trial = new Trial(i, strategy, kills, clear ? Outcome.UNRECOVERABLE : Outcome.ERROR, 0,
+                        millisSince(start), e.getMessage());
+            } catch (RuntimeException e) {
+                trial = new Trial(i, strategy, kills, Outcome.ERROR, 0, millisSince(start), e.toString());
+            }
+            done.add(trial);
+            onTrial.accept(trial);
+        }
+        return new Result(seed, done, stopped);
+    }
+
+    private static long millisSince(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1_000_000;
+    }
+}

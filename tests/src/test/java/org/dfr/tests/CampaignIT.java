@@ -1,0 +1,33 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.dfr.jacobi.run.Campaign;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.JacobiRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The seeded randomized campaign: at least 50 trials in CI, every digest bit-exact. */
+class CampaignIT {
+
+    @Test
+    @Timeout(900)
+    void when_randomFailuresAreInjected_then_everyDigestEqualsTheSequentialOne() {
+        JacobiRunConfig base = JacobiRunConfig.of(2, 4, 37, 29, 12, 4);
+        List<Campaign.Trial> seen = new ArrayList<>();
+        Campaign.Result result = new Campaign(base, new JacobiRunner()).run(20261121L, 50, 840_000, t -> {
+            seen.add(t);
+            System.out.printf("trial %d %s %s %s %d ms %s%n", t.index(), t.strategy(), t.kills(), t.outcome(),
+                    t.millis(), t.detail());
+        });
+
+        assertThat(result.trials()).as("trials run within the time budget").hasSize(50);
+        assertThat(result.trials()).allSatisfy(t ->
+                assertThat(t.outcome()).as("trial %d %s %s: %s", t.index(), t.strategy(), t.kills(), t.detail())
+                        .isIn(Campaign.Outcome.OK, Campaign.Outcome.UNRECOVERABLE));
+        assertThat(result.count(Campaign.Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(45);
+    }
+}
