@@ -149,6 +149,15 @@ class ProcessModeIT {
         assertThat(children).hasSize(2);
     }
 
+    @Test
+    void when_runExceedsItsTimeLimit_then_runFailsAndEveryProcessIsReaped() {
+        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
+
+        assertThatThrownBy(() -> launcher(new ClusterSettings()).runTimeoutMillis(1_000).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("did not finish within 1000 ms");
+    }
+
     private ProcessLauncher launcher(ClusterSettings settings) {
         return new ProcessLauncher(settings)
                 .runTimeoutMillis(TEST_RUN_TIMEOUT_MILLIS)

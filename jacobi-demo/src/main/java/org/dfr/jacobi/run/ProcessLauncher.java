@@ -145,7 +145,8 @@ public final class ProcessLauncher {
             RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config), ProcessHandle.current().pid())
                     .write(configFile);
             List<String> jvm = jvmCommand(config);
-            new Supervision(config, deadline, timeoutMillis).run(rank -> command(jvm, configFile, rank, resultFile));
+            new Supervision(config, deadline, timeoutMillis, dir)
+                    .run(rank -> command(jvm, configFile, rank, resultFile));
             if (!Files.exists(resultFile)) {
                 throw new RunFailedException("the run ended but no rank wrote the report (every rank died, or the"
                         + " collector could not finish)");
@@ -178,7 +179,7 @@ public final class ProcessLauncher {
     /** How long a rank waits for the collector: reading every final state over loopback, generously. */
     private static long collectTimeoutMillis(JacobiRunConfig config) {
         long bytes = (long) config.nx() * config.ny() * Double.BYTES;
-        return 120_000 + bytes / 1_000_000;
+        return 120_000 + bytes / 10_000; // 100 MB/s
     }
 
     private List<String> jvmCommand(JacobiRunConfig config) {
@@ -218,15 +219,17 @@ public final class ProcessLauncher {
         private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
         private final BlockingQueue<RankProcess> exited = new LinkedBlockingQueue<>();
         private final Map<Integer, Integer> exitCodes = new TreeMap<>();
+        private final Path dir;
 
-        Supervision(JacobiRunConfig config, long deadlineNanos, long timeoutMillis) {
+        Supervision(JacobiRunConfig config, long deadlineNanos, long timeoutMillis, Path dir) {
             this.config = config;
             this.deadlineNanos = deadlineNanos;
             this.timeoutMillis = timeoutMillis;
+            this.dir = dir;
         }
 
         void run(IntFunction<List<String>> commandOf) {
-            Thread reaper = new Thread(this::killAll, "dfr-reap-ranks");
+            Thread reaper = new Thread(this::onShutdown, "dfr-reap-ranks");
             Runtime.getRuntime().addShutdownHook(reaper);
             try {
                 int members = config.runSpec().memberCount();
@@ -344,6 +347,19 @@ public final class ProcessLauncher {
             return ranks.stream().filter(RankProcess::isAlive).map(RankProcess::rank).toList();
         }
 
+        /** Ctrl-C or SIGTERM of this JVM: the finally blocks will not run, so do their work here. */
+        private void onShutdown() {
+            killAll();
+            for (RankProcess p : ranks) {
+                try {
+                    p.awaitExit(1_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            deleteRecursively(dir);
+        }
+
         private void killAll() {
             ranks.forEach(RankProcess::kill);
         }
@@ -381,6 +397,9 @@ public final class ProcessLauncher {
     }
 
     private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
         try (Stream<Path> paths = Files.walk(dir)) {
             for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
