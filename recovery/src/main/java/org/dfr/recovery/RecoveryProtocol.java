@@ -179,6 +179,7 @@ public final class RecoveryProtocol implements FailureHandler {
             }
             String json = board.get(STATUS_PREFIX + epoch + "/" + r);
             if (json == null) {
+                LOG.debug("rank {} (coordinator): epoch {}: waiting for the status of rank {}", node.rankId(), epoch, r);
                 return; // not everybody reported yet
             }
             statuses.add(read(json, RankStatus.class));
@@ -231,11 +232,12 @@ public final class RecoveryProtocol implements FailureHandler {
         for (String a : d.adoptions()) {
             needReplicated.add(Integer.parseInt(a.substring(0, a.indexOf(':'))));
         }
-        List<Integer> missing = new ArrayList<>();
-        for (int p : needReplicated) {
-            if (!node.checkpoints().hasReplicated(d.checkpointIteration(), p)) {
-                missing.add(p);
-            }
+        List<Integer> missing = missingCopies(node, d.checkpointIteration(), needReplicated);
+        if (!missing.isEmpty()) {
+            // right after a loss, backups are still being promoted: only a copy that is still missing
+            // once every partition has its owner again is really gone
+            awaitPartitionsSettled(node);
+            missing = missingCopies(node, d.checkpointIteration(), needReplicated);
         }
         if (missing.isEmpty()) {
             return d;
@@ -244,6 +246,30 @@ public final class RecoveryProtocol implements FailureHandler {
         return abortOf(d, "no copy of checkpoint " + d.checkpointIteration() + " is left for partitions " + missing
                 + ": their owners (ranks " + d.deadRanks() + ") died together with the members holding the"
                 + " replicated copy, so the state cannot be rebuilt");
+    }
+
+    private static List<Integer> missingCopies(RankNode node, int checkpoint, Set<Integer> partitions) {
+        List<Integer> missing = new ArrayList<>();
+        for (int p : partitions) {
+            if (!node.checkpoints().hasReplicated(checkpoint, p)) {
+                missing.add(p);
+            }
+        }
+        return missing;
+    }
+
+    private static void awaitPartitionsSettled(RankNode node) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            try {
+                if (node.hazelcast().getPartitionService().isClusterSafe()) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                LOG.debug("cluster safety unknown: {}", e.toString());
+            }
+            node.control().awaitChange(node.control().version(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
+        }
     }
 
     private static RecoveryDirective abortOf(RecoveryDirective d, String reason) {

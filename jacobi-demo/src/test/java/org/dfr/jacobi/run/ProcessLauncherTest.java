@@ -1,0 +1,44 @@
+package org.dfr.jacobi.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import org.dfr.recovery.FaultPlan;
+import org.junit.jupiter.api.Test;
+
+class ProcessLauncherTest {
+
+    private static final long MIB = 1L << 20;
+
+    @Test
+    void when_problemIsSmall_then_heapIsTheMinimum() {
+        assertThat(ProcessLauncher.heapMib(JacobiRunConfig.of(2, 4, 37, 29, 10, 10)))
+                .isEqualTo(ProcessLauncher.MIN_HEAP_MIB);
+    }
+
+    @Test
+    void when_problemIsLarge_then_heapHoldsTwelveCopiesOfTheBlockPlusOverhead() {
+        // 2x2 ranks of 4096x4096 cells: blocks of 2048x2048 plus a halo ring
+        long block = 2050L * 2050L;
+        long expected = ProcessLauncher.BYTES_PER_BLOCK_CELL * block / MIB + 1 + ProcessLauncher.HEAP_OVERHEAD_MIB;
+
+        assertThat(ProcessLauncher.heapMib(JacobiRunConfig.of(2, 2, 4096, 4096, 10, 10))).isEqualTo(expected);
+        assertThat(expected * MIB).isGreaterThan(12L * 8 * 2048 * 2048);
+    }
+
+    @Test
+    void when_aFailureHasNoSpare_then_heapAllowsAnAdoptedSecondBlock() {
+        JacobiRunConfig config = JacobiRunConfig.of(2, 2, 4096, 4096, 10, 10);
+        List<FaultPlan.Kill> kill = List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START));
+        long one = ProcessLauncher.heapMib(config) - ProcessLauncher.HEAP_OVERHEAD_MIB;
+
+        long noSpare = ProcessLauncher.heapMib(config.withFaults(kill, List.of(), Set.of()))
+                - ProcessLauncher.HEAP_OVERHEAD_MIB;
+        long withSpare = ProcessLauncher.heapMib(config.withSpares(1).withFaults(kill, List.of(), Set.of()))
+                - ProcessLauncher.HEAP_OVERHEAD_MIB;
+
+        assertThat(noSpare).isBetween(2 * one - 2, 2 * one);
+        assertThat(withSpare).isEqualTo(one);
+    }
+}
