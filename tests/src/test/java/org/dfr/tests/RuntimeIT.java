@@ -1,0 +1,137 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.Hazelcast;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.dfr.jacobi.BlockDecomposition;
+import org.dfr.jacobi.InThreadPartitionRunner;
+import org.dfr.jacobi.JacobiKernel;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.jacobi.run.RunReport;
+import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.EmbeddedCluster;
+import org.dfr.runtime.FailureHandler;
+import org.dfr.runtime.IterationHook;
+import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.RunSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** The failure-free runtime in embedded mode: exact digests, surviving checkpoints, nothing left behind. */
+class RuntimeIT {
+
+    @AfterEach
+    void nothingOutlivesARun() {
+        assertThat(Hazelcast.getAllHazelcastInstances()).as("Hazelcast members left running").isEmpty();
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(Thread.getAllStackTraces().keySet().stream()
+                        .filter(Thread::isAlive)
+                        .map(Thread::getName)
+                        .filter(n -> n.startsWith("dfr-") || n.startsWith("hz."))
+                        .collect(Collectors.toList()))
+                        .as("threads of a finished run").isEmpty());
+    }
+
+    @ParameterizedTest(name = "{0}x{1} ranks, {2}x{3} cells")
+    @CsvSource({"1,1,37,29", "2,1,37,29", "2,4,37,29", "3,2,37,29", "4,4,37,29", "3,2,64,48"})
+    void when_layoutRuns_then_digestEqualsSequential(int px, int py, int nx, int ny) {
+        RunReport report = new JacobiRunner().run(JacobiRunConfig.of(px, py, nx, ny, 9, 4));
+
+        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(nx, ny));
+        double residual = seq.iterate(9);
+        assertThat(report.fieldSha256()).isEqualTo(seq.digest());
+        assertThat(report.finalResidual()).isCloseTo(residual, org.assertj.core.data.Percentage.withPercentage(1e-9));
+        assertThat(report.ranks()).hasSize(px * py)
+                .allSatisfy(r -> assertThat(r.kernelUpdates()).isEqualTo(9));
+    }
+
+    @Test
+    void when_memberIsStoppedAbruptly_then_everyPartitionOfTheLastCommittedCheckpointIsReadableAndExact() {
+        JacobiProblem problem = new JacobiProblem(37, 29);
+        BlockDecomposition dec = new BlockDecomposition(problem, 2, 2);
+        JacobiKernel kernel = new JacobiKernel(dec);
+        RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
+        // reference state of every partition at iteration 6, the last checkpoint before the kill at 8
+        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
+        reference.iterate(6);
+        Map<Integer, double[]> found = new ConcurrentHashMap<>();
+        Map<Integer, Integer> committedSeen = new ConcurrentHashMap<>();
+        CountDownLatch inspected = new CountDownLatch(1);
+        IterationHook killRank3 = new IterationHook() {
+            @Override
+            public void beforeIteration(RankNode rank, int iteration) {
+                if (rank.rankId() == 3 && iteration == 8) {
+                    throw rank.killAbruptly();
+                }
+            }
+        };
+        FailureHandler readCheckpoints = new FailureHandler() {
+            @Override
+            public int recover(RankNode rank, RuntimeException cause) {
+                if (rank.rankId() == 0) {
+                    committedSeen.put(rank.rankId(), rank.committedCheckpoint());
+                    for (int p = 0; p < 4; p++) {
+                        double[] copy = rank.checkpoints().replicated(rank.committedCheckpoint(), p);
+                        if (copy != null) {
+                            found.put(p, copy);
+                        }
+                    }
+                    inspected.countDown();
+                } else {
+                    // the run ends at the first rank that gives up: let rank 0 read first
+                    try {
+                        inspected.await(60, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                throw new RunFailedException("checkpoint inspected");
+            }
+
+            @Override
+            public int awaitWork(RankNode spare) {
+                return spare.awaitRunEnd();
+            }
+        };
+
+        assertThatThrownBy(() -> new EmbeddedCluster(spec, kernel, new ClusterSettings(), readCheckpoints, killRank3).run())
+                .isInstanceOf(RunFailedException.class);
+
+        assertThat(committedSeen.get(0)).isEqualTo(6);
+        assertThat(found.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3);
+        for (int p = 0; p < 4; p++) {
+            assertThat(interior(dec, p, found.get(p))).as("partition %d", p)
+                    .isEqualTo(interior(dec, p, reference.state(p)));
+        }
+    }
+
+    private static List<Double> interior(BlockDecomposition dec, int p, double[] state) {
+        BlockDecomposition.Block b = dec.block(p);
+        int stride = b.width() + 2;
+        Double[] out = new Double[b.width() * b.height()];
+        for (int y = 1; y <= b.height(); y++) {
+            for (int x = 1; x <= b.width(); x++) {
+                out[(y - 1) * b.width() + (x - 1)] = state[y * stride + x];
+            }
+        }
+        return Arrays.asList(out);
+    }
+
+}
