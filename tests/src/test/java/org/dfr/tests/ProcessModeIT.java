@@ -108,6 +108,43 @@ class ProcessModeIT {
         assertThat(children).hasSize(8);
     }
 
+    @ParameterizedTest(name = "{0}x{1} ranks")
+    @CsvSource({"1, 1", "2, 1", "3, 2"})
+    void when_layoutRunsAsProcesses_then_digestEqualsSequential(int px, int py) {
+        RunReport report = launcher(new ClusterSettings())
+                .run(JacobiRunConfig.of(px, py, NX, NY, ITERATIONS, 4).withMode(Mode.PROCESSES));
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(children).hasSize(px * py);
+    }
+
+    @Test
+    void when_hostIsSigkilled_then_bothRanksAreRecoveredByDataFlow() {
+        // host 3 = ranks {6,7}; m = 2 from checkpoint 0: level 1 = {4,5,6,7}, level 2 = {6,7}
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
+                .withFaults(List.of(), List.of(FaultPlan.parseKill("3@3")), Set.of());
+
+        RunReport report = launcher(new ClusterSettings()).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        RunReport.Recovery last = report.recoveries().get(report.recoveries().size() - 1);
+        assertThat(last.lostPartitions()).containsExactly(6, 7);
+        assertThat(last.recomputedPartitionIterations()).isEqualTo(6);
+    }
+
+    @Test
+    void when_coordinatorDiesAndAnAdopterDiesDuringRecovery_then_digestIsStillExact() {
+        // rank 0 (the oldest member, the coordinator) dies at 4; its adopter dies after level 1
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
+                .withFaults(List.of(FaultPlan.parseKill("0@4")), List.of(), Set.of(1));
+
+        RunReport report = launcher(new ClusterSettings()).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.recoveries()).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(report.recoveries().get(report.recoveries().size() - 1).lostPartitions()).containsExactly(0, 1);
+    }
+
     @Test
     void when_aRankFailsWhileOthersRun_then_errorQuotesItsLogAndEveryProcessIsReaped() {
         // rank 0 gives up waiting for its peers at once: a real run-failure exit while rank 1 starts
