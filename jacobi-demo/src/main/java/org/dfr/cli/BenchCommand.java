@@ -1,14 +1,202 @@
 package org.dfr.cli;
 
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.Callable;
+import org.dfr.cli.bench.BenchJson;
+import org.dfr.cli.bench.BenchReport;
+import org.dfr.cli.bench.BenchTable;
+import org.dfr.cli.bench.BenchTargets;
+import org.dfr.cli.bench.CheckpointCost;
+import org.dfr.cli.bench.RankLayout;
+import org.dfr.cli.bench.SizePair;
+import org.dfr.cli.bench.ThroughputRow;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.bench.MemoryBandwidth;
+import org.dfr.jacobi.bench.NanoClock;
+import org.dfr.jacobi.bench.SequentialJacobiTiming;
+import org.dfr.jacobi.bench.Throughput;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.jacobi.run.Mode;
+import org.dfr.jacobi.run.RunReport;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
-/** Placeholder: filled in by the issue that owns it. */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "(not yet implemented)")
+/**
+ * {@code dfr bench}: in one JVM and one run, the sequential kernel, the runtime on each rank layout
+ * (embedded, and in processes for the largest one), the memory-bandwidth bound and the cost of a
+ * checkpoint, so that every ratio compares figures taken minutes apart on the same machine.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Times the sequential Jacobi kernel and the runtime on 1, 2, 4 and 8 ranks on the same grid,",
+                "the memory-bandwidth bound of the kernel and the cost of a checkpoint; prints each ratio to the",
+                "sequential kernel against the targets. Runtime figures cover the iteration loop only."},
+        footer = {"", "Examples:",
+                "  java -Xmx8g -XX:+UseParallelGC -jar dfr.jar bench",
+                "  dfr bench --cells 1024x1024 --iterations 50 --ranks 1,2 --skip-processes --json bench.json",
+                "", "Exit codes: 0 measured (targets missed are reported, not errors), 1 a run failed, 2 bad arguments."})
 public final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--cells", paramLabel = "NXxNY", defaultValue = "4096x4096",
+            description = "Interior cells along x and y. Default: ${DEFAULT-VALUE}.")
+    String cells;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "100",
+            description = "Timed iterations per configuration (>= 1). Default: ${DEFAULT-VALUE}.")
+    int iterations;
+
+    @Option(names = "--ranks", paramLabel = "N|PXxPY", split = ",", defaultValue = "1,2,4,8",
+            description = "Rank layouts: counts (1, 2, 4, 8 mean 1x1, 2x1, 2x2, 2x4) or grids. Default: ${DEFAULT-VALUE}.")
+    List<String> ranks;
+
+    @Option(names = "--skip-processes", description = "Do not time the largest layout in processes mode.")
+    boolean skipProcesses;
+
+    @Option(names = "--checkpoints", paramLabel = "C", defaultValue = "4",
+            description = "Checkpoints inside the loop of the checkpoint-cost run on the largest layout; 0 skips"
+                    + " it. Default: ${DEFAULT-VALUE}.")
+    int checkpoints;
+
+    @Option(names = "--bandwidth-mib", paramLabel = "MIB", defaultValue = "256",
+            description = "Size of each array of the bandwidth copy, far larger than the caches. Default: ${DEFAULT-VALUE}.")
+    int bandwidthMib;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
+    Path json;
+
     @Override
     public Integer call() {
-        System.err.println("dfr bench: not implemented yet");
-        return 2;
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        SizePair grid;
+        List<RankLayout> layouts;
+        JacobiProblem problem;
+        try {
+            grid = SizePair.parse("--cells", cells);
+            layouts = RankLayout.parseAll(ranks);
+            problem = new JacobiProblem(grid.first(), grid.second());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (iterations < 1) {
+            throw new ParameterException(spec.commandLine(), "--iterations must be >= 1, got " + iterations);
+        }
+        if (checkpoints < 0) {
+            throw new ParameterException(spec.commandLine(), "--checkpoints must be >= 0, got " + checkpoints);
+        }
+        if (bandwidthMib < 1 || bandwidthMib > 8192) {
+            throw new ParameterException(spec.commandLine(), "--bandwidth-mib must be 1..8192, got " + bandwidthMib);
+        }
+
+        progress(err, "sequential kernel");
+        Throughput sequential = SequentialJacobiTiming.withSystemClock().measure(problem, iterations);
+        double seq = sequential.perSecond();
+        List<ThroughputRow> rows = new ArrayList<>();
+        rows.add(new ThroughputRow("sequential", 0, "sequential", seq, sequential.nanos() / 1_000_000, 1.0, null, null,
+                null, null));
+
+        progress(err, "memory bandwidth");
+        Throughput copy = new MemoryBandwidth((long) bandwidthMib << 20, MemoryBandwidth.DEFAULT_REPETITIONS,
+                NanoClock.SYSTEM).measureCopy();
+        double bytesPerSecond = copy.perSecond();
+        double fraction = MemoryBandwidth.fractionOfBound(seq, bytesPerSecond);
+
+        JacobiRunner runner = new JacobiRunner();
+        RunReport largestEmbedded = null;
+        RankLayout largest = layouts.stream().max(Comparator.comparingInt(RankLayout::ranks)).orElseThrow();
+        for (RankLayout layout : layouts) {
+            String name = layout + " embedded";
+            progress(err, name);
+            try {
+                RunReport r = runner.run(config(layout, grid, iterations));
+                rows.add(ThroughputRow.measured(name, layout.ranks(), "embedded", r.cellUpdatesPerSecond(),
+                        r.loopMillis(), seq));
+                if (layout.equals(largest)) {
+                    largestEmbedded = r;
+                }
+            } catch (RuntimeException e) {
+                rows.add(ThroughputRow.unavailable(name, layout.ranks(), "embedded", "embedded: failed (" + e.getMessage() + ")"));
+            }
+        }
+        if (!skipProcesses) {
+            String name = largest + " processes";
+            progress(err, name);
+            try {
+                RunReport r = runner.run(config(largest, grid, iterations).withMode(Mode.PROCESSES));
+                rows.add(ThroughputRow.measured(name, largest.ranks(), "processes", r.cellUpdatesPerSecond(),
+                        r.loopMillis(), seq));
+            } catch (RuntimeException | LinkageError e) {
+                rows.add(ThroughputRow.unavailable(name, largest.ranks(), "processes",
+                        "processes mode: unavailable (" + e + ")"));
+            }
+        }
+
+        CheckpointCost checkpoint = checkpointCost(err, runner, largest, grid, largestEmbedded);
+        BenchReport report = new BenchReport(List.of(grid.first(), grid.second()), iterations, seq, rows,
+                bytesPerSecond, bytesPerSecond / MemoryBandwidth.BYTES_PER_CELL_UPDATE, fraction,
+                BenchTargets.MIN_BANDWIDTH_FRACTION, fraction >= BenchTargets.MIN_BANDWIDTH_FRACTION, checkpoint);
+        BenchTable.print(report, out);
+        if (json != null) {
+            BenchJson.write(report, json);
+            out.println("json: " + json);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private CheckpointCost checkpointCost(PrintWriter err, JacobiRunner runner, RankLayout layout, SizePair grid,
+                                          RunReport withoutCheckpoints) {
+        String name = layout.toString();
+        if (checkpoints == 0) {
+            return CheckpointCost.unavailable(name, "skipped (--checkpoints 0)");
+        }
+        if (withoutCheckpoints == null) {
+            return CheckpointCost.unavailable(name, "unavailable: the run without checkpoints failed");
+        }
+        int every = Math.max(1, iterations / (checkpoints + 1));
+        // RunSpec takes checkpoints at multiples of `every` strictly before the last iteration
+        int inLoop = (iterations - 1) / every;
+        if (inLoop == 0) {
+            return CheckpointCost.unavailable(name, "unavailable: " + iterations + " iterations leave no room for a"
+                    + " checkpoint inside the loop");
+        }
+        progress(err, name + " embedded with " + inLoop + " checkpoints");
+        RunReport with;
+        try {
+            with = runner.run(JacobiRunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations,
+                    every));
+        } catch (RuntimeException e) {
+            return CheckpointCost.unavailable(name, "unavailable: the run with checkpoints failed (" + e.getMessage() + ")");
+        }
+        double iterationMillis = (double) withoutCheckpoints.loopMillis() / iterations;
+        double overhead = (double) (with.loopMillis() - withoutCheckpoints.loopMillis()) / inLoop;
+        double write = with.checkpointMillisEach();
+        return new CheckpointCost(name, every, inLoop, iterationMillis, overhead, overhead / iterationMillis, write,
+                write / iterationMillis, null);
+    }
+
+    /**
+     * A run without checkpoints inside the loop: {@code checkpointEvery = iterations} only takes the
+     * initial one, which happens before the loop starts.
+     */
+    private static JacobiRunConfig config(RankLayout layout, SizePair grid, int iterations) {
+        return JacobiRunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations, iterations);
+    }
+
+    private static void progress(PrintWriter err, String what) {
+        // the previous configuration's members and checkpoints are garbage now: collect them outside the timing
+        System.gc();
+        err.println("bench: timing " + what + " ...");
+        err.flush();
     }
 }

@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
                 RunCommand.class,
                 CampaignCommand.class,
                 BenchCommand.class,
+                RecoveryBenchCommand.class,
                 PowerCommand.class,
                 CommandLine.HelpCommand.class
         })

@@ -14,6 +14,7 @@ import org.dfr.jacobi.run.JacobiRunner;
 import org.dfr.jacobi.run.Mode;
 import org.dfr.jacobi.run.RunReport;
 import org.dfr.jacobi.run.RunReports;
+import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunFailedException;
@@ -90,6 +91,14 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--sysfs-root", paramLabel = "DIR", description = "Root of the sysfs tree for frequency capping. Default: /.")
     Path sysfsRoot;
 
+    @Option(names = "--idle-power-watts", paramLabel = "W",
+            description = "Idle power of the load model, used only when the machine has no energy counter.")
+    Double idlePowerWatts;
+
+    @Option(names = "--busy-power-watts", paramLabel = "W",
+            description = "Busy power of the load model (with --idle-power-watts).")
+    Double busyPowerWatts;
+
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the run report (JSON) to FILE.")
     Path report;
 
@@ -121,11 +130,23 @@ public final class RunCommand implements Callable<Integer> {
                     parseMode(), ranksPerHost, spares, Strategy.parse(strategy), kills, hosts,
                     new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        PowerModel model = null;
+        if (idlePowerWatts != null || busyPowerWatts != null) {
+            if (idlePowerWatts == null || busyPowerWatts == null) {
+                throw new ParameterException(spec.commandLine(),
+                        "--idle-power-watts and --busy-power-watts go together: give both or neither");
+            }
+            try {
+                model = new PowerModel(idlePowerWatts, busyPowerWatts);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
         }
         RunReport result;
         try {
-            result = new JacobiRunner().run(config);
+            result = new JacobiRunner().powerModel(model).run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             return 1;

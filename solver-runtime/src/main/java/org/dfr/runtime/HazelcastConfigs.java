@@ -26,6 +26,13 @@ public final class HazelcastConfigs {
     public static final String STATUS_MAP = "dfr.status";
     public static final String FINAL_STATE_MAP = "dfr.final";
     public static final String STATS_MAP = "dfr.stats";
+    /**
+     * Synchronous backups of every checkpoint. Two, not one: with zone-aware groups the three copies
+     * live on three hosts, so two simultaneous deaths (two ranks, or a host and a rank) never take
+     * every copy of a checkpoint; one backup would lose a checkpoint whenever the two dead members
+     * held its two copies.
+     */
+    public static final int CHECKPOINT_BACKUP_COUNT = 2;
     /** Synchronous backups of the control board. */
     public static final int CONTROL_BACKUP_COUNT = 3;
 
@@ -92,7 +99,7 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.operation.call.timeout.millis", "30000");
         config.getJetConfig().setEnabled(false);
 
-        config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(1).setAsyncBackupCount(0)
+        config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(CHECKPOINT_BACKUP_COUNT).setAsyncBackupCount(0)
                 .setInMemoryFormat(InMemoryFormat.BINARY));
         // agreement data must survive simultaneous losses (a host, a failure during recovery)
         config.addMapConfig(new MapConfig(CONTROL_MAP).setBackupCount(CONTROL_BACKUP_COUNT).setAsyncBackupCount(0));

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.dfr.power.energy.PowerSampler;
+import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.jacobi.JacobiKernel;
 import org.dfr.recovery.IdleRankListener;
@@ -20,6 +21,7 @@ import org.dfr.runtime.RunOutcome;
 public final class JacobiRunner {
 
     private final ClusterSettings settings;
+    private PowerModel powerModel;
 
     public JacobiRunner() {
         this(new ClusterSettings());
@@ -27,6 +29,15 @@ public final class JacobiRunner {
 
     public JacobiRunner(ClusterSettings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * Sets the constants of the load power model, used when the machine has no energy counter; every
+     * sample it gives is labelled {@code model}. Without it such a machine reports source {@code none}.
+     */
+    public JacobiRunner powerModel(PowerModel model) {
+        this.powerModel = model;
+        return this;
     }
 
     /**
@@ -51,7 +62,7 @@ public final class JacobiRunner {
                     .faults(config.faultPlan())
                     .idleListener(capping == null ? IdleRankListener.NONE : capping)
                     .settings(settings);
-            RunEnergy.Measured<RunOutcome> measured = RunEnergy.measure(sysfsRoot(config), samplePeriod(config),
+            RunEnergy.Measured<RunOutcome> measured = RunEnergy.measure(sysfsRoot(config), samplePeriod(config), powerModel,
                     run::runEmbedded);
             Map<String, Object> energy = new LinkedHashMap<>(measured.energy());
             if (capping != null) {

@@ -44,9 +44,10 @@ import org.slf4j.LoggerFactory;
  * gone (a SIGKILLed launcher). Exit code 137 of a rank the fault plan kills is expected; any other
  * non-zero exit fails the run at once with the rank's last log lines in the message.
  *
- * <p>Heap per rank: a rank keeps its block about 12 times (2 live buffers, 2 duplicate buffers for a
- * recomputation, 2 local checkpoints while a new one is committed, and its share of the replicated
- * checkpoint map: 2 copies of up to 2 checkpoints), so {@code -Xmx} is
+ * <p>Heap per rank: a rank keeps its block about 16 times (2 live buffers, 2 duplicate buffers for a
+ * recomputation, 2 local checkpoints while a new one is committed, its share of the replicated
+ * checkpoint map: 3 copies (primary and 2 backups) of up to 2 checkpoints, and of the final-state
+ * map), so {@code -Xmx} is
  * {@value #BYTES_PER_BLOCK_CELL} bytes per cell of the largest block (with its halo ring), twice
  * that when a failure without a spare makes a survivor adopt a second block, plus
  * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB.
@@ -55,8 +56,8 @@ public final class ProcessLauncher {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProcessLauncher.class);
 
-    /** Heap bytes per cell of a rank's block: 12 doubles (see the class comment). */
-    public static final int BYTES_PER_BLOCK_CELL = 12 * Double.BYTES;
+    /** Heap bytes per cell of a rank's block: 16 doubles (see the class comment). */
+    public static final int BYTES_PER_BLOCK_CELL = 16 * Double.BYTES;
     public static final int HEAP_OVERHEAD_MIB = 128;
     public static final int MIN_HEAP_MIB = 256;
     /** The time limit of a run is at least this, whatever its size. */

@@ -17,6 +17,7 @@ import org.dfr.power.meter.EnergySource;
 import org.dfr.power.meter.MeterSelection;
 import org.dfr.power.meter.MeterVerdict;
 import org.dfr.power.meter.PowerMeterSelector;
+import org.dfr.power.meter.PowerModel;
 import org.dfr.power.sysfs.Sysfs;
 import org.dfr.power.sysfs.SysfsRoot;
 
@@ -29,9 +30,16 @@ final class RunEnergy {
     private RunEnergy() {
     }
 
-    static <T> Measured<T> measure(Path sysfsRoot, long periodMillis, Supplier<T> body) {
+    /**
+     * @param model constants of the load model, used only when no counter exists; null for none
+     */
+    static <T> Measured<T> measure(Path sysfsRoot, long periodMillis, PowerModel model, Supplier<T> body) {
         Sysfs sysfs = Sysfs.at(SysfsRoot.of(sysfsRoot == null ? Path.of("/") : sysfsRoot));
-        MeterSelection selection = new PowerMeterSelector(sysfs).select();
+        PowerMeterSelector selector = new PowerMeterSelector(sysfs);
+        if (model != null) {
+            selector.model(model);
+        }
+        MeterSelection selection = selector.select();
         if (selection.source() == EnergySource.NONE) {
             StringBuilder why = new StringBuilder("no power meter on this machine:");
             for (MeterVerdict v : selection.verdicts()) {

@@ -1,0 +1,210 @@
+package org.dfr.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.DependencyDeclarations;
+import org.dfr.analysis.RecoveryPlan;
+import org.dfr.cli.bench.BenchJson;
+import org.dfr.cli.bench.Medians;
+import org.dfr.cli.bench.RecoveryBenchReport;
+import org.dfr.cli.bench.RecoveryBenchTable;
+import org.dfr.cli.bench.RecoveryRun;
+import org.dfr.cli.bench.RecoveryStrategySummary;
+import org.dfr.cli.bench.SizePair;
+import org.dfr.jacobi.run.JacobiRunConfig;
+import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.jacobi.run.Mode;
+import org.dfr.jacobi.run.RunReport;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.Strategy;
+import org.dfr.runtime.RunFailedException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dfr bench-recovery}: kills the same rank at the same iteration under global rollback and
+ * under data-flow rollback, several times each (alternating, so that drift of a shared machine
+ * hits both alike), and compares detection, recovery time and recomputed work, the latter also
+ * against the cone analysis.
+ */
+@Command(name = "bench-recovery", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Kills the same rank at the same iteration under global and dfr rollback and prints, per",
+                "strategy, the median detection latency, time to resume and recomputed work, the recovery wall",
+                "time ratio dfr/global, and whether dfr recomputed exactly what the cone analysis plans."},
+        footer = {"", "Examples:",
+                "  dfr bench-recovery",
+                "  dfr bench-recovery --mode embedded --cells 512x512 --repetitions 5 --json rec.json",
+                "", "Exit codes: 0 measured (targets missed are reported, not errors), 1 a run failed, 2 bad arguments."})
+public final class RecoveryBenchCommand implements Callable<Integer> {
+
+    /** The issue's target for the median SIGKILL detection latency in processes mode. */
+    public static final long DETECTION_TARGET_MILLIS = 200;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--ranks-grid", paramLabel = "PXxPY", defaultValue = "2x4",
+            description = "Ranks along x and y. Default: ${DEFAULT-VALUE}.")
+    String ranksGrid;
+
+    @Option(names = "--cells", paramLabel = "NXxNY", defaultValue = "2048x2048",
+            description = "Interior cells along x and y. Default: ${DEFAULT-VALUE}.")
+    String cells;
+
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "20",
+            description = "Iterations of every run. Default: ${DEFAULT-VALUE}.")
+    int iterations;
+
+    @Option(names = "--checkpoint-every", paramLabel = "K", defaultValue = "20",
+            description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
+    int checkpointEvery;
+
+    /*
+     * 1@5 with K = 20 loses m = 4 iterations: the largest m whose cone around partition 1 of a 2x4 grid
+     * is not the whole grid (its farthest partition, 6, is at distance 4), 16 partition-iterations for
+     * dfr against 32 for global. From m = 5 on, dfr degenerates to global rollback.
+     */
+    @Option(names = "--fail", paramLabel = "RANK@ITER", defaultValue = "1@5",
+            description = "The rank killed and the iteration it dies at. Default: ${DEFAULT-VALUE}.")
+    String fail;
+
+    @Option(names = "--repetitions", paramLabel = "R", defaultValue = "3",
+            description = "Runs per strategy; medians are reported. Default: ${DEFAULT-VALUE}.")
+    int repetitions;
+
+    @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "processes",
+            description = "Ranks in this JVM, or one JVM per rank killed with SIGKILL (falls back to embedded when"
+                    + " processes cannot run). Default: ${DEFAULT-VALUE}.")
+    String mode;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
+    Path json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (repetitions < 1) {
+            throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
+        }
+        JacobiRunConfig base;
+        FaultPlan.Kill kill;
+        Mode requested;
+        try {
+            SizePair grid = SizePair.parse("--ranks-grid", ranksGrid);
+            SizePair size = SizePair.parse("--cells", cells);
+            kill = FaultPlan.parseKill(fail);
+            requested = parseMode(mode);
+            base = JacobiRunConfig.of(grid.first(), grid.second(), size.first(), size.second(), iterations,
+                    checkpointEvery).withFaults(List.of(kill), List.of(), Set.of()).withMode(requested);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+
+        JacobiRunner runner = new JacobiRunner();
+        List<RecoveryRun> global = new ArrayList<>();
+        List<RecoveryRun> dfr = new ArrayList<>();
+        String modeNote = null;
+        JacobiRunConfig config = base;
+        for (int rep = 1; rep <= repetitions; rep++) {
+            // alternate which strategy goes first, so that a drifting machine load favours neither
+            Strategy[] order = rep % 2 == 1 ? new Strategy[] {Strategy.GLOBAL, Strategy.DFR}
+                    : new Strategy[] {Strategy.DFR, Strategy.GLOBAL};
+            for (Strategy strategy : order) {
+                err.printf(Locale.ROOT, "bench-recovery: %s, repetition %d of %d ...%n", strategy.label(), rep,
+                        repetitions);
+                err.flush();
+                RunReport report;
+                try {
+                    report = runner.run(config.withStrategy(strategy));
+                } catch (RuntimeException e) {
+                    if (config.mode() != Mode.PROCESSES || !global.isEmpty() || !dfr.isEmpty()) {
+                        err.println("dfr bench-recovery: the " + strategy.label() + " run failed: " + e.getMessage());
+                        return 1;
+                    }
+                    modeNote = "processes mode: unavailable (" + e.getMessage() + "); measured in embedded mode";
+                    err.println("bench-recovery: " + modeNote);
+                    config = config.withMode(Mode.EMBEDDED);
+                    report = runner.run(config.withStrategy(strategy));
+                }
+                RecoveryRun run = toRun(strategy, rep, report);
+                (strategy == Strategy.GLOBAL ? global : dfr).add(run);
+            }
+        }
+
+        RecoveryPlan plan = plan(base);
+        boolean planIsGlobal = plan.coversEverything();
+        // DESIGN.md: a cone covering every partition makes dfr global rollback, and the runtime does that
+        long planWork = planIsGlobal ? plan.globalRollbackPartitionIterations() : plan.recomputedPartitionIterations();
+        boolean equalsPlan = !dfr.isEmpty() && dfr.stream().allMatch(r -> r.recomputedWork() == planWork);
+        RecoveryStrategySummary g = RecoveryStrategySummary.of(Strategy.GLOBAL.label(), global);
+        RecoveryStrategySummary d = RecoveryStrategySummary.of(Strategy.DFR.label(), dfr);
+        Double ratio = g.medianRecoveryWallMillis() == null || d.medianRecoveryWallMillis() == null
+                || g.medianRecoveryWallMillis() == 0 ? null : d.medianRecoveryWallMillis() / g.medianRecoveryWallMillis();
+        List<Long> detections = new ArrayList<>();
+        global.forEach(r -> detections.add(r.detectionMillis()));
+        dfr.forEach(r -> detections.add(r.detectionMillis()));
+        Set<String> digests = new HashSet<>();
+        global.forEach(r -> digests.add(r.fieldSha256()));
+        dfr.forEach(r -> digests.add(r.fieldSha256()));
+        RecoveryBenchReport report = new RecoveryBenchReport(List.of(base.px(), base.py()), List.of(base.nx(), base.ny()),
+                iterations, checkpointEvery, kill.rank() + "@" + kill.iteration(),
+                config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
+                equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1);
+        RecoveryBenchTable.print(report, out);
+        if (json != null) {
+            BenchJson.write(report, json);
+            out.println("json: " + json);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static RecoveryRun toRun(Strategy strategy, int repetition, RunReport report) {
+        if (report.recoveries() == null || report.recoveries().isEmpty()) {
+            throw new RunFailedException("the " + strategy.label() + " run recorded no recovery: did the kill happen?");
+        }
+        RunReport.Recovery first = report.recoveries().get(0);
+        long work = report.recoveries().stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
+        Long detection = first.detectionMillis();
+        if (detection == null && report.failures() != null && !report.failures().isEmpty()) {
+            detection = report.failures().get(0).detectionMillis();
+        }
+        Long resume = detection != null && first.wallMillis() != null ? detection + first.wallMillis() : null;
+        return new RecoveryRun(strategy.label(), repetition, detection, first.agreementMillis(), first.recomputeMillis(),
+                first.wallMillis(), resume, work, first.checkpointIteration(), first.failureIteration(),
+                report.wallMillis(), report.fieldSha256());
+    }
+
+    /**
+     * The cone analysis's plan for the configured kill, derived from the configuration alone
+     * (not from what the runs report): rank r owns partition r, the failure is at the kill's
+     * iteration t, and the last checkpoint before it is {@code c = floor((t-1)/K) * K}. When the cone
+     * covers every partition, dfr does global rollback's work.
+     */
+    private static RecoveryPlan plan(JacobiRunConfig config) {
+        FaultPlan.Kill kill = config.kills().get(0);
+        int t = kill.iteration();
+        int c = (t - 1) / config.checkpointEvery() * config.checkpointEvery();
+        ConeAnalyzer analyzer = new ConeAnalyzer(DependencyDeclarations.twoD5Point(config.px(), config.py(), false));
+        return analyzer.plan(new int[] {kill.rank()}, c, t);
+    }
+
+    private static Mode parseMode(String text) {
+        try {
+            return Mode.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--mode '" + text + "' is not allowed: use embedded or processes");
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package org.dfr.cli.bench;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * Everything {@code dfr bench} measured in one run; written as JSON by {@code --json}.
+ *
+ * @param cells                          grid size {@code [NX, NY]}
+ * @param iterations                     timed iterations of every row
+ * @param sequentialCellUpdatesPerSecond the plain sequential kernel
+ * @param rows                           the throughput table, sequential first
+ * @param memoryBytesPerSecond           the STREAM-like copy bandwidth of one thread
+ * @param bandwidthBoundCellUpdatesPerSecond {@code memoryBytesPerSecond / 16}
+ * @param sequentialFractionOfBound      sequential / bound
+ * @param bandwidthTarget                the issue's minimum fraction
+ * @param bandwidthTargetMet             whether it was reached
+ * @param checkpoint                     checkpoint cost on the largest layout, null when not measured
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record BenchReport(List<Integer> cells, int iterations, double sequentialCellUpdatesPerSecond,
+                          List<ThroughputRow> rows, double memoryBytesPerSecond,
+                          double bandwidthBoundCellUpdatesPerSecond, double sequentialFractionOfBound,
+                          double bandwidthTarget, boolean bandwidthTargetMet, CheckpointCost checkpoint) {
+
+    public BenchReport {
+        cells = List.copyOf(cells);
+        rows = List.copyOf(rows);
+    }
+}

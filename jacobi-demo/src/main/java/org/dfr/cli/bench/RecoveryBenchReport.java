@@ -1,0 +1,34 @@
+package org.dfr.cli.bench;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/**
+ * Everything {@code dfr bench-recovery} measured; written as JSON by {@code --json}.
+ *
+ * @param ranksGrid              {@code [PX, PY]}
+ * @param cells                  {@code [NX, NY]}
+ * @param iterations             iterations of every run
+ * @param checkpointEvery        checkpoint interval
+ * @param failure                the planned kill, {@code RANK@ITER}
+ * @param mode                   {@code "embedded"} or {@code "processes"}
+ * @param modeNote               why the mode differs from the one asked for, or null
+ * @param repetitions            runs per strategy
+ * @param global                 global rollback
+ * @param dfr                    data-flow rollback
+ * @param planWork               recomputed work the cone analysis predicts for the failure
+ * @param planIsGlobal           whether the cone covers every partition (dfr is then global rollback)
+ * @param dfrWorkEqualsPlan      whether every dfr repetition recomputed exactly {@code planWork}
+ * @param recoveryWallRatio      median dfr recovery wall / median global recovery wall
+ * @param medianDetectionMillis  median detection latency over every run of both strategies
+ * @param detectionTargetMillis  the issue's median SIGKILL detection target (processes mode)
+ * @param sameDigest             whether every run ended with the same field digest
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RecoveryBenchReport(List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
+                                  String failure, String mode, String modeNote, int repetitions,
+                                  RecoveryStrategySummary global, RecoveryStrategySummary dfr, Long planWork,
+                                  boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,
+                                  long detectionTargetMillis,
+                                  boolean sameDigest) {
+}

@@ -1,0 +1,53 @@
+package org.dfr.cli.bench;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/** Prints a {@link RecoveryBenchReport} as the text table of {@code dfr bench-recovery}. */
+public final class RecoveryBenchTable {
+
+    private static final String ROW = "%-8s %14s %13s %14s %16s %18s %s%n";
+
+    private RecoveryBenchTable() {
+    }
+
+    /** Writes the whole report to {@code out}. */
+    public static void print(RecoveryBenchReport r, PrintWriter out) {
+        out.printf(Locale.ROOT, "%dx%d ranks, %dx%d cells, %d iterations, checkpoint every %d, kill %s, %s mode,"
+                        + " %d repetitions per strategy (medians)%n", r.ranksGrid().get(0), r.ranksGrid().get(1),
+                r.cells().get(0), r.cells().get(1), r.iterations(), r.checkpointEvery(), r.failure(), r.mode(),
+                r.repetitions());
+        if (r.modeNote() != null) {
+            out.println("note: " + r.modeNote());
+        }
+        out.println("detection = kill to detection; recovery wall = detection to resume; time to resume = kill to resume");
+        out.println();
+        out.printf(Locale.ROOT, ROW, "strategy", "detection ms", "recompute ms", "recovery wall", "time to resume",
+                "recomputed work", "(per repetition)");
+        for (RecoveryStrategySummary s : new RecoveryStrategySummary[] {r.global(), r.dfr()}) {
+            out.printf(Locale.ROOT, ROW, s.strategy(), ms(s.medianDetectionMillis()), ms(s.medianRecomputeMillis()),
+                    ms(s.medianRecoveryWallMillis()), ms(s.medianTimeToResumeMillis()),
+                    s.recomputedWork().isEmpty() ? "-" : s.recomputedWork().get(0).toString(), s.recomputedWork());
+        }
+        out.println();
+        Double detection = r.medianDetectionMillis();
+        if ("processes".equals(r.mode())) {
+            out.printf(Locale.ROOT, "SIGKILL detection median: %s ms (target <= %d ms: %s)%n", ms(detection),
+                    r.detectionTargetMillis(), detection != null && detection <= r.detectionTargetMillis() ? "met" : "NOT met");
+        } else {
+            out.printf(Locale.ROOT, "detection median: %s ms (the <= %d ms target is for SIGKILL in processes mode)%n",
+                    ms(detection), r.detectionTargetMillis());
+        }
+        out.printf(Locale.ROOT, "recovery wall time dfr/global: %s (target <= 1: %s)%n",
+                r.recoveryWallRatio() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.recoveryWallRatio()),
+                r.recoveryWallRatio() != null && r.recoveryWallRatio() <= 1.0 ? "met" : "NOT met");
+        out.printf(Locale.ROOT, "dfr work equals plan: %s (plan: %s partition-iterations%s)%n",
+                r.dfrWorkEqualsPlan() ? "yes" : "no", r.planWork() == null ? "-" : r.planWork(),
+                r.planIsGlobal() ? "; the cone covers every partition, so dfr is global rollback" : "");
+        out.printf(Locale.ROOT, "same field digest in every run: %s%n", r.sameDigest() ? "yes" : "NO");
+    }
+
+    private static String ms(Double v) {
+        return v == null ? "-" : String.format(Locale.ROOT, "%.0f", v);
+    }
+}

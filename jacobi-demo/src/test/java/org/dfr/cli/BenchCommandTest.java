@@ -1,0 +1,77 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Runs {@code dfr bench} on tiny sizes: it must print every row; speed is never asserted. */
+class BenchCommandTest {
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        CommandLine cl = DfrMain.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @Test
+    void when_tinyGrid_then_everyRowAndBothFractionsPrinted_andJsonMatches(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("bench.json");
+        Result r = run("bench", "--cells", "64x48", "--iterations", "6", "--ranks", "1,2", "--skip-processes",
+                "--checkpoints", "1", "--bandwidth-mib", "1", "--json", json.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("grid 64x48 cells, 6 timed iterations")
+                .contains("loop only")
+                .containsPattern("(?m)^sequential +\\d\\.\\d\\de\\+\\d\\d +1\\.00x")
+                .containsPattern("(?m)^1x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=0\\.9x +(yes|NO)")
+                .containsPattern("(?m)^2x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=1\\.6x +(yes|NO)")
+                .contains("sequential kernel / bandwidth bound:")
+                .contains("checkpoint of the whole grid on 2x1")
+                .contains("loop overhead per checkpoint:")
+                .doesNotContain("processes");
+        JsonNode tree = new ObjectMapper().readTree(json.toFile());
+        assertThat(tree.get("rows")).hasSize(3);
+        double seq = tree.get("sequentialCellUpdatesPerSecond").doubleValue();
+        JsonNode twoRanks = tree.get("rows").get(2);
+        assertThat(twoRanks.get("configuration").asText()).isEqualTo("2x1 embedded");
+        // the ratio is the row's throughput over the sequential one, and the verdict follows from it
+        assertThat(twoRanks.get("ratioToSequential").doubleValue())
+                .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue() / seq, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(twoRanks.get("met").booleanValue()).isEqualTo(twoRanks.get("ratioToSequential").doubleValue() >= 1.6);
+        // 6 iterations, 1 checkpoint wanted: every 3 iterations, so one (at 3) inside the loop
+        assertThat(tree.get("checkpoint").get("checkpointEvery").intValue()).isEqualTo(3);
+        assertThat(tree.get("checkpoint").get("checkpointsInLoop").intValue()).isEqualTo(1);
+        assertThat(Files.list(dir)).containsExactly(json);
+    }
+
+    @Test
+    void when_badRanksEntry_then_exit2NamingIt() {
+        Result r = run("bench", "--cells", "64x64", "--ranks", "1,two");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("'two'").contains("PXxPY");
+    }
+
+    @Test
+    void when_badCells_then_exit2NamingTheForm() {
+        Result r = run("bench", "--cells", "64", "--ranks", "1");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--cells '64'").contains("AxB");
+    }
+}

@@ -1,0 +1,80 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Runs {@code dfr bench-recovery} embedded on a tiny grid; speed is never asserted. */
+class RecoveryBenchCommandTest {
+
+    private record Result(int exitCode, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        CommandLine cl = DfrMain.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /**
+     * 1x4 grid (partitions 0..3 in a column), rank 3 killed at 3 with checkpoints every 10: c = 0,
+     * m = 2. Level 1 = partitions within distance 1 of 3 = {2, 3}, level 2 = {3}: dfr recomputes 3
+     * partition-iterations, global 4 * 2 = 8.
+     */
+    @Test
+    void when_tinyEmbeddedRun_then_bothStrategiesMeasured_andDfrWorkIsThePlan(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("rec.json");
+        Result r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x4", "--cells", "16x32",
+                "--iterations", "5", "--checkpoint-every", "10", "--fail", "3@3", "--repetitions", "1",
+                "--json", json.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).containsPattern("(?m)^global +\\d+ +\\d+ +\\d+ +\\d+ +8 ")
+                .containsPattern("(?m)^dfr +\\d+ +\\d+ +\\d+ +\\d+ +3 ")
+                .contains("recovery wall time dfr/global:")
+                .contains("dfr work equals plan: yes (plan: 3 partition-iterations)")
+                .contains("same field digest in every run: yes");
+        JsonNode tree = new ObjectMapper().readTree(json.toFile());
+        assertThat(tree.get("planWork").longValue()).isEqualTo(3);
+        assertThat(tree.get("global").get("runs")).hasSize(1);
+        assertThat(tree.get("dfr").get("runs").get(0).get("checkpointIteration").intValue()).isZero();
+    }
+
+    /** 2x2, rank 1 at 4, c = 0, m = 3: level 1 is the whole grid, so dfr is global rollback (12). */
+    @Test
+    void when_coneCoversEverything_then_planIsGlobalWork(@TempDir Path dir) {
+        Result r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "2x2", "--cells", "32x32",
+                "--iterations", "6", "--checkpoint-every", "10", "--fail", "1@4", "--repetitions", "1");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("dfr work equals plan: yes (plan: 12 partition-iterations; the cone covers"
+                + " every partition, so dfr is global rollback)");
+    }
+
+    @Test
+    void when_zeroRepetitions_then_exit2() {
+        Result r = run("bench-recovery", "--mode", "embedded", "--repetitions", "0");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--repetitions must be >= 1, got 0");
+    }
+
+    @Test
+    void when_unknownMode_then_exit2NamingTheAllowedModes() {
+        Result r = run("bench-recovery", "--mode", "cloud");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--mode 'cloud'").contains("embedded or processes");
+    }
+}

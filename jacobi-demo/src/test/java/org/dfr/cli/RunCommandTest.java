@@ -1,0 +1,86 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.SequentialJacobi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+class RunCommandTest {
+
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String... args) {
+        CommandLine cl = DfrMain.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "--cells 0x5 --iterations 3|--cells '0x5'",
+            "--cells 37 --iterations 3|not of the form NXxNY",
+            "--cells 37x29 --iterations 0|--iterations must be >= 1, got 0",
+            "--ranks-grid 40x1 --cells 37x29 --iterations 3|40",
+            "--cells 37x29 --iterations 3 --fail 9@2|rank 9 does not exist; ranks are 0..7",
+            "--cells 37x29 --iterations 3 --fail 1@4|iteration 4 is past the end of the run",
+            "--cells 37x29 --iterations 3 --fail one@2|RANK and ITER must be integers",
+            "--cells 37x29 --iterations 3 --fail-host 4@2|host 4 does not exist; hosts are 0..3",
+            "--cells 37x29 --iterations 3 --mode cloud|--mode 'cloud' is not allowed",
+            "--cells 37x29 --iterations 3 --strategy local|unknown strategy 'local'",
+            "--cells 37x29 --iterations 3 --checkpoint-every 0|checkpointEvery must be >= 1, got 0",
+            "--cells 37x29 --iterations 3 --idle-power-watts 40|go together"})
+    void when_argumentsAreBad_then_exit2WithAMessageNamingTheValue(String args, String message) {
+        Result r = run(("run " + args).split(" "));
+
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains(message);
+    }
+
+    @Test
+    void when_smallRunWithReport_then_digestEqualsReferenceAndReportHasTheDesignFields(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("out/report.json");
+        Result r = run("run", "--ranks-grid", "2x1", "--cells", "9x7", "--iterations", "4", "--checkpoint-every", "2",
+                "--report", report.toString());
+
+        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(9, 7));
+        seq.iterate(4);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("field sha256:    " + seq.digest());
+        JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+        assertThat(json.get("fieldSha256").asText()).isEqualTo(seq.digest());
+        for (String field : new String[] {"strategy", "ranksGrid", "cells", "iterations", "checkpointEvery",
+                "finalResidual", "wallMillis", "failures", "recoveries", "energy"}) {
+            assertThat(json.has(field)).as("report field %s", field).isTrue();
+        }
+        assertThat(json.get("energy").get("source").asText()).isIn("none", "model", "rapl", "perf");
+        try (var files = Files.list(report.getParent())) {
+            assertThat(files).as("no temporary file left next to the report").containsExactly(report);
+        }
+    }
+
+    @Test
+    void when_reference_then_sequentialDigestIsPrinted() {
+        Result r = run("run", "--cells", "9x7", "--iterations", "4", "--reference");
+
+        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(9, 7));
+        seq.iterate(4);
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains(seq.digest());
+    }
+}
