@@ -23,6 +23,7 @@ public final class FaultInjector implements IterationHook {
         this.plan = plan;
         this.killer = killer;
         recoveryKillsArmed.addAll(plan.failDuringRecovery());
+        killer.prepare();
     }
 
     @Override
@@ -59,13 +60,24 @@ public final class FaultInjector implements IterationHook {
     }
 
     private void die(RankNode rank, int iteration, String where) {
+        // the record must be on the (replicated) board before the death, and carry the time of death:
+        // the death is scheduled a little after the write starts, and happens then or, if the write
+        // was slower, right after it (the recorded time is then early, and detection looks slower)
+        long deathAtMillis = System.currentTimeMillis() + RECORD_BUDGET_MILLIS;
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("rank", rank.rankId());
         record.put("iteration", iteration);
         record.put("point", where);
-        record.put("killedAtMillis", System.currentTimeMillis());
+        record.put("killedAtMillis", deathAtMillis);
         int key = (Math.max(iteration, 0) * 100_000) + rank.rankId();
         rank.control().put(ResultCollector.FAILURE_PREFIX + key, RecoveryProtocol.write(record));
+        long waitMillis = deathAtMillis - System.currentTimeMillis();
+        if (waitMillis > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(waitMillis * 1_000_000L);
+        }
         throw killer.kill(rank);
     }
+
+    /** Time allowed for writing the failure record before the scheduled death. */
+    static final long RECORD_BUDGET_MILLIS = 25;
 }

@@ -127,7 +127,7 @@ public final class RankNode implements AutoCloseable {
         }
         this.owner = initialOwner;
         try {
-            this.dataPlane = new DataPlane(rankId, mailbox, this::dataAddressOf);
+            this.dataPlane = new DataPlane(settings.clusterName(), rankId, mailbox, this::dataAddressOf);
         } catch (IOException e) {
             throw new UncheckedIOException("rank " + rankId + ": cannot open its data-plane socket", e);
         }

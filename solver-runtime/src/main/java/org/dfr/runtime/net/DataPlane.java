@@ -25,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * raw TCP message costs about 18 us. Halos are sent every iteration, so they take the direct path;
  * Hazelcast keeps membership, failure detection, checkpoints and agreement.
  *
+ * <p>Ranks of the same cluster that live in the same JVM (embedded mode) hand messages to each
+ * other's mailbox directly, as MPI's shared-memory transport does; ranks in other processes get
+ * them over TCP. A rank that is killed leaves the in-JVM registry first, so a message to it fails
+ * exactly as a refused connection does.
+ *
  * <p>Frame: {@code kind, epoch, iteration, a, b, n} as ints, then {@code n} doubles.
  */
 public final class DataPlane implements AutoCloseable {
@@ -32,7 +37,11 @@ public final class DataPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
     private static final int HEADER_BYTES = 6 * Integer.BYTES;
 
+    /** Mailboxes of the ranks living in this JVM, per cluster name. */
+    private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
+
     private final int localRank;
+    private final String cluster;
     private final ServerSocketChannel server;
     private final Mailbox mailbox;
     private final IntFunction<InetSocketAddress> addressOfRank;
@@ -47,7 +56,17 @@ public final class DataPlane implements AutoCloseable {
      * @param addressOfRank where rank r listens; may return null for a rank that is not (yet) known
      */
     public DataPlane(int localRank, Mailbox mailbox, IntFunction<InetSocketAddress> addressOfRank) throws IOException {
+        this(null, localRank, mailbox, addressOfRank);
+    }
+
+    /**
+     * @param cluster the cluster name; ranks of the same cluster in this JVM exchange through memory.
+     *     Null: always TCP.
+     */
+    public DataPlane(String cluster, int localRank, Mailbox mailbox, IntFunction<InetSocketAddress> addressOfRank)
+            throws IOException {
         this.localRank = localRank;
+        this.cluster = cluster;
         this.mailbox = mailbox;
         this.addressOfRank = addressOfRank;
         this.server = ServerSocketChannel.open();
@@ -56,6 +75,9 @@ public final class DataPlane implements AutoCloseable {
         acceptor.setDaemon(true);
         threads.add(acceptor);
         acceptor.start();
+        if (cluster != null) {
+            IN_JVM.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, mailbox);
+        }
     }
 
     /** The port this rank listens on (published to the other ranks through a member attribute). */
@@ -72,14 +94,24 @@ public final class DataPlane implements AutoCloseable {
     }
 
     /**
-     * Sends one message to {@code rank}. A message to this rank itself goes straight to the mailbox.
+     * Sends one message to {@code rank}. A message to this rank itself, or to a rank in this JVM,
+     * goes straight to its mailbox; the receiver gets the array itself, so the caller must not
+     * modify it afterwards.
      *
      * @throws CommunicationException when the peer cannot be reached
      */
     public void send(int rank, MessageKey key, double[] payload) {
         if (rank == localRank) {
-            mailbox.deliver(key, payload.clone());
+            mailbox.deliver(key, payload);
             return;
+        }
+        if (cluster != null) {
+            Map<Integer, Mailbox> local = IN_JVM.get(cluster);
+            Mailbox peer = local == null ? null : local.get(rank);
+            if (peer != null) {
+                peer.deliver(key, payload);
+                return;
+            }
         }
         SocketChannel channel = connection(rank);
         ByteBuffer frame = ByteBuffer.allocate(HEADER_BYTES + payload.length * Double.BYTES);
@@ -198,6 +230,12 @@ public final class DataPlane implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (cluster != null) {
+            IN_JVM.computeIfPresent(cluster, (c, ranks) -> {
+                ranks.remove(localRank, mailbox);
+                return ranks.isEmpty() ? null : ranks;
+            });
+        }
         closeQuietly(server);
         outbound.values().forEach(DataPlane::closeQuietly);
         outbound.clear();
