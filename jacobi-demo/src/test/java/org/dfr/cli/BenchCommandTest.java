@@ -4,34 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Runs {@code dfr bench} on tiny sizes: it must print every row; speed is never asserted. */
 class BenchCommandTest {
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        CommandLine cl = DfrMain.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @Test
     void when_tinyGrid_then_everyRowAndBothFractionsPrinted_andJsonMatches(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("bench.json");
-        Result r = run("bench", "--cells", "64x48", "--iterations", "6", "--ranks", "1,2", "--skip-processes",
+        CliRun r = run("bench", "--cells", "64x48", "--iterations", "6", "--ranks", "1,2", "--skip-processes",
                 "--checkpoints", "1", "--bandwidth-mib", "1", "--json", json.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
@@ -61,7 +49,7 @@ class BenchCommandTest {
 
     @Test
     void when_badRanksEntry_then_exit2NamingIt() {
-        Result r = run("bench", "--cells", "64x64", "--ranks", "1,two");
+        CliRun r = run("bench", "--cells", "64x64", "--ranks", "1,two");
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("'two'").contains("PXxPY");
@@ -69,7 +57,7 @@ class BenchCommandTest {
 
     @Test
     void when_badCells_then_exit2NamingTheForm() {
-        Result r = run("bench", "--cells", "64", "--ranks", "1");
+        CliRun r = run("bench", "--cells", "64", "--ranks", "1");
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--cells '64'").contains("AxB");

@@ -4,26 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 class PlanCommandTest {
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        CommandLine cl = DfrMain.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     private static List<Integer> ints(JsonNode array) {
@@ -44,7 +32,7 @@ class PlanCommandTest {
      */
     @Test
     void when_papersCaseAsJson_then_oneObjectWithTheContractFields() throws Exception {
-        Result r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
                 "--checkpoint-iteration", "0", "--failure-iteration", "4", "--json");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
@@ -65,7 +53,7 @@ class PlanCommandTest {
 
     @Test
     void when_papersCaseAsText_then_levelsAndGridDrawn() {
-        Result r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
                 "--checkpoint-iteration", "0", "--failure-iteration", "4");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
@@ -82,9 +70,9 @@ class PlanCommandTest {
 
     @Test
     void when_1dGridWrittenEitherWay_then_samePlan() throws Exception {
-        Result a = run("plan", "--layout", "1d", "--grid", "9", "--lost", "4", "--checkpoint-iteration", "2",
+        CliRun a = run("plan", "--layout", "1d", "--grid", "9", "--lost", "4", "--checkpoint-iteration", "2",
                 "--failure-iteration", "6", "--json");
-        Result b = run("plan", "--layout", "1d", "--grid", "9x1", "--lost", "4", "--checkpoint-iteration", "2",
+        CliRun b = run("plan", "--layout", "1d", "--grid", "9x1", "--lost", "4", "--checkpoint-iteration", "2",
                 "--failure-iteration", "6", "--json");
         assertThat(a.exitCode()).as(a.err()).isZero();
         JsonNode ja = new ObjectMapper().readTree(a.out());
@@ -96,7 +84,7 @@ class PlanCommandTest {
 
     @Test
     void when_periodicUnionOfTwoLost_then_wrapsAndCoversEverything() throws Exception {
-        Result r = run("plan", "--layout", "1d", "--periodic", "--grid", "6", "--lost", "0,3",
+        CliRun r = run("plan", "--layout", "1d", "--periodic", "--grid", "6", "--lost", "0,3",
                 "--checkpoint-iteration", "0", "--failure-iteration", "3", "--json");
         JsonNode json = new ObjectMapper().readTree(r.out());
         // m = 2: level 1 = {5,0,1} u {2,3,4}
@@ -107,7 +95,7 @@ class PlanCommandTest {
 
     @Test
     void when_failureRightAfterCheckpoint_then_onlyReload() throws Exception {
-        Result r = run("plan", "--layout", "global", "--grid", "4", "--lost", "2",
+        CliRun r = run("plan", "--layout", "global", "--grid", "4", "--lost", "2",
                 "--checkpoint-iteration", "5", "--failure-iteration", "6", "--json");
         JsonNode json = new ObjectMapper().readTree(r.out());
         assertThat(json.get("levels")).isEmpty();
@@ -117,7 +105,7 @@ class PlanCommandTest {
 
     @Test
     void when_expected_then_meansReportedForBothStrategies() throws Exception {
-        Result r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1", "--expected",
+        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1", "--expected",
                 "--checkpoint-interval", "4", "--json", "--nodes", "4", "--node-mtbf-seconds", "1000",
                 "--iteration-seconds", "2", "--busy-power-watts", "100", "--idle-power-watts", "80");
 
@@ -138,7 +126,7 @@ class PlanCommandTest {
 
     @Test
     void when_expectedAsText_then_tableAndRatePrinted() {
-        Result r = run("plan", "--layout", "2d9", "--grid", "4x4", "--expected", "--checkpoint-interval", "5");
+        CliRun r = run("plan", "--layout", "2d9", "--grid", "4x4", "--expected", "--checkpoint-interval", "5");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("each equally likely").contains("mean cone size [partitions]")
                 .contains("savings rate:");
@@ -178,7 +166,7 @@ class PlanCommandTest {
         String[] full = new String[args.length + 1];
         full[0] = "plan";
         System.arraycopy(args, 0, full, 1, args.length);
-        Result r = run(full);
+        CliRun r = run(full);
         assertThat(r.exitCode()).as("exit code of %s", String.join(" ", full)).isEqualTo(2);
         assertThat(r.err()).as("stderr of %s", String.join(" ", full)).contains(messageParts);
         assertThat(r.out()).isEmpty();

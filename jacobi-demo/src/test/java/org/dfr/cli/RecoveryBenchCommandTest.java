@@ -4,27 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** Runs {@code dfr bench-recovery} embedded on a tiny grid; speed is never asserted. */
 class RecoveryBenchCommandTest {
 
-    private record Result(int exitCode, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        CommandLine cl = DfrMain.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     /**
@@ -35,7 +23,7 @@ class RecoveryBenchCommandTest {
     @Test
     void when_tinyEmbeddedRun_then_bothStrategiesMeasured_andDfrWorkIsThePlan(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("rec.json");
-        Result r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x4", "--cells", "16x32",
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x4", "--cells", "16x32",
                 "--iterations", "5", "--checkpoint-every", "10", "--fail", "3@3", "--repetitions", "1",
                 "--json", json.toString());
 
@@ -54,7 +42,7 @@ class RecoveryBenchCommandTest {
     /** 2x2, rank 1 at 4, c = 0, m = 3: level 1 is the whole grid, so dfr is global rollback (12). */
     @Test
     void when_coneCoversEverything_then_planIsGlobalWork(@TempDir Path dir) {
-        Result r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "2x2", "--cells", "32x32",
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "2x2", "--cells", "32x32",
                 "--iterations", "6", "--checkpoint-every", "10", "--fail", "1@4", "--repetitions", "1");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
@@ -64,7 +52,7 @@ class RecoveryBenchCommandTest {
 
     @Test
     void when_zeroRepetitions_then_exit2() {
-        Result r = run("bench-recovery", "--mode", "embedded", "--repetitions", "0");
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--repetitions", "0");
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--repetitions must be >= 1, got 0");
@@ -72,7 +60,7 @@ class RecoveryBenchCommandTest {
 
     @Test
     void when_unknownMode_then_exit2NamingTheAllowedModes() {
-        Result r = run("bench-recovery", "--mode", "cloud");
+        CliRun r = run("bench-recovery", "--mode", "cloud");
 
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).contains("--mode 'cloud'").contains("embedded or processes");

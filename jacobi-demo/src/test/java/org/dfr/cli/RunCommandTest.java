@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dfr.jacobi.JacobiProblem;
@@ -14,21 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import picocli.CommandLine;
 
 class RunCommandTest {
 
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        CommandLine cl = DfrMain.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Result(code, out.toString(), err.toString());
+    private static CliRun run(String... args) {
+        return CliRun.of(args);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -44,9 +32,10 @@ class RunCommandTest {
             "--cells 37x29 --iterations 3 --mode cloud|--mode 'cloud' is not allowed",
             "--cells 37x29 --iterations 3 --strategy local|unknown strategy 'local'",
             "--cells 37x29 --iterations 3 --checkpoint-every 0|checkpointEvery must be >= 1, got 0",
-            "--cells 37x29 --iterations 3 --idle-power-watts 40|go together"})
+            "--cells 37x29 --iterations 3 --idle-power-watts 40|go together",
+            "--cells 37x29 --iterations 3 --mode processes --cap-idle-hosts|works in --mode embedded only"})
     void when_argumentsAreBad_then_exit2WithAMessageNamingTheValue(String args, String message) {
-        Result r = run(("run " + args).split(" "));
+        CliRun r = run(("run " + args).split(" "));
 
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains(message);
@@ -55,7 +44,7 @@ class RunCommandTest {
     @Test
     void when_smallRunWithReport_then_digestEqualsReferenceAndReportHasTheDesignFields(@TempDir Path tmp) throws Exception {
         Path report = tmp.resolve("out/report.json");
-        Result r = run("run", "--ranks-grid", "2x1", "--cells", "9x7", "--iterations", "4", "--checkpoint-every", "2",
+        CliRun r = run("run", "--ranks-grid", "2x1", "--cells", "9x7", "--iterations", "4", "--checkpoint-every", "2",
                 "--report", report.toString());
 
         SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(9, 7));
@@ -76,7 +65,7 @@ class RunCommandTest {
 
     @Test
     void when_reference_then_sequentialDigestIsPrinted() {
-        Result r = run("run", "--cells", "9x7", "--iterations", "4", "--reference");
+        CliRun r = run("run", "--cells", "9x7", "--iterations", "4", "--reference");
 
         SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(9, 7));
         seq.iterate(4);

@@ -49,6 +49,11 @@ public final class RankNode implements AutoCloseable {
     public static final String COLLECTED_KEY = "collected";
     /** Control-board key set once every active rank has published its final state. */
     public static final String ENDED_KEY = "ended";
+    /**
+     * Control-board key of the last committed checkpoint, {@code "epoch:iteration"}, written once every
+     * rank is known to have written every partition of it.
+     */
+    public static final String COMMITTED_CHECKPOINT_KEY = "checkpoint/committed";
     /** Control-board key holding the reason the run failed, when it did. */
     public static final String FAILED_KEY = "failed";
 
@@ -355,6 +360,10 @@ public final class RankNode implements AutoCloseable {
     /** Called once every rank is known to have written checkpoint {@code iteration}. */
     private void commitCheckpoint(int iteration) {
         committedCheckpoint = iteration;
+        if (rankId == activeRanks()[0]) {
+            // the epoch marker: every rank's reduction message of this iteration came after its write
+            control.put(COMMITTED_CHECKPOINT_KEY, mailbox.epoch() + ":" + iteration);
+        }
         checkpoints.dropOlderThan(iteration, ownedPartitions());
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,6 +144,34 @@ class ProcessModeIT {
         assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
         assertThat(report.recoveries()).hasSizeGreaterThanOrEqualTo(2);
         assertThat(report.recoveries().get(report.recoveries().size() - 1).lostPartitions()).containsExactly(0, 1);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "failure right after a checkpoint (m = 0)|5@4:ITERATION_START|3|0",
+            "several checkpoints in|2@8:ITERATION_START|3|0",
+            "two simultaneous failures|1@3:ITERATION_START,6@3:ITERATION_START|10|0",
+            "failure while a checkpoint is written|3@8:AFTER_CHECKPOINT_WRITE|4|0",
+            "failure during the residual reduction|4@6:DURING_REDUCTION|10|0",
+            "a spare adopts the lost partition|1@4:ITERATION_START|10|1"})
+    void when_scenarioRunsAsProcesses_then_digestEqualsFailureFree(String name, String kills, int checkpointEvery,
+                                                                  int spares) {
+        List<FaultPlan.Kill> plan = new ArrayList<>();
+        for (String k : kills.split(",")) {
+            String[] rankAt = k.split(":");
+            FaultPlan.Kill parsed = FaultPlan.parseKill(rankAt[0]);
+            plan.add(new FaultPlan.Kill(parsed.rank(), parsed.iteration(), FaultPlan.Point.valueOf(rankAt[1])));
+        }
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, checkpointEvery).withSpares(spares)
+                .withMode(Mode.PROCESSES).withFaults(plan, List.of(), Set.of());
+
+        RunReport report = launcher(new ClusterSettings()).run(config);
+
+        assertThat(report.fieldSha256()).as(name).isEqualTo(failureFreeDigest);
+        assertThat(report.recoveries()).as(name).isNotEmpty();
+        if (spares > 0) {
+            assertThat(report.recoveries().get(0).adoptions()).containsExactly("1:8");
+        }
     }
 
     @Test

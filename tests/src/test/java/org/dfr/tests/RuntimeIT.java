@@ -74,6 +74,7 @@ class RuntimeIT {
         Map<Integer, double[]> found = new ConcurrentHashMap<>();
         Map<Integer, Integer> committedSeen = new ConcurrentHashMap<>();
         CountDownLatch inspected = new CountDownLatch(1);
+        Map<Integer, String> markerSeen = new ConcurrentHashMap<>();
         IterationHook killRank3 = new IterationHook() {
             @Override
             public void beforeIteration(RankNode rank, int iteration) {
@@ -87,6 +88,7 @@ class RuntimeIT {
             public int recover(RankNode rank, RuntimeException cause) {
                 if (rank.rankId() == 0) {
                     committedSeen.put(rank.rankId(), rank.committedCheckpoint());
+                    markerSeen.put(rank.rankId(), String.valueOf(rank.control().get(RankNode.COMMITTED_CHECKPOINT_KEY)));
                     for (int p = 0; p < 4; p++) {
                         double[] copy = rank.checkpoints().replicated(rank.committedCheckpoint(), p);
                         if (copy != null) {
@@ -115,6 +117,7 @@ class RuntimeIT {
                 .isInstanceOf(RunFailedException.class);
 
         assertThat(committedSeen.get(0)).isEqualTo(6);
+        assertThat(markerSeen.get(0)).as("epoch marker on the control board").isEqualTo("0:6");
         assertThat(found.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3);
         for (int p = 0; p < 4; p++) {
             assertThat(interior(dec, p, found.get(p))).as("partition %d", p)

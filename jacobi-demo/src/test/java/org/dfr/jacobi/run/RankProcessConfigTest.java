@@ -21,8 +21,8 @@ class RankProcessConfigTest {
 
     @Test
     void when_writtenAndRead_then_everyFieldSurvives() {
+        // capping is refused in processes mode, so this embedded config carries every other field
         JacobiRunConfig run = JacobiRunConfig.of(2, 4, 37, 29, 10, 5)
-                .withMode(Mode.PROCESSES)
                 .withStrategy(Strategy.GLOBAL)
                 .withSpares(1)
                 .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)),
