@@ -201,9 +201,10 @@ public final class RunCommand implements Callable<Integer> {
                             + "idle ranks %s; adoptions %s%n", rec.effectiveStrategy(),
                     rec.coversEverything() && "dfr".equals(rec.strategy()) ? " (the cone covers everything: global rollback)" : "",
                     rec.recomputedPartitionIterations(), rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
-            out.printf(Locale.ROOT, "                 detection %s ms, agreement %s ms, recompute %s ms, recovery wall %s ms%n",
-                    orDash(rec.detectionMillis()), orDash(rec.agreementMillis()), orDash(rec.recomputeMillis()),
-                    orDash(rec.wallMillis()));
+            out.printf(Locale.ROOT, "                 detection %s ms, agreement %s ms, replacement (checkpoint load) %s ms,"
+                            + " recovery at the ranks %s ms, recovery wall %s ms%n",
+                    orDash(rec.detectionMillis()), orDash(rec.agreementMillis()), orDash(rec.replacementMillis()),
+                    orDash(rec.recomputeMillis()), orDash(rec.wallMillis()));
         }
         out.println("field sha256:    " + r.fieldSha256());
         out.printf(Locale.ROOT, "final residual:  %.17g%n", r.finalResidual());

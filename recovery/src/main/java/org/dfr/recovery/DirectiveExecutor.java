@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.RankNode;
+import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.net.EpochChangedException;
 import org.dfr.runtime.net.MessageKind;
@@ -41,6 +42,7 @@ final class DirectiveExecutor {
             throw new RunFailedException(d.abortReason());
         }
         long start = System.nanoTime();
+        state.replacementNanos = 0;
         int c = d.checkpointIteration();
         int target = d.failureIteration() - 1;
         Set<Integer> previouslyOwned = toSet(node.ownedPartitions());
@@ -55,6 +57,10 @@ final class DirectiveExecutor {
             recomputeGlobally(node, d, state, owned, previouslyOwned, c, target);
         } else {
             recomputeCone(node, d, state, owned, previouslyOwned, hadLiveState, c, target);
+        }
+        if (state.replacementNanos > 0) {
+            node.control().put(ResultCollector.REPLACEMENT_PREFIX + d.epoch() + "/" + node.rankId(),
+                    Long.toString(state.replacementNanos / 1_000_000));
         }
         int[] active = node.activeRanks();
         node.barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), active);
@@ -75,7 +81,7 @@ final class DirectiveExecutor {
         }
         idleListener.rankBusy(node.rankId());
         for (int p : owned) {
-            node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned));
+            node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned, state));
         }
         node.setLiveIteration(c);
         node.setCommittedCheckpoint(c);
@@ -108,7 +114,7 @@ final class DirectiveExecutor {
         if (m == 0) {
             for (int p : owned) {
                 if (lost.contains(p)) {
-                    node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned));
+                    node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned, state));
                 }
             }
             idleListener.rankIdle(node.rankId());
@@ -130,7 +136,7 @@ final class DirectiveExecutor {
                 }
             }
             if (inCone || feedsCone) {
-                double[] s = loadCheckpoint(node, c, q, previouslyOwned);
+                double[] s = loadCheckpoint(node, c, q, previouslyOwned, state);
                 dup.put(q, new double[][] {s, s.clone()});
                 if (feedsCone) {
                     edge.add(q);
@@ -184,6 +190,17 @@ final class DirectiveExecutor {
 
     private static int[] consumersIn(RankNode node, int partition, Set<Integer> level) {
         return java.util.Arrays.stream(node.consumersOf(partition)).filter(level::contains).toArray();
+    }
+
+    /** Loads a checkpoint, timing it as replacement work when this rank adopts the partition. */
+    private static double[] loadCheckpoint(RankNode node, int c, int p, Set<Integer> previouslyOwned,
+                                           RecoveryProtocol.RankRecoveryState state) {
+        long t0 = System.nanoTime();
+        double[] s = loadCheckpoint(node, c, p, previouslyOwned);
+        if (!previouslyOwned.contains(p)) {
+            state.replacementNanos += System.nanoTime() - t0;
+        }
+        return s;
     }
 
     private static double[] loadCheckpoint(RankNode node, int c, int p, Set<Integer> previouslyOwned) {

@@ -345,6 +345,8 @@ public final class RecoveryProtocol implements FailureHandler {
     static final class RankRecoveryState {
         final TreeSet<Integer> invalid = new TreeSet<>();
         int pendingTarget = -1;
+        /** Time this rank spent loading the checkpoints of partitions it adopted, in the current round. */
+        long replacementNanos;
     }
 
     /** Marks every message kind used here, so the executor and protocol agree. */

@@ -1,5 +1,8 @@
 package org.dfr.runtime;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.hazelcast.map.IMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,8 +14,12 @@ public final class ResultCollector {
 
     /** Control-board key prefix of recovery records ({@code recovery/<epoch>}). */
     public static final String RECOVERY_PREFIX = "recovery/";
+    /** Control-board key prefix of replacement times ({@code replacement/<epoch>/<rank>}, milliseconds). */
+    public static final String REPLACEMENT_PREFIX = "replacement/";
     /** Control-board key prefix of failure records ({@code failure/<n>}). */
     public static final String FAILURE_PREFIX = "failure/";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ResultCollector() {
     }
@@ -41,11 +48,29 @@ public final class ResultCollector {
         IMap<String, String> control = via.hazelcast().getMap(HazelcastConfigs.CONTROL_MAP);
         TreeMap<Integer, String> recoveries = new TreeMap<>();
         TreeMap<Integer, String> failures = new TreeMap<>();
+        TreeMap<Integer, Long> replacementMillis = new TreeMap<>();
         for (Map.Entry<String, String> e : control.entrySet()) {
+            if (e.getKey().startsWith(REPLACEMENT_PREFIX)) {
+                String[] parts = e.getKey().substring(REPLACEMENT_PREFIX.length()).split("/");
+                replacementMillis.merge(Integer.parseInt(parts[0]), Long.parseLong(e.getValue()), Math::max);
+            }
             if (e.getKey().startsWith(RECOVERY_PREFIX)) {
                 recoveries.put(Integer.parseInt(e.getKey().substring(RECOVERY_PREFIX.length())), e.getValue());
             } else if (e.getKey().startsWith(FAILURE_PREFIX)) {
                 failures.put(Integer.parseInt(e.getKey().substring(FAILURE_PREFIX.length())), e.getValue());
+            }
+        }
+        // the slowest adopter's checkpoint load is the recovery's replacement time
+        for (Map.Entry<Integer, Long> e : replacementMillis.entrySet()) {
+            String record = recoveries.get(e.getKey());
+            if (record != null) {
+                try {
+                    ObjectNode json = (ObjectNode) JSON.readTree(record);
+                    json.put("replacementMillis", e.getValue());
+                    recoveries.put(e.getKey(), JSON.writeValueAsString(json));
+                } catch (JsonProcessingException ex) {
+                    throw new IllegalStateException("unreadable recovery record: " + record, ex);
+                }
             }
         }
         String ended = control.get(RankNode.ENDED_KEY);

@@ -92,6 +92,7 @@ class RecoveryScenariosIT {
         assertThat(rec.recomputedPartitionIterations()).isEqualTo(expected.recomputedPartitionIterations()).isEqualTo(9);
         // rank 1's partition is adopted by the least loaded survivor (rank 0): the plan's level 1 is {0,1,2,3,5}
         assertThat(rec.adoptions()).containsExactly("1:0");
+        assertThat(rec.replacementMillis()).as("the adopter's checkpoint load is timed").isNotNull().isNotNegative();
         assertThat(rec.participatingRanks()).containsExactly(0, 2, 3, 5);
         assertThat(rec.idleRanks()).containsExactly(4, 6, 7);
         for (int idle : List.of(4, 6, 7)) {

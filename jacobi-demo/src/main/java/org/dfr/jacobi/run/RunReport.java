@@ -32,7 +32,7 @@ public record RunReport(String strategy, List<Integer> ranksGrid, List<Integer> 
                            int lostIterations, List<List<Integer>> levels, long recomputedPartitionIterations,
                            List<Integer> participatingRanks, List<Integer> idleRanks, List<String> adoptions,
                            boolean coversEverything, Long detectionMillis, Long agreementMillis,
-                           Long recomputeMillis, Long wallMillis) {
+                           Long replacementMillis, Long recomputeMillis, Long wallMillis) {
     }
 
     /** What one rank did (instrumented counts). */

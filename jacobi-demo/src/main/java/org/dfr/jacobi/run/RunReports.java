@@ -55,6 +55,7 @@ public final class RunReports {
                     r.get("recomputedPartitionIterations").asLong(), ints(r.get("participatingRanks")),
                     ints(r.get("idleRanks")), strings(r.get("adoptions")), r.get("coversEverything").asBoolean(),
                     detection, detectedAt != null && decidedAt != null ? decidedAt - detectedAt : null,
+                    r.hasNonNull("replacementMillis") ? r.get("replacementMillis").asLong() : null,
                     r.hasNonNull("recomputeMillis") ? r.get("recomputeMillis").asLong() : null,
                     detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null));
         }
