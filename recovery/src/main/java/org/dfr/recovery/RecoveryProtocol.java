@@ -62,6 +62,7 @@ public final class RecoveryProtocol implements FailureHandler {
         LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
         while (true) {
             int epoch = node.mailbox().epoch();
+            node.announceRecovery();
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.computedIteration(),
                     node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget);
             node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), write(status));

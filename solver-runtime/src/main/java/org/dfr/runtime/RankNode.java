@@ -441,6 +441,26 @@ public final class RankNode implements AutoCloseable {
         return sum;
     }
 
+    /**
+     * Tells every other live active rank that this rank entered a recovery in the current epoch, so
+     * that they stop and report without waiting for their own membership event. Best effort: a peer
+     * that cannot be reached is dead or will learn it from Hazelcast.
+     */
+    public void announceRecovery() {
+        int epoch = mailbox.epoch();
+        TreeSet<Integer> live = liveRanks();
+        double[] empty = new double[0];
+        for (int r : activeRanks()) {
+            if (r != rankId && live.contains(r)) {
+                try {
+                    dataPlane.send(r, new MessageKey(epoch, MessageKind.RECOVERY_START, 0, rankId, 0), empty);
+                } catch (org.dfr.runtime.net.CommunicationException e) {
+                    LOG.debug("rank {}: cannot announce the recovery to rank {}: {}", rankId, r, e.getMessage());
+                }
+            }
+        }
+    }
+
     /** All-to-all barrier among the given ranks in the current epoch. */
     public void barrier(MessageKind kind, int iteration, int[] ranks) {
         int epoch = mailbox.epoch();

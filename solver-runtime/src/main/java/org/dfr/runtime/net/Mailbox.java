@@ -30,6 +30,14 @@ public final class Mailbox {
                 dropped++;
                 return;
             }
+            if (key.kind() == MessageKind.RECOVERY_START) {
+                if (key.epoch() == epoch && !interrupted) {
+                    interrupted = true;
+                    interruptReason = "rank " + key.a() + " started a recovery in epoch " + key.epoch();
+                    changed.signalAll();
+                }
+                return;
+            }
             messages.put(key, payload);
             changed.signalAll();
         } finally {

@@ -11,7 +11,12 @@ public enum MessageKind {
     /** A rank has finished its part of a recovery: {@code a} = sending rank. */
     RESUME_BARRIER,
     /** A rank has published its final state: {@code a} = sending rank. */
-    END_BARRIER;
+    END_BARRIER,
+    /**
+     * A rank entered a recovery in this epoch: the receiver stops its iteration at once and reports,
+     * instead of waiting for its own membership event ({@code a} = sending rank).
+     */
+    RECOVERY_START;
 
     private static final MessageKind[] VALUES = values();
 
