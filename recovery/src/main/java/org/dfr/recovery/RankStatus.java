@@ -12,7 +12,9 @@ import java.util.List;
  * @param invalidPartitions owned partitions whose live state is not usable (adopted and not yet
  *     recomputed, or reloaded by an unfinished global rollback)
  * @param pendingTarget the state iteration an unfinished recovery was restoring, or -1
+ * @param stoppedAtMillis wall-clock time at which this rank stopped for this recovery (its own
+ *     detection, or the announcement of a peer that detected first)
  */
 public record RankStatus(int rank, int epoch, int liveIteration, int computedIteration, int committedCheckpoint,
-                         List<Integer> invalidPartitions, int pendingTarget) {
+                         List<Integer> invalidPartitions, int pendingTarget, long stoppedAtMillis) {
 }

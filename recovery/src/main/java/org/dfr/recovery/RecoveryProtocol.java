@@ -61,10 +61,11 @@ public final class RecoveryProtocol implements FailureHandler {
         node.setInRecovery(true);
         LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
         while (true) {
+            long stoppedAt = System.currentTimeMillis();
             int epoch = node.mailbox().epoch();
             node.announceRecovery();
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.computedIteration(),
-                    node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget);
+                    node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
             node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), write(status));
             RecoveryDirective d = awaitDirective(node, epoch);
             try {
@@ -201,7 +202,7 @@ public final class RecoveryProtocol implements FailureHandler {
             LOG.info("rank {} (coordinator): epoch {}: {} lost {} c={} t={} work={} adoptions={}", node.rankId(),
                     d.epoch(), d.effectiveStrategy(), d.lostPartitions(), d.checkpointIteration(),
                     d.failureIteration(), d.recomputedPartitionIterations(), d.adoptions());
-            publishRecord(node, d);
+            publishRecord(node, d, statuses);
         }
     }
 
@@ -233,12 +234,17 @@ public final class RecoveryProtocol implements FailureHandler {
         for (String a : d.adoptions()) {
             needReplicated.add(Integer.parseInt(a.substring(0, a.indexOf(':'))));
         }
+        // right after a loss the backups are being promoted and a copy can look absent for a moment:
+        // a copy is gone only if it is still absent once every partition has its owners again
         List<Integer> missing = missingCopies(node, d.checkpointIteration(), needReplicated);
-        if (!missing.isEmpty()) {
-            // right after a loss, backups are still being promoted: only a copy that is still missing
-            // once every partition has its owner again is really gone
-            awaitPartitionsSettled(node);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!missing.isEmpty() && System.nanoTime() < deadline) {
+            boolean settled = clusterSafe(node);
+            node.control().awaitChange(node.control().version(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10));
             missing = missingCopies(node, d.checkpointIteration(), needReplicated);
+            if (settled) {
+                break;
+            }
         }
         if (missing.isEmpty()) {
             return d;
@@ -259,17 +265,12 @@ public final class RecoveryProtocol implements FailureHandler {
         return missing;
     }
 
-    private static void awaitPartitionsSettled(RankNode node) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            try {
-                if (node.hazelcast().getPartitionService().isClusterSafe()) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                LOG.debug("cluster safety unknown: {}", e.toString());
-            }
-            node.control().awaitChange(node.control().version(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50));
+    private static boolean clusterSafe(RankNode node) {
+        try {
+            return node.hazelcast().getPartitionService().isClusterSafe();
+        } catch (RuntimeException e) {
+            LOG.debug("cluster safety unknown: {}", e.toString());
+            return false;
         }
     }
 
@@ -285,10 +286,14 @@ public final class RecoveryProtocol implements FailureHandler {
                 List.of(), List.of(), 0, List.of(), List.of(), new ArrayList<>(in.members()), false, reason);
     }
 
-    private static void publishRecord(RankNode node, RecoveryDirective d) {
+    private static void publishRecord(RankNode node, RecoveryDirective d, List<RankStatus> statuses) {
+        // detection: the first moment any survivor knew, by its own membership event or a failed message
         long detectedAt = Long.MAX_VALUE;
         for (RankNode.MemberLoss loss : node.drainLosses()) {
             detectedAt = Math.min(detectedAt, loss.observedAtMillis());
+        }
+        for (RankStatus s : statuses) {
+            detectedAt = Math.min(detectedAt, s.stoppedAtMillis());
         }
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("epoch", d.epoch());

@@ -15,6 +15,9 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class ControlBoard {
 
+    /** How often a waiter re-reads the map in case an entry event was missed or is late. */
+    static final long MISSED_EVENT_RECHECK_MILLIS = 100;
+
     private final IMap<String, String> map;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -76,7 +79,7 @@ public final class ControlBoard {
                 if (left <= 0) {
                     return false;
                 }
-                changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(500)));
+                changed.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(MISSED_EVENT_RECHECK_MILLIS)));
                 if (version == seen) {
                     // a missed event must not block us forever: re-read the map now and then
                     return true;

@@ -97,6 +97,9 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "3600");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         config.setProperty("hazelcast.operation.call.timeout.millis", "30000");
+        // a synchronous backup to a member that just died is not acknowledged: give up waiting after
+        // 1 s instead of 5 s (the primary is written; the missing backup is re-created by Hazelcast)
+        config.setProperty("hazelcast.operation.backup.timeout.millis", "1000");
         config.getJetConfig().setEnabled(false);
 
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(CHECKPOINT_BACKUP_COUNT).setAsyncBackupCount(0)

@@ -671,9 +671,23 @@ public final class RankNode implements AutoCloseable {
         knownDead.addAll(ranks);
     }
 
-    /** Ranks currently in the cluster. */
+    /**
+     * Ranks currently in the cluster, from Hazelcast's member list itself (it changes before the
+     * membership events are dispatched, so it is the freshest view).
+     */
     public TreeSet<Integer> liveRanks() {
-        return new TreeSet<>(membersByRank.keySet());
+        TreeSet<Integer> ranks = new TreeSet<>();
+        try {
+            for (Member m : hazelcast.getCluster().getMembers()) {
+                String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+                if (rank != null) {
+                    ranks.add(Integer.parseInt(rank));
+                }
+            }
+        } catch (RuntimeException e) {
+            ranks.addAll(membersByRank.keySet());
+        }
+        return ranks;
     }
 
     /** Whether this member is the oldest of the cluster (the coordinator). */
