@@ -19,7 +19,6 @@ import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.EpochChangedException;
-import org.dfr.runtime.net.MessageKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -354,7 +353,4 @@ public final class RecoveryProtocol implements FailureHandler {
         /** Time this rank spent loading the checkpoints of partitions it adopted, in the current round. */
         long replacementNanos;
     }
-
-    /** Marks every message kind used here, so the executor and protocol agree. */
-    static final MessageKind RESUME = MessageKind.RESUME_BARRIER;
 }

@@ -3,9 +3,7 @@ package org.dfr.runtime;
 import com.hazelcast.map.IMap;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * A rank's checkpoints: a local copy of its own partitions, and a replicated copy of every
@@ -51,11 +49,6 @@ public final class CheckpointStore {
         return replicated.containsKey(stateKey(iteration, partition));
     }
 
-    /** The local copy if present, else the replicated one, else null. */
-    public double[] load(int iteration, int partition) {
-        double[] copy = local(iteration, partition);
-        return copy != null ? copy.clone() : replicated(iteration, partition);
-    }
 
     /**
      * Drops every checkpoint older than {@code committed}: local copies, and replicated copies of
@@ -75,8 +68,4 @@ public final class CheckpointStore {
         local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, state.clone());
     }
 
-    /** Iterations of which this rank holds local copies. */
-    public synchronized Set<Integer> localIterations() {
-        return new TreeSet<>(local.keySet());
-    }
 }

@@ -12,7 +12,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -75,6 +74,8 @@ public final class RankNode implements AutoCloseable {
 
     private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
     private volatile int[] owner;
+    /** Distinct owners of {@link #owner}, ascending; derived once per ownership change, read every iteration. */
+    private volatile int[] activeRanks;
     private final TreeMap<Integer, double[][]> buffers = new TreeMap<>();
     private int liveIteration;
     private int computedIteration;
@@ -89,10 +90,9 @@ public final class RankNode implements AutoCloseable {
     private int checkpointCount;
     private final AtomicLong kernelUpdates = new AtomicLong();
     private final AtomicLong kernelUpdatesDuringRecovery = new AtomicLong();
-    private final AtomicLong idleNanosDuringRecovery = new AtomicLong();
 
     /** A member that left, and when this rank learnt of it. */
-    public record MemberLoss(int rank, long observedAtMillis, long observedAtNanos) {
+    public record MemberLoss(int rank, long observedAtMillis) {
     }
 
     private RankNode(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
@@ -131,6 +131,7 @@ public final class RankNode implements AutoCloseable {
             initialOwner[p] = p;
         }
         this.owner = initialOwner;
+        this.activeRanks = distinctOwners(initialOwner);
         try {
             this.dataPlane = new DataPlane(settings.clusterName(), rankId, mailbox, this::dataAddressOf);
         } catch (IOException e) {
@@ -165,9 +166,7 @@ public final class RankNode implements AutoCloseable {
                 onMemberRemoved(event.getMember());
             }
         });
-        if (isSpare()) {
-            this.owner = initialOwner;
-        } else {
+        if (!isSpare()) {
             buffers.put(rankId, new double[][] {kernel.initialState(rankId), kernel.initialState(rankId)});
         }
     }
@@ -234,7 +233,7 @@ public final class RankNode implements AutoCloseable {
         if (finished || knownDead.contains(rank)) {
             return;
         }
-        losses.add(new MemberLoss(rank, System.currentTimeMillis(), System.nanoTime()));
+        losses.add(new MemberLoss(rank, System.currentTimeMillis()));
         LOG.info("rank {}: member of rank {} left the cluster", rankId, rank);
         mailbox.interruptEpoch("rank " + rank + " left the cluster");
         control.bump();
@@ -414,7 +413,7 @@ public final class RankNode implements AutoCloseable {
             payload[k++] = e.getKey();
             payload[k++] = e.getValue();
         }
-        int[] ranks = activeRanks();
+        int[] ranks = activeRanks;
         for (int r : ranks) {
             if (r != rankId) {
                 dataPlane.send(r, new MessageKey(epoch, MessageKind.PARTIAL, iteration, rankId, 0), payload);
@@ -569,12 +568,17 @@ public final class RankNode implements AutoCloseable {
                     + spec.partitionCount());
         }
         this.owner = newOwner.clone();
+        this.activeRanks = distinctOwners(newOwner);
         buffers.keySet().removeIf(p -> newOwner[p] != rankId);
     }
 
     /** Distinct ranks that own at least one partition, ascending. */
     public int[] activeRanks() {
-        return Arrays.stream(owner).distinct().sorted().toArray();
+        return activeRanks.clone();
+    }
+
+    private static int[] distinctOwners(int[] owners) {
+        return Arrays.stream(owners).distinct().sorted().toArray();
     }
 
     /** Partitions this rank owns, ascending. */
@@ -721,13 +725,9 @@ public final class RankNode implements AutoCloseable {
         }
     }
 
-    public void addIdleNanosDuringRecovery(long nanos) {
-        idleNanosDuringRecovery.addAndGet(nanos);
-    }
-
     public RankStats stats() {
         return new RankStats(rankId, kernelUpdates.get(), kernelUpdatesDuringRecovery.get(), mailbox.droppedCount(),
-                idleNanosDuringRecovery.get() / 1_000_000, loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount);
+                loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount);
     }
 
     // ------------------------------------------------------------------ death
@@ -786,8 +786,4 @@ public final class RankNode implements AutoCloseable {
         }
     }
 
-    /** Immutable view for tests and reports. */
-    public List<Integer> ownedPartitionList() {
-        return Collections.unmodifiableList(Arrays.stream(ownedPartitions()).boxed().toList());
-    }
 }

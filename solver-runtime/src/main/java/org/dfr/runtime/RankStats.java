@@ -10,17 +10,17 @@ package org.dfr.runtime;
  * @param checkpointMicros time spent writing checkpoints (local and replicated copies)
  */
 public record RankStats(int rank, long kernelUpdates, long kernelUpdatesDuringRecovery, long droppedStaleMessages,
-                        long idleMillisDuringRecovery, long loopMicros, long checkpointMicros, int checkpoints) {
+                        long loopMicros, long checkpointMicros, int checkpoints) {
 
     /** One line of text, for the stats map. */
     public String encode() {
         return rank + "," + kernelUpdates + "," + kernelUpdatesDuringRecovery + "," + droppedStaleMessages + ","
-                + idleMillisDuringRecovery + "," + loopMicros + "," + checkpointMicros + "," + checkpoints;
+                + loopMicros + "," + checkpointMicros + "," + checkpoints;
     }
 
     public static RankStats decode(String line) {
         String[] f = line.split(",");
         return new RankStats(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                Long.parseLong(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]), Integer.parseInt(f[7]));
+                Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6]));
     }
 }

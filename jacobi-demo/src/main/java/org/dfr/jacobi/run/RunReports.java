@@ -43,7 +43,7 @@ public final class RunReports {
             Long detectedAt = r.hasNonNull("detectedAtMillis") ? r.get("detectedAtMillis").asLong() : null;
             Long decidedAt = r.hasNonNull("decidedAtMillis") ? r.get("decidedAtMillis").asLong() : null;
             Long resumedAt = r.hasNonNull("resumedAtMillis") ? r.get("resumedAtMillis").asLong() : null;
-            Long killedAt = earliestKill(outcome, r.get("failureIteration").asInt());
+            Long killedAt = killAnsweredBy(outcome, r.get("failureIteration").asInt());
             Long detection = detectedAt != null && killedAt != null ? Math.max(0, detectedAt - killedAt) : null;
             if (detection != null) {
                 detectionByIteration.putIfAbsent(r.get("failureIteration").asInt(), detection);
@@ -70,7 +70,7 @@ public final class RunReports {
             ranks.add(f.get("rank").asInt());
             ranks.sort(null);
             failures.put(key, new RunReport.Failure(ranks, iteration, point,
-                    iteration > 0 ? detectionByIteration.get(iteration + 0) : null));
+                    iteration > 0 ? detectionByIteration.get(iteration) : null));
         }
         List<RunReport.RankActivity> ranks = new ArrayList<>();
         for (RankStats s : outcome.rankStats()) {
@@ -86,29 +86,20 @@ public final class RunReports {
                 new ArrayList<>(failures.values()), recoveries, ranks, energy);
     }
 
-    private static Long earliestKill(RunOutcome outcome, int failureIteration) {
-        Long best = null;
-        for (String json : outcome.failureRecords()) {
-            JsonNode f = read(json);
-            long at = f.get("killedAtMillis").asLong();
-            if (best == null || at < best) {
-                best = at;
-            }
-        }
-        // the latest kill that happened before the recovery's decision is the one it answers;
-        // with several failures, take the most recent kill at or before the failure iteration
+    /**
+     * The death a recovery answers: the latest kill at or before its failure iteration (with several
+     * failures in a run, the earlier ones were answered by earlier recoveries).
+     */
+    private static Long killAnsweredBy(RunOutcome outcome, int failureIteration) {
         Long chosen = null;
         for (String json : outcome.failureRecords()) {
             JsonNode f = read(json);
-            int it = f.get("iteration").asInt();
-            if (it <= failureIteration) {
-                long at = f.get("killedAtMillis").asLong();
-                if (chosen == null || at > chosen) {
-                    chosen = at;
-                }
+            long at = f.get("killedAtMillis").asLong();
+            if (f.get("iteration").asInt() <= failureIteration && (chosen == null || at > chosen)) {
+                chosen = at;
             }
         }
-        return chosen != null ? chosen : best;
+        return chosen;
     }
 
     private static JsonNode read(String json) {

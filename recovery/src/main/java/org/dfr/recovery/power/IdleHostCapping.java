@@ -3,7 +3,6 @@ package org.dfr.recovery.power;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -124,9 +123,5 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
                 LOG.error("host {}: cannot restore frequency limits: {}", e.getKey(), ex.getMessage());
             }
         }
-    }
-
-    List<Integer> hosts() {
-        return List.copyOf(arbiters.keySet());
     }
 }
