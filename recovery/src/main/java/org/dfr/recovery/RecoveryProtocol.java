@@ -65,7 +65,10 @@ public final class RecoveryProtocol implements FailureHandler {
             node.announceRecovery();
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.computedIteration(),
                     node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
+            long putStart = System.nanoTime();
             node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), write(status));
+            LOG.debug("rank {}: status of epoch {} written in {} ms", node.rankId(), epoch,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - putStart));
             RecoveryDirective d = awaitDirective(node, epoch);
             try {
                 int next = executor.execute(node, d, state);
@@ -191,13 +194,19 @@ public final class RecoveryProtocol implements FailureHandler {
         }
         RecoveryInput input = new RecoveryInput(epoch + 1, ownership, members, statuses, dead);
         RecoveryDirective d;
+        long decideStart = System.nanoTime();
         try {
             d = strategy.decide(input);
             d = checkCheckpointCopies(node, d);
         } catch (RuntimeException e) {
             d = abort(input, "cannot decide a recovery: " + e.getMessage());
         }
-        if (board.putIfAbsent(DIRECTIVE_PREFIX + d.epoch(), write(d)).equals(write(d))) {
+        long publishStart = System.nanoTime();
+        boolean published = board.putIfAbsent(DIRECTIVE_PREFIX + d.epoch(), write(d)).equals(write(d));
+        LOG.debug("rank {} (coordinator): epoch {}: all statuses in; decided and checked copies in {} ms, published in {} ms",
+                node.rankId(), epoch + 1, TimeUnit.NANOSECONDS.toMillis(publishStart - decideStart),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - publishStart));
+        if (published) {
             LOG.info("rank {} (coordinator): epoch {}: {} lost {} c={} t={} work={} adoptions={}", node.rankId(),
                     d.epoch(), d.effectiveStrategy(), d.lostPartitions(), d.checkpointIteration(),
                     d.failureIteration(), d.recomputedPartitionIterations(), d.adoptions());
@@ -234,11 +243,11 @@ public final class RecoveryProtocol implements FailureHandler {
             needReplicated.add(Integer.parseInt(a.substring(0, a.indexOf(':'))));
         }
         // right after a loss the backups are being promoted and a copy can look absent for a moment:
-        // a copy is gone only if it is still absent once every partition has its owners again
+        // a copy is gone only if it is still absent once every partition has a live owner again
         List<Integer> missing = missingCopies(node, d.checkpointIteration(), needReplicated);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!missing.isEmpty() && System.nanoTime() < deadline) {
-            boolean settled = clusterSafe(node);
+            boolean settled = node.partitionsOwnedByLiveMembers();
             node.control().awaitChange(node.control().version(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10));
             missing = missingCopies(node, d.checkpointIteration(), needReplicated);
             if (settled) {
@@ -262,15 +271,6 @@ public final class RecoveryProtocol implements FailureHandler {
             }
         }
         return missing;
-    }
-
-    private static boolean clusterSafe(RankNode node) {
-        try {
-            return node.hazelcast().getPartitionService().isClusterSafe();
-        } catch (RuntimeException e) {
-            LOG.debug("cluster safety unknown: {}", e.toString());
-            return false;
-        }
     }
 
     private static RecoveryDirective abortOf(RecoveryDirective d, String reason) {

@@ -15,10 +15,12 @@ import java.util.TreeMap;
 public final class CheckpointStore {
 
     private final IMap<String, byte[]> replicated;
+    private final PromotionRetry retry;
     private final TreeMap<Integer, Map<Integer, double[]>> local = new TreeMap<>();
 
-    public CheckpointStore(IMap<String, byte[]> replicated) {
+    public CheckpointStore(IMap<String, byte[]> replicated, PromotionRetry retry) {
         this.replicated = replicated;
+        this.retry = retry;
     }
 
     static String stateKey(int iteration, int partition) {
@@ -29,7 +31,8 @@ public final class CheckpointStore {
     public synchronized void write(int iteration, int partition, double[] state) {
         double[] copy = state.clone();
         local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, copy);
-        replicated.set(stateKey(iteration, partition), Doubles.toBytes(copy));
+        byte[] bytes = Doubles.toBytes(copy);
+        retry.run(() -> replicated.set(stateKey(iteration, partition), bytes));
     }
 
     /** The local copy, or null when this rank did not write it. */
@@ -40,13 +43,13 @@ public final class CheckpointStore {
 
     /** The replicated copy, or null when no copy survived. */
     public double[] replicated(int iteration, int partition) {
-        byte[] bytes = replicated.get(stateKey(iteration, partition));
+        byte[] bytes = retry.call(() -> replicated.get(stateKey(iteration, partition)));
         return bytes == null ? null : Doubles.fromBytes(bytes);
     }
 
     /** Whether the replicated copy of a partition's state exists. */
     public boolean hasReplicated(int iteration, int partition) {
-        return replicated.containsKey(stateKey(iteration, partition));
+        return retry.call(() -> replicated.containsKey(stateKey(iteration, partition)));
     }
 
 
@@ -57,7 +60,8 @@ public final class CheckpointStore {
     public synchronized void dropOlderThan(int committed, int[] partitions) {
         for (Integer old : local.headMap(committed, false).keySet().toArray(new Integer[0])) {
             for (int p : partitions) {
-                replicated.delete(stateKey(old, p));
+                String key = stateKey(old, p);
+                retry.run(() -> replicated.delete(key));
             }
             local.remove(old);
         }

@@ -23,26 +23,29 @@ public final class ControlBoard {
     private final Condition changed = lock.newCondition();
     private long version;
 
-    public ControlBoard(IMap<String, String> map) {
+    private final PromotionRetry retry;
+
+    public ControlBoard(IMap<String, String> map, PromotionRetry retry) {
         this.map = map;
+        this.retry = retry;
         map.addEntryListener(new Listener(), false);
     }
 
     /** Writes a value with its synchronous backup. */
     public void put(String key, String value) {
-        map.set(key, value);
+        retry.run(() -> map.set(key, value));
         bump();
     }
 
     /** Writes a value unless one is present; returns the value that is on the board afterwards. */
     public String putIfAbsent(String key, String value) {
-        String previous = map.putIfAbsent(key, value);
+        String previous = retry.call(() -> map.putIfAbsent(key, value));
         bump();
         return previous == null ? value : previous;
     }
 
     public String get(String key) {
-        return map.get(key);
+        return retry.call(() -> map.get(key));
     }
 
     /** Current version; pass it to {@link #awaitChange}. */
@@ -103,7 +106,7 @@ public final class ControlBoard {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             long seen = version();
-            String value = map.get(key);
+            String value = get(key);
             if (value != null) {
                 return value;
             }

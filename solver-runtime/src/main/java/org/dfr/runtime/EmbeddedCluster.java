@@ -69,7 +69,10 @@ public final class EmbeddedCluster {
             for (RankNode node : nodes) {
                 node.awaitClusterSize(members, settings.joinTimeoutMillis());
             }
-            nodes.get(0).awaitClusterSafe(settings.joinTimeoutMillis());
+            nodes.get(0).holdMigrations(settings.joinTimeoutMillis());
+            for (RankNode node : nodes) {
+                node.awaitMigrationsHeld(settings.joinTimeoutMillis());
+            }
             LOG.info("cluster of {} members formed in {} ms", members,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
             long start = System.nanoTime();

@@ -98,8 +98,11 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         config.setProperty("hazelcast.operation.call.timeout.millis", "30000");
         // a synchronous backup to a member that just died is not acknowledged: give up waiting after
-        // 1 s instead of 5 s (the primary is written; the missing backup is re-created by Hazelcast)
+        // 1 s instead of 5 s (the primary is written; the other backups hold the data)
         config.setProperty("hazelcast.operation.backup.timeout.millis", "1000");
+        // an operation sent to a partition whose owner just died is retried with doubling pauses up
+        // to this cap (default 500 ms): a small cap lets it land soon after the backup is promoted
+        config.setProperty("hazelcast.invocation.retry.pause.millis", "20");
         config.getJetConfig().setEnabled(false);
 
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(CHECKPOINT_BACKUP_COUNT).setAsyncBackupCount(0)

@@ -30,7 +30,8 @@ public final class ResultCollector {
         Map<Integer, double[]> states = new TreeMap<>();
         List<Integer> missing = new ArrayList<>();
         for (int p = 0; p < n; p++) {
-            byte[] bytes = finals.get(p);
+            int partition = p;
+            byte[] bytes = via.promotionRetry().call(() -> finals.get(partition));
             if (bytes == null) {
                 missing.add(p);
             } else {
@@ -42,14 +43,14 @@ public final class ResultCollector {
         }
         IMap<Integer, String> statsMap = via.hazelcast().getMap(HazelcastConfigs.STATS_MAP);
         List<RankStats> stats = new ArrayList<>();
-        for (Map.Entry<Integer, String> e : new TreeMap<>(statsMap).entrySet()) {
+        for (Map.Entry<Integer, String> e : via.promotionRetry().call(() -> new TreeMap<>(statsMap)).entrySet()) {
             stats.add(RankStats.decode(e.getValue()));
         }
         IMap<String, String> control = via.hazelcast().getMap(HazelcastConfigs.CONTROL_MAP);
         TreeMap<Integer, String> recoveries = new TreeMap<>();
         TreeMap<Integer, String> failures = new TreeMap<>();
         TreeMap<Integer, Long> replacementMillis = new TreeMap<>();
-        for (Map.Entry<String, String> e : control.entrySet()) {
+        for (Map.Entry<String, String> e : via.promotionRetry().call(control::entrySet)) {
             if (e.getKey().startsWith(REPLACEMENT_PREFIX)) {
                 String[] parts = e.getKey().substring(REPLACEMENT_PREFIX.length()).split("/");
                 replacementMillis.merge(Integer.parseInt(parts[0]), Long.parseLong(e.getValue()), Math::max);

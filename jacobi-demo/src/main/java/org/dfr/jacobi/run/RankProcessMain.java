@@ -75,6 +75,10 @@ public final class RankProcessMain implements Callable<Integer> {
                     resilient.faultInjector(RankKiller.SIGKILL_PROCESS));
             System.out.println(MEMBER_UP_LINE + " (rank " + rank + ")");
             node.awaitClusterSize(spec.memberCount(), settings.joinTimeoutMillis());
+            if (rank == 0) {
+                node.holdMigrations(settings.joinTimeoutMillis());
+            }
+            node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
             // every rank offers its start; the first one wins, all are within the first reduction of each other
             node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
