@@ -64,6 +64,6 @@ public final class PromotionRetry {
     private boolean awaitingPromotion(IllegalStateException e) {
         return e.getMessage() != null && e.getMessage().contains(OWNERLESS_PARTITION_MESSAGE)
                 && hazelcast.getLifecycleService().isRunning()
-                && hazelcast.getCluster().getClusterState() == ClusterState.NO_MIGRATION;
+                && !hazelcast.getCluster().getClusterState().isMigrationAllowed();
     }
 }

@@ -566,9 +566,28 @@ public final class RankNode implements AutoCloseable {
         return -1;
     }
 
-    /** Waits until a collector read the results (or the timeout passes), so that no data is lost by leaving. */
+    /**
+     * Waits until the collector (the oldest member) read the results, so that no data is lost by
+     * leaving, or until the collector itself left: it leaves right after marking the results read,
+     * and once it is gone there is nobody left to lose data to. Waiting for the mark alone could
+     * outlast the collector: the mark may live in a partition it owned, and with migrations held its
+     * promotion competes with every other rank leaving at the same time.
+     *
+     * @return false if neither happened within the timeout
+     */
     public boolean awaitCollected(long timeoutMillis) {
-        return control.await(COLLECTED_KEY, timeoutMillis) != null;
+        Member collector = hazelcast.getCluster().getMembers().iterator().next();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            long seen = control.version();
+            if (!hazelcast.getCluster().getMembers().contains(collector) || control.get(COLLECTED_KEY) != null) {
+                return true;
+            }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            control.awaitChange(seen, Math.min(deadline, System.nanoTime() + 50_000_000L));
+        }
     }
 
     // ------------------------------------------------------------------ state access for recovery
