@@ -5,6 +5,7 @@ import org.dfr.jacobi.BlockDecomposition;
 import org.dfr.jacobi.InThreadPartitionRunner;
 import org.dfr.jacobi.JacobiKernel;
 import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.JacobiStencil;
 import org.dfr.jacobi.SequentialJacobi;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,30 +22,36 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Throughput of one Jacobi iteration on an {@code n x n} interior: the plain
+ * Throughput of one Jacobi iteration on an {@code NX x NY} interior: the plain
  * {@link SequentialJacobi} (the baseline of every other figure) and the same problem run as a
- * {@link JacobiKernel} on a 2 x 2 block decomposition in one thread (stencil plus halo packing).
+ * {@link JacobiKernel} on a 2 x 2 block decomposition in one thread (stencil plus halo packing),
+ * each with the stencil loop {@link JacobiStencil} picks (the vector form: the forks get
+ * {@code --add-modules jdk.incubator.vector}) and, in the {@code ...Scalar} methods, with the scalar
+ * loop forced by {@code -Ddfr.stencil=scalar}. Every fork prints the loop it ran as {@code # kernel: ...}.
  *
  * <p>The primary score is iterations per second; the {@code cellUpdates} secondary score is cell
  * updates per second. At 16 bytes moved per cell update, {@code cellUpdates * 16} compared with a
  * STREAM copy figure ({@code org.dfr.jacobi.bench.MemoryBandwidth}) gives the fraction of the
- * bandwidth bound.
+ * bandwidth bound. The size {@code 2048x1024} is one block of 4096 x 4096 on 2 x 4 ranks.
  *
- * <pre>java -jar benchmarks/target/benchmarks.jar JacobiKernel -f 1 -wi 2 -i 3 -w 1s -r 1s</pre>
+ * <pre>java -jar benchmarks/target/benchmarks.jar JacobiKernel -f 1 -wi 3 -i 5 -w 1s -r 1s</pre>
+ *
+ * A {@code -jvmArgsAppend} on the command line replaces the flags below: repeat
+ * {@code --add-modules jdk.incubator.vector} (and {@code -Ddfr.stencil=scalar} for the scalar methods).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC", "--add-modules", "jdk.incubator.vector"})
 public class JacobiKernelBenchmark {
 
     /** The solvers, rebuilt per trial so every trial starts from iteration 0. */
     @State(Scope.Thread)
     public static class Solvers {
-        /** Interior cells per side. */
-        @Param({"1024", "4096"})
-        public int n;
+        /** Interior cells, {@code NXxNY}. */
+        @Param({"4096x4096", "2048x1024"})
+        public String cells;
 
         SequentialJacobi sequential;
         InThreadPartitionRunner blocked;
@@ -52,10 +59,12 @@ public class JacobiKernelBenchmark {
 
         @Setup(Level.Trial)
         public void setUp() {
-            JacobiProblem problem = new JacobiProblem(n, n);
+            String[] sides = cells.split("x");
+            JacobiProblem problem = new JacobiProblem(Integer.parseInt(sides[0]), Integer.parseInt(sides[1]));
             sequential = new SequentialJacobi(problem);
             blocked = new InThreadPartitionRunner(new JacobiKernel(new BlockDecomposition(problem, 2, 2)));
             cellsPerIteration = problem.interiorCells();
+            System.out.println("# kernel: " + JacobiStencil.implementation());
         }
     }
 
@@ -78,10 +87,26 @@ public class JacobiKernelBenchmark {
         return solvers.sequential.iterate();
     }
 
+    /** {@link #sequential} with the scalar stencil loop. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC", "--add-modules", "jdk.incubator.vector",
+            "-Ddfr.stencil=scalar"})
+    public double sequentialScalar(Solvers solvers, CellUpdates counter) {
+        return sequential(solvers, counter);
+    }
+
     /** One iteration of the kernel on 2 x 2 blocks, halos exchanged in the same thread. */
     @Benchmark
     public double blocked2x2InThread(Solvers solvers, CellUpdates counter) {
         counter.cellUpdates += solvers.cellsPerIteration;
         return solvers.blocked.iterate();
+    }
+
+    /** {@link #blocked2x2InThread} with the scalar stencil loop. */
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+UseParallelGC", "--add-modules", "jdk.incubator.vector",
+            "-Ddfr.stencil=scalar"})
+    public double blocked2x2InThreadScalar(Solvers solvers, CellUpdates counter) {
+        return blocked2x2InThread(solvers, counter);
     }
 }

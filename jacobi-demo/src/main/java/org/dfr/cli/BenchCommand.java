@@ -15,6 +15,7 @@ import org.dfr.cli.bench.RankLayout;
 import org.dfr.cli.bench.SizePair;
 import org.dfr.cli.bench.ThroughputRow;
 import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.JacobiStencil;
 import org.dfr.jacobi.bench.MemoryBandwidth;
 import org.dfr.jacobi.bench.NanoClock;
 import org.dfr.jacobi.bench.SequentialJacobiTiming;
@@ -37,9 +38,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Times the sequential Jacobi kernel and the runtime on 1, 2, 4 and 8 ranks on the same grid,",
                 "the memory-bandwidth bound of the kernel and the cost of a checkpoint; prints each ratio to the",
-                "sequential kernel against the targets. Runtime figures cover the iteration loop only."},
+                "sequential kernel against the targets. Runtime figures cover the iteration loop only.",
+                "The kernel is vectorised only when the JVM runs with --add-modules jdk.incubator.vector (./dfr does);",
+                "the line \"kernel: ...\" of the output says which one ran."},
         footer = {"", "Examples:",
-                "  java -Xmx8g -XX:+UseParallelGC -jar dfr.jar bench",
+                "  java -Xmx8g -XX:+UseParallelGC --add-modules jdk.incubator.vector -jar dfr.jar bench",
                 "  dfr bench --cells 1024x1024 --iterations 50 --ranks 1,2 --skip-processes --json bench.json",
                 "", "Exit codes: 0 measured (targets missed are reported, not errors), 1 a run failed, 2 bad arguments."})
 public final class BenchCommand implements Callable<Integer> {
@@ -142,7 +145,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
 
         CheckpointCost checkpoint = checkpointCost(err, runner, largest, grid, largestEmbedded);
-        BenchReport report = new BenchReport(List.of(grid.first(), grid.second()), iterations, seq, rows,
+        BenchReport report = new BenchReport(List.of(grid.first(), grid.second()), iterations, seq,
+                JacobiStencil.implementation(), rows,
                 bytesPerSecond, bytesPerSecond / MemoryBandwidth.BYTES_PER_CELL_UPDATE, fraction,
                 BenchTargets.MIN_BANDWIDTH_FRACTION, fraction >= BenchTargets.MIN_BANDWIDTH_FRACTION, checkpoint);
         BenchTable.print(report, out);

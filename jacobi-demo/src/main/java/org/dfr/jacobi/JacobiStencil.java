@@ -1,14 +1,112 @@
 package org.dfr.jacobi;
 
 /**
- * The one loop that applies the 5-point Jacobi update to a rectangle surrounded by a one-cell frame,
+ * The one place that applies the 5-point Jacobi update to a rectangle surrounded by a one-cell frame,
  * stored row-major in a flat array. {@link SequentialJacobi} (the whole array) and {@link JacobiKernel}
  * (one block plus its ghost frame) both call it, so both perform the same floating-point operations
  * on every cell.
+ *
+ * <p>The loop itself is one of two implementations of {@code StencilSweep}, chosen once when this
+ * class loads: the vector form ({@code VectorStencilSweep}, the incubating Vector API) when the module
+ * {@code jdk.incubator.vector} is in the boot layer ({@code java --add-modules jdk.incubator.vector})
+ * and the CPU has vectors of at least two doubles, otherwise the scalar loop
+ * ({@code ScalarStencilSweep}). Both give bit-for-bit identical fields; only the residual's summation
+ * order differs. {@code -D}{@value #IMPLEMENTATION_PROPERTY}{@code =scalar} forces the scalar loop
+ * (to compare the two in benchmarks); any other value, or none, means the vector form when possible.
+ * {@link #implementation()} says which one runs.
  */
-final class JacobiStencil {
+public final class JacobiStencil {
+
+    /** The module the vector form needs. */
+    public static final String VECTOR_MODULE = "jdk.incubator.vector";
+    /** System property that forces the scalar loop when set to {@code scalar}. */
+    public static final String IMPLEMENTATION_PROPERTY = "dfr.stencil";
+
+    private static final StencilSweep ACTIVE = select(
+            ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent(),
+            System.getProperty(IMPLEMENTATION_PROPERTY));
+
+    /** Most sweeps {@link #warmUp()} runs: far more calls and loop trips than C2 (tier 4) needs to compile the loops. */
+    static final int WARM_UP_MAX_SWEEPS = 20_000;
+    /** {@link #warmUp()} times its sweeps in batches of this many. */
+    private static final int WARM_UP_BATCH = 500;
+    /** A batch this many times faster than the first one runs compiled code: the warm-up is done. */
+    private static final int WARM_UP_SPEED_UP = 100;
+    /** The grid of {@link #warmUp()}: a pair of rows and a single one, whole vectors and a scalar tail. */
+    private static final int WARM_UP_COLS = 67;
+    private static final int WARM_UP_ROWS = 3;
+
+    private static boolean warm;
 
     private JacobiStencil() {
+    }
+
+    /**
+     * The implementation that runs in this JVM, e.g. {@code vector (AVX-512, 8 lanes)} or
+     * {@code scalar (jdk.incubator.vector not loaded)}.
+     */
+    public static String implementation() {
+        return ACTIVE.description();
+    }
+
+    /**
+     * The implementation for a JVM that has (or lacks) the vector module, given the value of
+     * {@value #IMPLEMENTATION_PROPERTY} ({@code null} when unset). Refers to
+     * {@code VectorStencilSweep}, whose loading needs the module, only when the module is loaded.
+     */
+    static StencilSweep select(boolean vectorModuleLoaded, String requested) {
+        if ("scalar".equals(requested)) {
+            return new ScalarStencilSweep("-D" + IMPLEMENTATION_PROPERTY + "=scalar");
+        }
+        if (!vectorModuleLoaded) {
+            return new ScalarStencilSweep(VECTOR_MODULE + " not loaded");
+        }
+        if (VectorStencilSweep.lanes() < 2) {
+            return new ScalarStencilSweep("the CPU's vectors hold a single double");
+        }
+        return new VectorStencilSweep();
+    }
+
+    /**
+     * Runs the loop on a small grid often enough for C2 to compile it, so that the first sweeps of a
+     * run are not the slow ones: until C2 has compiled it, the vector loop runs some 50 times slower
+     * than the scalar one (the Vector API is only fast once intrinsified), and a cold rank would spend
+     * a few hundred milliseconds in its first iteration. Takes about that long the first time in a JVM
+     * (sweeps until a batch runs {@value #WARM_UP_SPEED_UP} times faster than the first, at most
+     * {@value #WARM_UP_MAX_SWEEPS} sweeps of a tiny grid; much less with the scalar loop), and returns at
+     * once afterwards; safe to call from any thread.
+     */
+    public static synchronized void warmUp() {
+        if (warm) {
+            return;
+        }
+        int stride = WARM_UP_COLS + 2;
+        double[] a = new double[stride * (WARM_UP_ROWS + 2)];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = (i % 11) / 10.0;
+        }
+        double[] b = a.clone();
+        long firstBatchNanos = -1;
+        for (int done = 0; done < WARM_UP_MAX_SWEEPS; done += WARM_UP_BATCH) {
+            long start = System.nanoTime();
+            for (int i = 0; i < WARM_UP_BATCH; i += 2) {
+                ACTIVE.sweep(a, b, stride, WARM_UP_ROWS, WARM_UP_COLS);
+                ACTIVE.sweep(b, a, stride, WARM_UP_ROWS, WARM_UP_COLS);
+            }
+            long nanos = System.nanoTime() - start;
+            if (firstBatchNanos < 0) {
+                firstBatchNanos = nanos;
+            } else if (nanos * WARM_UP_SPEED_UP < firstBatchNanos) {
+                // only compiled code is this much faster (a busy machine can only make a batch slower)
+                break;
+            }
+        }
+        warm = true;
+    }
+
+    /** The implementation {@link #sweep} uses; for tests. */
+    static StencilSweep active() {
+        return ACTIVE;
     }
 
     /**
@@ -31,33 +129,6 @@ final class JacobiStencil {
         if (in == out) {
             throw new IllegalArgumentException("a Jacobi sweep needs two distinct buffers, got the same one twice");
         }
-        double residual = 0.0;
-        for (int y = 1; y <= rows; y++) {
-            residual += sweepRow(in, out, y * stride, stride, cols);
-        }
-        return residual;
-    }
-
-    /**
-     * Updates one row starting at {@code row} (the index of its frame cell {@code x = 0}).
-     *
-     * <p>One fused scalar pass: C2 of JDK 17 cannot vectorise this loop because it must assume that
-     * {@code in} and {@code out} may be the same array (then {@code in[x-1]} would depend on the store
-     * of the previous cell), and it has no runtime alias check. Measured with JMH on the target machine
-     * this plain form was as fast as manually unrolled variants with several residual accumulators or a
-     * separate residual pass, and faster than those on large grids; see JacobiKernelBenchmark.
-     */
-    private static double sweepRow(double[] in, double[] out, int row, int stride, int cols) {
-        final int north = row - stride;
-        final int south = row + stride;
-        double residual = 0.0;
-        for (int x = 1; x <= cols; x++) {
-            // left to right, exactly as DESIGN.md says; javac and C2 never fuse or reassociate these
-            double next = 0.25 * (((in[north + x] + in[south + x]) + in[row + x - 1]) + in[row + x + 1]);
-            double delta = next - in[row + x];
-            out[row + x] = next;
-            residual += delta * delta;
-        }
-        return residual;
+        return ACTIVE.sweep(in, out, stride, rows, cols);
     }
 }

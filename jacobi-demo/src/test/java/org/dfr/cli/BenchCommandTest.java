@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.dfr.jacobi.JacobiStencil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ class BenchCommandTest {
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("grid 64x48 cells, 6 timed iterations")
+                .contains("kernel: " + JacobiStencil.implementation())
                 .contains("loop only")
                 .containsPattern("(?m)^sequential +\\d\\.\\d\\de\\+\\d\\d +1\\.00x")
                 .containsPattern("(?m)^1x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=0\\.9x +(yes|NO)")
@@ -34,6 +36,7 @@ class BenchCommandTest {
                 .doesNotContain("processes");
         JsonNode tree = new ObjectMapper().readTree(json.toFile());
         assertThat(tree.get("rows")).hasSize(3);
+        assertThat(tree.get("kernel").asText()).isEqualTo(JacobiStencil.implementation()).startsWith("vector (");
         double seq = tree.get("sequentialCellUpdatesPerSecond").doubleValue();
         JsonNode twoRanks = tree.get("rows").get(2);
         assertThat(twoRanks.get("configuration").asText()).isEqualTo("2x1 embedded");

@@ -9,6 +9,8 @@ import java.util.List;
  * @param cells                          grid size {@code [NX, NY]}
  * @param iterations                     timed iterations of every row
  * @param sequentialCellUpdatesPerSecond the plain sequential kernel
+ * @param kernel                         the stencil loop every row ran, e.g. {@code vector (AVX-512, 8 lanes)}
+ *                                       ({@code JacobiStencil.implementation()})
  * @param rows                           the throughput table, sequential first
  * @param memoryBytesPerSecond           the STREAM-like copy bandwidth of one thread
  * @param bandwidthBoundCellUpdatesPerSecond {@code memoryBytesPerSecond / 16}
@@ -18,7 +20,7 @@ import java.util.List;
  * @param checkpoint                     checkpoint cost on the largest layout, null when not measured
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record BenchReport(List<Integer> cells, int iterations, double sequentialCellUpdatesPerSecond,
+public record BenchReport(List<Integer> cells, int iterations, double sequentialCellUpdatesPerSecond, String kernel,
                           List<ThroughputRow> rows, double memoryBytesPerSecond,
                           double bandwidthBoundCellUpdatesPerSecond, double sequentialFractionOfBound,
                           double bandwidthTarget, boolean bandwidthTargetMet, CheckpointCost checkpoint) {

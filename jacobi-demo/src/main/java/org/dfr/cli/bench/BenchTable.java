@@ -15,6 +15,7 @@ public final class BenchTable {
     public static void print(BenchReport r, PrintWriter out) {
         out.printf(Locale.ROOT, "grid %dx%d cells, %d timed iterations per row%n", r.cells().get(0), r.cells().get(1),
                 r.iterations());
+        out.println("kernel: " + r.kernel());
         out.println("runtime rows: RunReport.cellUpdatesPerSecond over loopMillis, the iteration loop only"
                 + " (cluster start, initial checkpoint and result collection excluded); no checkpoint inside the loop");
         out.println();

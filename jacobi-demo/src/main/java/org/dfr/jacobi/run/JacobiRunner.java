@@ -9,6 +9,7 @@ import org.dfr.power.energy.PowerSampler;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.jacobi.JacobiKernel;
+import org.dfr.jacobi.JacobiStencil;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
@@ -53,6 +54,8 @@ public final class JacobiRunner {
     }
 
     private RunReport runEmbedded(JacobiRunConfig config) {
+        // compile the stencil loop before the members start, not in the timed loop
+        JacobiStencil.warmUp();
         IdleHostCapping capping = config.capIdleHosts()
                 ? new IdleHostCapping(config.runSpec(), sysfsRoot(config), allHosts(config), config.journal())
                 : null;

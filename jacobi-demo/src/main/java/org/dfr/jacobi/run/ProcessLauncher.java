@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
+import org.dfr.jacobi.JacobiStencil;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.HazelcastConfigs;
@@ -83,6 +84,17 @@ public final class ProcessLauncher {
             "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
             "--add-opens", "java.management/sun.management=ALL-UNNAMED",
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
+
+    /**
+     * Gives the ranks the vector form of the Jacobi kernel ({@link org.dfr.jacobi.JacobiStencil}) when
+     * this JVM has it, so that every rank runs the same kernel as the launcher (its
+     * {@code -Ddfr.stencil} setting is passed on with the other {@code dfr.} properties); the fields are
+     * bit for bit the same either way.
+     */
+    static final List<String> VECTOR_MODULE_ACCESS =
+            ModuleLayer.boot().findModule(JacobiStencil.VECTOR_MODULE).isPresent()
+                    ? List.of("--add-modules", JacobiStencil.VECTOR_MODULE)
+                    : List.of();
 
     private final ClusterSettings settings;
     private RankProcessListener listener = RankProcessListener.NONE;
@@ -192,6 +204,7 @@ public final class ProcessLauncher {
         cmd.add("-Djava.net.preferIPv4Stack=true");
         cmd.add("-Dhazelcast.logging.type=slf4j");
         cmd.addAll(HAZELCAST_MODULE_ACCESS);
+        cmd.addAll(VECTOR_MODULE_ACCESS);
         // the launcher's logging choices (-Ddfr.log=..., a logback file) apply to its ranks too
         System.getProperties().stringPropertyNames().stream()
                 .filter(k -> k.startsWith("dfr.") || k.equals("logback.configurationFile"))

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.dfr.jacobi.JacobiKernel;
+import org.dfr.jacobi.JacobiStencil;
 import org.dfr.recovery.RankKiller;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
@@ -66,6 +67,10 @@ public final class RankProcessMain implements Callable<Integer> {
             System.err.println("dfr-rank: --rank " + rank + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
             return EXIT_USAGE;
         }
+        // compiles the stencil loop while the cluster forms; the loop waits for it below
+        Thread warmUp = new Thread(JacobiStencil::warmUp, "dfr-rank" + rank + "-stencil-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
         JacobiKernel kernel = new JacobiKernel(config.decomposition());
         ResilientRun resilient = new ResilientRun(kernel, spec).strategy(config.strategy()).faults(config.faultPlan());
         ClusterSettings settings = rc.clusterSettings();
@@ -80,6 +85,7 @@ public final class RankProcessMain implements Callable<Integer> {
             }
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
+            JacobiStencil.warmUp();
             // every rank offers its start; the first one wins, all are within the first reduction of each other
             node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
             node.run();
