@@ -3,8 +3,8 @@ package org.dfr.jacobi.run;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.dfr.jacobi.JacobiKernel;
-import org.dfr.jacobi.JacobiStencil;
 import org.dfr.recovery.RankKiller;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
@@ -13,6 +13,8 @@ import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -31,12 +33,20 @@ import picocli.CommandLine.Option;
         description = "One rank of a processes-mode run (started by the dfr launcher, not by hand).")
 public final class RankProcessMain implements Callable<Integer> {
 
+    private static final Logger LOG = LoggerFactory.getLogger(RankProcessMain.class);
+
     /** Printed on stdout once this rank's member is up; the launcher starts the other ranks then. */
     public static final String MEMBER_UP_LINE = "dfr-rank: member up";
     /** Printed on stdout once this rank sees every member of the run. */
     public static final String CLUSTER_FORMED_LINE = "dfr-rank: cluster formed";
     /** Control-board key: wall-clock time at which the first rank entered the iteration loop. */
     public static final String LOOP_STARTED_KEY = "processes/loopStartedAtMillis";
+
+    /**
+     * System property: {@code false} skips the warm-up of the kernel and the halo path before the
+     * loop (to measure what it saves); the launcher passes its own {@code dfr.*} properties on.
+     */
+    public static final String WARM_UP_PROPERTY = "dfr.warmUp";
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_RUN_FAILED = 1;
@@ -67,10 +77,6 @@ public final class RankProcessMain implements Callable<Integer> {
             System.err.println("dfr-rank: --rank " + rank + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
             return EXIT_USAGE;
         }
-        // compiles the stencil loop while the cluster forms; the loop waits for it below
-        Thread warmUp = new Thread(JacobiStencil::warmUp, "dfr-rank" + rank + "-stencil-warm-up");
-        warmUp.setDaemon(true);
-        warmUp.start();
         JacobiKernel kernel = new JacobiKernel(config.decomposition());
         ResilientRun resilient = new ResilientRun(kernel, spec).strategy(config.strategy()).faults(config.faultPlan());
         ClusterSettings settings = rc.clusterSettings();
@@ -85,7 +91,9 @@ public final class RankProcessMain implements Callable<Integer> {
             }
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
-            JacobiStencil.warmUp();
+            if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
+                warmUp(kernel, spec);
+            }
             // every rank offers its start; the first one wins, all are within the first reduction of each other
             node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
             node.run();
@@ -110,6 +118,21 @@ public final class RankProcessMain implements Callable<Integer> {
                 node.close();
             }
         }
+    }
+
+    /**
+     * Compiles the kernel and the halo path of this rank's partition (partition 0's for a spare,
+     * which may adopt any) before the loop. Done after the cluster formed, not while members join:
+     * on a loaded machine a member busy computing while others join made them elect a second
+     * master (seen 4 times in 10 runs at load 15-28), and the cluster never formed.
+     */
+    private void warmUp(JacobiKernel kernel, RunSpec spec) {
+        int partition = rank < spec.partitionCount() ? rank : 0;
+        long start = System.nanoTime();
+        KernelWarmUp.forCells(kernel.cellsOf(partition)).run(kernel, partition);
+        TransportWarmUp.forHalosOf(kernel, partition, TransportWarmUp.DEFAULT_ROUND_TRIPS).run();
+        LOG.debug("rank {}: kernel and halo path warmed up in {} ms", rank,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
     private void collect(RankNode node, JacobiRunConfig config, long endedAt) {

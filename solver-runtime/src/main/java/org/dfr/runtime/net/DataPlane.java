@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -30,12 +31,17 @@ import org.slf4j.LoggerFactory;
  * them over TCP. A rank that is killed leaves the in-JVM registry first, so a message to it fails
  * exactly as a refused connection does.
  *
- * <p>Frame: {@code kind, epoch, iteration, a, b, n} as ints, then {@code n} doubles.
+ * <p>Frame: {@code kind, epoch, iteration, a, b, n} as ints, then {@code n} doubles, in the
+ * machine's native byte order (both ends are on loopback). Each connection encodes into, and each
+ * reader decodes from, one reused direct buffer: a heap buffer would be copied into a temporary
+ * direct buffer by every socket write and read, and big-endian doubles swapped one by one.
  */
 public final class DataPlane implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(DataPlane.class);
     private static final int HEADER_BYTES = 6 * Integer.BYTES;
+    /** Initial size of a connection's frame buffer: a halo of 8K doubles fits without growing. */
+    private static final int MIN_BUFFER_BYTES = 64 * 1024;
 
     /** Mailboxes of the ranks living in this JVM, per cluster name. */
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
@@ -45,7 +51,7 @@ public final class DataPlane implements AutoCloseable {
     private final ServerSocketChannel server;
     private final Mailbox mailbox;
     private final IntFunction<InetSocketAddress> addressOfRank;
-    private final Map<Integer, SocketChannel> outbound = new ConcurrentHashMap<>();
+    private final Map<Integer, Outbound> outbound = new ConcurrentHashMap<>();
     private final List<SocketChannel> inbound = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
@@ -113,27 +119,18 @@ public final class DataPlane implements AutoCloseable {
                 return;
             }
         }
-        SocketChannel channel = connection(rank);
-        ByteBuffer frame = ByteBuffer.allocate(HEADER_BYTES + payload.length * Double.BYTES);
-        frame.putInt(key.kind().ordinal()).putInt(key.epoch()).putInt(key.iteration())
-                .putInt(key.a()).putInt(key.b()).putInt(payload.length);
-        frame.asDoubleBuffer().put(payload);
-        frame.position(0);
+        Outbound out = connection(rank);
         try {
-            synchronized (channel) {
-                while (frame.hasRemaining()) {
-                    channel.write(frame);
-                }
-            }
+            out.write(key, payload);
         } catch (IOException e) {
-            outbound.remove(rank, channel);
-            closeQuietly(channel);
+            outbound.remove(rank, out);
+            closeQuietly(out.channel);
             throw new CommunicationException("cannot send " + key + " to rank " + rank + ": " + e.getMessage(), e);
         }
     }
 
-    private SocketChannel connection(int rank) {
-        SocketChannel existing = outbound.get(rank);
+    private Outbound connection(int rank) {
+        Outbound existing = outbound.get(rank);
         if (existing != null) {
             return existing;
         }
@@ -150,19 +147,54 @@ public final class DataPlane implements AutoCloseable {
                 SocketChannel channel = SocketChannel.open();
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.socket().connect(address, 5_000);
-                outbound.put(rank, channel);
-                return channel;
+                Outbound created = new Outbound(channel);
+                outbound.put(rank, created);
+                return created;
             } catch (IOException e) {
                 throw new CommunicationException("cannot connect to rank " + rank + " at " + address + ": " + e.getMessage(), e);
             }
         }
     }
 
+    /** One outbound connection and the buffer its frames are encoded into (guarded by this object). */
+    private static final class Outbound {
+        final SocketChannel channel;
+        private ByteBuffer frame = frameBuffer(0);
+
+        Outbound(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        synchronized void write(MessageKey key, double[] payload) throws IOException {
+            frame = ensureCapacity(frame, HEADER_BYTES + payload.length * Double.BYTES);
+            frame.clear();
+            frame.putInt(key.kind().ordinal()).putInt(key.epoch()).putInt(key.iteration())
+                    .putInt(key.a()).putInt(key.b()).putInt(payload.length);
+            frame.asDoubleBuffer().put(payload);
+            frame.limit(HEADER_BYTES + payload.length * Double.BYTES).position(0);
+            while (frame.hasRemaining()) {
+                channel.write(frame);
+            }
+        }
+    }
+
+    private static ByteBuffer frameBuffer(int payloadBytes) {
+        return ByteBuffer.allocateDirect(Math.max(MIN_BUFFER_BYTES, HEADER_BYTES + payloadBytes)).order(ByteOrder.nativeOrder());
+    }
+
+    /** {@code buffer} if it holds {@code bytes}, else a new one of at least twice its size. */
+    private static ByteBuffer ensureCapacity(ByteBuffer buffer, int bytes) {
+        if (buffer.capacity() >= bytes) {
+            return buffer;
+        }
+        return ByteBuffer.allocateDirect(Math.max(bytes, 2 * buffer.capacity())).order(ByteOrder.nativeOrder());
+    }
+
     /** Drops the connection to a rank (after it died), so that nothing is written to a dead socket. */
     public void forget(int rank) {
-        SocketChannel channel = outbound.remove(rank);
-        if (channel != null) {
-            closeQuietly(channel);
+        Outbound out = outbound.remove(rank);
+        if (out != null) {
+            closeQuietly(out.channel);
         }
     }
 
@@ -188,7 +220,8 @@ public final class DataPlane implements AutoCloseable {
     }
 
     private void readLoop(SocketChannel channel) {
-        ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+        ByteBuffer header = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.nativeOrder());
+        ByteBuffer body = frameBuffer(0);
         try {
             while (!closed) {
                 header.clear();
@@ -200,7 +233,8 @@ public final class DataPlane implements AutoCloseable {
                 int a = header.getInt();
                 int b = header.getInt();
                 int n = header.getInt();
-                ByteBuffer body = ByteBuffer.allocate(n * Double.BYTES);
+                body = ensureCapacity(body, n * Double.BYTES);
+                body.clear().limit(n * Double.BYTES);
                 readFully(channel, body);
                 body.flip();
                 double[] payload = new double[n];
@@ -237,7 +271,7 @@ public final class DataPlane implements AutoCloseable {
             });
         }
         closeQuietly(server);
-        outbound.values().forEach(DataPlane::closeQuietly);
+        outbound.values().forEach(o -> closeQuietly(o.channel));
         outbound.clear();
         inbound.forEach(DataPlane::closeQuietly);
         for (Thread t : threads) {
