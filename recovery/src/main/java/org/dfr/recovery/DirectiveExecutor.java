@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.dfr.runtime.BackupRepair;
 import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.RankNode;
 import org.dfr.runtime.ResultCollector;
@@ -69,6 +70,9 @@ final class DirectiveExecutor {
         state.invalid.clear();
         if (node.rankId() == active[0]) {
             RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000);
+            // the loss used up copies of the partitions it held: let Hazelcast re-create them now
+            // that the recovery no longer needs the cluster to hold still
+            node.backupRepair().startInBackground(BackupRepair.DEFAULT_TIMEOUT_MILLIS);
         }
         return d.failureIteration();
     }

@@ -69,6 +69,7 @@ public final class RankNode implements AutoCloseable {
     private final DataPlane dataPlane;
     private final HazelcastInstance hazelcast;
     private final PromotionRetry promotionRetry;
+    private final BackupRepair backupRepair;
     private final CheckpointStore checkpoints;
     private final ControlBoard control;
     private final ConcurrentLinkedQueue<MemberLoss> losses = new ConcurrentLinkedQueue<>();
@@ -150,6 +151,7 @@ public final class RankNode implements AutoCloseable {
         }
         this.hazelcast = hz;
         this.promotionRetry = new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
+        this.backupRepair = new BackupRepair(hz, "dfr-rank" + rankId + "-backup-repair");
         IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
         this.checkpoints = new CheckpointStore(ckptMap, promotionRetry);
         IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
@@ -608,6 +610,11 @@ public final class RankNode implements AutoCloseable {
         return settings;
     }
 
+    /** Restores the backups a loss took, between recoveries (see {@link BackupRepair}). */
+    public BackupRepair backupRepair() {
+        return backupRepair;
+    }
+
     /** Wraps operations on the cluster's partitioned maps (see {@link PromotionRetry}). */
     public PromotionRetry promotionRetry() {
         return promotionRetry;
@@ -858,6 +865,7 @@ public final class RankNode implements AutoCloseable {
                 hazelcast.getLifecycleService().terminate();
             }
         } finally {
+            backupRepair.close();
             dataPlane.close();
         }
     }

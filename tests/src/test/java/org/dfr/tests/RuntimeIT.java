@@ -25,6 +25,7 @@ import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.jacobi.run.JacobiRunConfig;
 import org.dfr.jacobi.run.JacobiRunner;
 import org.dfr.jacobi.run.RunReport;
+import org.dfr.runtime.BackupRepair;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.EmbeddedCluster;
 import org.dfr.runtime.FailureHandler;
@@ -174,6 +175,60 @@ class RuntimeIT {
         } finally {
             members.forEach(m -> m.getLifecycleService().terminate());
         }
+    }
+
+    /*
+     * Four members on four hosts, checkpoints with two backups, migrations held. A loss leaves
+     * entries with fewer backups (Hazelcast promotes but does not re-create copies in this state);
+     * BackupRepair brings every entry back to two backups and holds migrations again.
+     */
+    @Test
+    void when_backupsAreRepairedAfterALoss_then_everyEntryHasItsBackupsAgainAndMigrationsAreHeld() {
+        ClusterSettings settings = new ClusterSettings();
+        settings.basePort(HazelcastConfigs.freeBasePort(6));
+        List<HazelcastInstance> members = new java.util.ArrayList<>();
+        try {
+            for (int r = 0; r < 4; r++) {
+                members.add(Hazelcast.newHazelcastInstance(HazelcastConfigs.member(settings, r, 1, 4, r, 4)));
+            }
+            HazelcastInstance first = members.get(0);
+            first.getPartitionService().getPartitions().forEach(p -> p.getOwner());
+            await().atMost(Duration.ofSeconds(60)).until(() -> first.getCluster().getMembers().size() == 4
+                    && first.getPartitionService().isClusterSafe());
+            first.getCluster().changeClusterState(ClusterState.NO_MIGRATION);
+            IMap<String, byte[]> map = first.getMap(HazelcastConfigs.CHECKPOINT_MAP);
+            PromotionRetry retry = new PromotionRetry(first, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
+            int keys = 400;
+            for (int k = 0; k < keys; k++) {
+                map.set("0/" + k, new byte[] {(byte) k});
+            }
+            long expected = (long) keys * HazelcastConfigs.CHECKPOINT_BACKUP_COUNT;
+            assertThat(backupEntries(members)).isEqualTo(expected);
+
+            members.remove(3).getLifecycleService().terminate();
+            for (int k = 0; k < keys; k++) {
+                String key = "1/" + k;
+                byte[] value = {(byte) k};
+                retry.run(() -> map.set(key, value));
+            }
+            assertThat(backupEntries(members)).as("backups after a loss, migrations held")
+                    .isLessThan(2 * expected);
+
+            BackupRepair repair = new BackupRepair(first, "dfr-test-backup-repair");
+            assertThat(repair.repairNow(60_000)).isTrue();
+
+            assertThat(first.getCluster().getClusterState()).isEqualTo(ClusterState.NO_MIGRATION);
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                    assertThat(backupEntries(members)).isEqualTo(2 * expected));
+        } finally {
+            members.forEach(m -> m.getLifecycleService().terminate());
+        }
+    }
+
+    private static long backupEntries(List<HazelcastInstance> members) {
+        return members.stream()
+                .mapToLong(m -> m.getMap(HazelcastConfigs.CHECKPOINT_MAP).getLocalMapStats().getBackupEntryCount())
+                .sum();
     }
 
     private static List<Double> interior(BlockDecomposition dec, int p, double[] state) {
