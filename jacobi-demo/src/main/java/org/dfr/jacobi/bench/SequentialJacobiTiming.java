@@ -1,6 +1,7 @@
 package org.dfr.jacobi.bench;
 
 import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.JacobiStencil;
 import org.dfr.jacobi.SequentialJacobi;
 
 /**
@@ -25,8 +26,8 @@ public final class SequentialJacobiTiming {
     }
 
     /**
-     * Runs {@code iterations} timed iterations of {@code problem} after a warm-up of at least one
-     * iteration and {@link #MIN_WARM_UP_CELL_UPDATES} cell updates.
+     * Runs {@code iterations} timed iterations of {@code problem} after {@link JacobiStencil#warmUp()}
+     * and a warm-up of at least one iteration and {@link #MIN_WARM_UP_CELL_UPDATES} cell updates.
      *
      * @return cell updates of the timed iterations and the time they took
      * @throws IllegalArgumentException if {@code iterations} is below 1
@@ -35,6 +36,7 @@ public final class SequentialJacobiTiming {
         if (iterations < 1) {
             throw new IllegalArgumentException("iterations must be >= 1 but was " + iterations);
         }
+        JacobiStencil.warmUp();
         SequentialJacobi solver = new SequentialJacobi(problem);
         long warmUp = Math.max(1, (MIN_WARM_UP_CELL_UPDATES + problem.interiorCells() - 1) / problem.interiorCells());
         double sink = 0;
