@@ -1,5 +1,8 @@
 package org.dfr.jacobi;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
+
 /**
  * The one place that applies the 5-point Jacobi update to a rectangle surrounded by a one-cell frame,
  * stored row-major in a flat array. {@link SequentialJacobi} (the whole array) and {@link JacobiKernel}
@@ -8,8 +11,8 @@ package org.dfr.jacobi;
  *
  * <p>The loop itself is one of two implementations of {@code StencilSweep}, chosen once when this
  * class loads: the vector form ({@code VectorStencilSweep}, the incubating Vector API) when the module
- * {@code jdk.incubator.vector} is in the boot layer ({@code java --add-modules jdk.incubator.vector})
- * and the CPU has vectors of at least two doubles, otherwise the scalar loop
+ * {@code jdk.incubator.vector} is in the boot layer ({@code java --add-modules jdk.incubator.vector}),
+ * C2 is on and the CPU has vectors of at least two doubles, otherwise the scalar loop
  * ({@code ScalarStencilSweep}). Both give bit-for-bit identical fields; only the residual's summation
  * order differs. {@code -D}{@value #IMPLEMENTATION_PROPERTY}{@code =scalar} forces the scalar loop
  * (to compare the two in benchmarks); any other value, or none, means the vector form when possible.
@@ -24,6 +27,7 @@ public final class JacobiStencil {
 
     private static final StencilSweep ACTIVE = select(
             ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent(),
+            optimizingCompilerEnabled(),
             System.getProperty(IMPLEMENTATION_PROPERTY));
 
     /** Most sweeps {@link #warmUp()} runs: far more calls and loop trips than C2 (tier 4) needs to compile the loops. */
@@ -50,21 +54,47 @@ public final class JacobiStencil {
     }
 
     /**
-     * The implementation for a JVM that has (or lacks) the vector module, given the value of
+     * The implementation for a JVM that has (or lacks) the vector module and C2, given the value of
      * {@value #IMPLEMENTATION_PROPERTY} ({@code null} when unset). Refers to
      * {@code VectorStencilSweep}, whose loading needs the module, only when the module is loaded.
      */
-    static StencilSweep select(boolean vectorModuleLoaded, String requested) {
+    static StencilSweep select(boolean vectorModuleLoaded, boolean optimizingCompiler, String requested) {
         if ("scalar".equals(requested)) {
             return new ScalarStencilSweep("-D" + IMPLEMENTATION_PROPERTY + "=scalar");
         }
         if (!vectorModuleLoaded) {
             return new ScalarStencilSweep(VECTOR_MODULE + " not loaded");
         }
+        if (!optimizingCompiler) {
+            // without C2 the Vector API runs its plain-Java fallback, some 50 times slower than this loop
+            return new ScalarStencilSweep("C2 is off, the Vector API needs it");
+        }
         if (VectorStencilSweep.lanes() < 2) {
             return new ScalarStencilSweep("the CPU's vectors hold a single double");
         }
         return new VectorStencilSweep();
+    }
+
+    /**
+     * Whether C2 compiles hot code: not with {@code -Xint}, nor with {@code -XX:TieredStopAtLevel} below
+     * 4 (C1 only, as fast-starting test JVMs use). True when the JVM does not say.
+     */
+    static boolean optimizingCompilerEnabled() {
+        if (System.getProperty("java.vm.info", "").contains("interpreted mode")) {
+            return false;
+        }
+        try {
+            HotSpotDiagnosticMXBean hotSpot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (hotSpot == null) {
+                return true;
+            }
+            boolean tiered = Boolean.parseBoolean(hotSpot.getVMOption("TieredCompilation").getValue());
+            int stopAtLevel = Integer.parseInt(hotSpot.getVMOption("TieredStopAtLevel").getValue());
+            return !tiered || stopAtLevel >= 4;
+        } catch (RuntimeException | LinkageError e) {
+            // not HotSpot, or jdk.management left out of the image: assume the usual server compiler
+            return true;
+        }
     }
 
     /**

@@ -3,10 +3,13 @@ package org.dfr.jacobi;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.data.Percentage.withPercentage;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,6 +116,7 @@ class StencilSweepTest {
     void when_the_vector_module_is_loaded_then_the_vector_form_runs() {
         assertThat(ModuleLayer.boot().findModule(JacobiStencil.VECTOR_MODULE))
                 .as("the surefire argLine must contain --add-modules jdk.incubator.vector").isPresent();
+        assertThat(JacobiStencil.optimizingCompilerEnabled()).as("C2 in the surefire JVM").isTrue();
         assertThat(VectorStencilSweep.lanes()).isGreaterThanOrEqualTo(2);
         assertThat(JacobiStencil.active()).isInstanceOf(VectorStencilSweep.class);
         assertThat(JacobiStencil.implementation())
@@ -121,7 +125,7 @@ class StencilSweepTest {
 
     @Test
     void when_the_vector_module_is_missing_then_the_scalar_loop_says_why() {
-        StencilSweep chosen = JacobiStencil.select(false, null);
+        StencilSweep chosen = JacobiStencil.select(false, true, null);
 
         assertThat(chosen).isInstanceOf(ScalarStencilSweep.class);
         assertThat(chosen.description()).isEqualTo("scalar (jdk.incubator.vector not loaded)");
@@ -129,12 +133,31 @@ class StencilSweepTest {
 
     @Test
     void when_scalar_is_requested_then_scalar_even_with_the_module() {
-        StencilSweep chosen = JacobiStencil.select(true, "scalar");
+        StencilSweep chosen = JacobiStencil.select(true, true, "scalar");
 
         assertThat(chosen).isInstanceOf(ScalarStencilSweep.class);
         assertThat(chosen.description()).isEqualTo("scalar (-Ddfr.stencil=scalar)");
-        assertThat(JacobiStencil.select(true, "vector")).isInstanceOf(VectorStencilSweep.class);
-        assertThat(JacobiStencil.select(true, null)).isInstanceOf(VectorStencilSweep.class);
+        assertThat(JacobiStencil.select(true, true, "vector")).isInstanceOf(VectorStencilSweep.class);
+        assertThat(JacobiStencil.select(true, true, null)).isInstanceOf(VectorStencilSweep.class);
+    }
+
+    @Test
+    void when_c2_is_off_then_the_scalar_loop_says_why() {
+        StencilSweep chosen = JacobiStencil.select(true, false, null);
+
+        assertThat(chosen).isInstanceOf(ScalarStencilSweep.class);
+        assertThat(chosen.description()).isEqualTo("scalar (C2 is off, the Vector API needs it)");
+    }
+
+    @Test
+    void when_a_jvm_runs_without_the_module_or_without_c2_then_it_sweeps_with_the_scalar_loop() throws Exception {
+        JacobiProblem problem = new JacobiProblem(37, 29);
+        SequentialJacobi here = new SequentialJacobi(problem);
+        here.iterate(3);
+
+        assertThat(childJvm()).containsExactly("scalar (jdk.incubator.vector not loaded)", here.digest());
+        assertThat(childJvm("--add-modules", "jdk.incubator.vector", "-XX:TieredStopAtLevel=1"))
+                .containsExactly("scalar (C2 is off, the Vector API needs it)", here.digest());
     }
 
     @Test
@@ -143,6 +166,22 @@ class StencilSweepTest {
         assertThat(VectorStencilSweep.instructionSet(256, "x86_64")).isEqualTo("AVX");
         assertThat(VectorStencilSweep.instructionSet(128, "amd64")).isEqualTo("SSE");
         assertThat(VectorStencilSweep.instructionSet(128, "aarch64")).isEqualTo("128-bit");
+    }
+
+    /** The lines {@link PrintStencilImplementation} prints in a new JVM with {@code options}. */
+    private static List<String> childJvm(String... options) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(List.of(options));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), PrintStencilImplementation.class.getName()));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("%s finished", command).isTrue();
+            assertThat(process.exitValue()).as("exit code of %s", command).isZero();
+            return new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        } finally {
+            process.destroyForcibly();
+        }
     }
 
     /** Doubles of both signs spread over 2^-30..2^30, so that rounding depends on the order of the sums. */
