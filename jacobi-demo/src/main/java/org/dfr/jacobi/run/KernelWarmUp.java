@@ -31,6 +31,12 @@ public record KernelWarmUp(long sweeps) {
      * compiled after enough calls, not enough cells.
      */
     public static final int DEFAULT_MIN_SWEEPS = 20;
+    /**
+     * Sweeps of the default warm-up at most: a tiny block would otherwise take hundreds of thousands
+     * of sweeps, each dominated by halo packing, to reach the cell budget, and its kernel costs
+     * nothing worth warming up anyway.
+     */
+    public static final int DEFAULT_MAX_SWEEPS = 2_000;
 
     public KernelWarmUp {
         if (sweeps < 1) {
@@ -40,13 +46,15 @@ public record KernelWarmUp(long sweeps) {
 
     /**
      * The default warm-up of a partition with {@code cells} cell updates per sweep:
-     * {@value #DEFAULT_CELL_UPDATES} cell updates and at least {@value #DEFAULT_MIN_SWEEPS} sweeps.
+     * {@value #DEFAULT_CELL_UPDATES} cell updates, and between {@value #DEFAULT_MIN_SWEEPS} and
+     * {@value #DEFAULT_MAX_SWEEPS} sweeps.
      */
     public static KernelWarmUp forCells(long cells) {
         if (cells < 1) {
             throw new IllegalArgumentException("a partition has at least 1 cell, got " + cells);
         }
-        return new KernelWarmUp(Math.max(DEFAULT_MIN_SWEEPS, (DEFAULT_CELL_UPDATES + cells - 1) / cells));
+        long sweeps = (DEFAULT_CELL_UPDATES + cells - 1) / cells;
+        return new KernelWarmUp(Math.min(DEFAULT_MAX_SWEEPS, Math.max(DEFAULT_MIN_SWEEPS, sweeps)));
     }
 
     /**

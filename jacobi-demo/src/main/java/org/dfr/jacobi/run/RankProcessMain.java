@@ -91,6 +91,10 @@ public final class RankProcessMain implements Callable<Integer> {
             }
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
+            // partitions migrate in the background after the joins: let them settle so that the loop
+            // does not share the CPU with moving checkpoints, and a member lost right after the start
+            // cannot take a checkpoint's only copy with it
+            node.awaitClusterSafe(settings.joinTimeoutMillis());
             if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
                 warmUp(kernel, spec);
             }
@@ -122,9 +126,10 @@ public final class RankProcessMain implements Callable<Integer> {
 
     /**
      * Compiles the kernel and the halo path of this rank's partition (partition 0's for a spare,
-     * which may adopt any) before the loop. Done after the cluster formed, not while members join:
-     * on a loaded machine a member busy computing while others join made them elect a second
-     * master (seen 4 times in 10 runs at load 15-28), and the cluster never formed.
+     * which may adopt any) before the loop. Only once the cluster is safe, never while members are
+     * still joining: on a loaded machine, members busy computing while others joined made the
+     * master lose members for good (a second master was elected, or members were dropped), and the
+     * cluster never formed.
      */
     private void warmUp(JacobiKernel kernel, RunSpec spec) {
         int partition = rank < spec.partitionCount() ? rank : 0;

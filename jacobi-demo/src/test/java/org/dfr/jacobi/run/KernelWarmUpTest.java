@@ -15,10 +15,15 @@ import org.junit.jupiter.api.Test;
 class KernelWarmUpTest {
 
     @Test
-    void when_blockIsSmall_then_sweepsAddUpToTheCellBudget() {
-        // 1000 cells: ceil(3e7 / 1000) sweeps
-        assertThat(KernelWarmUp.forCells(1_000).sweeps()).isEqualTo(30_000);
-        assertThat(KernelWarmUp.forCells(7).sweeps()).isEqualTo((30_000_000L + 6) / 7);
+    void when_blockIsMidSized_then_sweepsAddUpToTheCellBudget() {
+        // 100 000 cells: 3e7 / 1e5 sweeps; 70 001 cells: rounded up
+        assertThat(KernelWarmUp.forCells(100_000).sweeps()).isEqualTo(300);
+        assertThat(KernelWarmUp.forCells(70_001).sweeps()).isEqualTo((30_000_000L + 70_000) / 70_001);
+    }
+
+    @Test
+    void when_blockIsTiny_then_theMaximumNumberOfSweepsRuns() {
+        assertThat(KernelWarmUp.forCells(152).sweeps()).isEqualTo(KernelWarmUp.DEFAULT_MAX_SWEEPS);
     }
 
     @Test
