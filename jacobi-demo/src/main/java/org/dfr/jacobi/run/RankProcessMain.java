@@ -86,15 +86,14 @@ public final class RankProcessMain implements Callable<Integer> {
                     resilient.faultInjector(RankKiller.SIGKILL_PROCESS));
             System.out.println(MEMBER_UP_LINE + " (rank " + rank + ")");
             node.awaitClusterSize(spec.memberCount(), settings.joinTimeoutMillis());
+            // partitions migrate in the background after the joins: rank 0 lets them settle (so that
+            // the loop does not share the CPU with moving checkpoints, and a member lost right after
+            // the start cannot take a checkpoint's only copy with it), then holds migrations
             if (rank == 0) {
                 node.holdMigrations(settings.joinTimeoutMillis());
             }
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
-            // partitions migrate in the background after the joins: let them settle so that the loop
-            // does not share the CPU with moving checkpoints, and a member lost right after the start
-            // cannot take a checkpoint's only copy with it
-            node.awaitClusterSafe(settings.joinTimeoutMillis());
             if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
                 warmUp(kernel, spec);
             }
