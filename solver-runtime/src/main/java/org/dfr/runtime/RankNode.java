@@ -231,7 +231,7 @@ public final class RankNode implements AutoCloseable {
      * reads waited for the whole repartitioning (0.7-1.2 s measured with 8 rank processes) although the
      * promoted copies were already there. With migrations held, promotion still happens, and the
      * checkpoint copies that remain (two synchronous backups, on other hosts) are what recovery reads;
-     * the backup count is not restored during the run, so each loss uses up one of the copies.
+     * {@link BackupRepair} restores the backup count once the recovery has resumed.
      *
      * @throws RunFailedException if the cluster does not reach a safe state or refuses the change
      */
