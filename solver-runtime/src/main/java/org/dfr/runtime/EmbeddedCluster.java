@@ -106,7 +106,6 @@ public final class EmbeddedCluster {
             RankNode collector = nodes.stream().filter(n -> !n.isKilled()).findFirst()
                     .orElseThrow(() -> new RunFailedException("no member survived"));
             RunOutcome outcome = ResultCollector.collect(collector, wallMillis);
-            collector.control().put(RankNode.COLLECTED_KEY, "true");
             return outcome;
         } finally {
             closeAll(nodes);

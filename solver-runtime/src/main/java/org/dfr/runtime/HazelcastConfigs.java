@@ -103,6 +103,9 @@ public final class HazelcastConfigs {
         // an operation sent to a partition whose owner just died is retried with doubling pauses up
         // to this cap (default 500 ms): a small cap lets it land soon after the backup is promoted
         config.setProperty("hazelcast.invocation.retry.pause.millis", "20");
+        // ... and the retry count keeps the default's time budget (250 retries at up to 500 ms, about
+        // 2 minutes): 250 retries at 20 ms would give up after 5 s while promotions are still running
+        config.setProperty("hazelcast.invocation.max.retry.count", "6000");
         config.getJetConfig().setEnabled(false);
 
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(CHECKPOINT_BACKUP_COUNT).setAsyncBackupCount(0)

@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.Mailbox;
@@ -45,8 +47,6 @@ public final class RankNode implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(RankNode.class);
 
-    /** Control-board key a collector sets once it has read the results; members may then leave. */
-    public static final String COLLECTED_KEY = "collected";
     /** Control-board key set once every active rank has published its final state. */
     public static final String ENDED_KEY = "ended";
     /**
@@ -191,14 +191,9 @@ public final class RankNode implements AutoCloseable {
      * @throws RunFailedException if that does not happen within the timeout
      */
     public void awaitClusterSize(int size, long timeoutMillis) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (hazelcast.getCluster().getMembers().size() < size) {
-            if (System.nanoTime() > deadline) {
-                throw new RunFailedException("rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
+        awaitCondition(() -> hazelcast.getCluster().getMembers().size() >= size, timeoutMillis, 50,
+                () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
                         + " of " + size + " members after " + timeoutMillis + " ms");
-            }
-            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 50_000_000L));
-        }
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
@@ -209,15 +204,11 @@ public final class RankNode implements AutoCloseable {
      * after start-up must not lose checkpoint data (migrations after the joins are asynchronous).
      */
     public void awaitClusterSafe(long timeoutMillis) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        // partitions are assigned on first use; until then the cluster counts as safe
         hazelcast.getPartitionService().getPartitions().forEach(p -> p.getOwner());
-        while (!hazelcast.getPartitionService().isClusterSafe()) {
-            if (System.nanoTime() > deadline) {
-                throw new RunFailedException("rank " + rankId + ": the cluster did not reach a safe state (all backups"
-                        + " in place) within " + timeoutMillis + " ms");
-            }
-            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 20_000_000L));
-        }
+        awaitCondition(() -> hazelcast.getPartitionService().isClusterSafe(), timeoutMillis, 20,
+                () -> "rank " + rankId + ": the cluster did not reach a safe state (all backups in place) within "
+                        + timeoutMillis + " ms");
     }
 
     /**
@@ -250,13 +241,27 @@ public final class RankNode implements AutoCloseable {
      * @throws RunFailedException if it does not within the timeout
      */
     public void awaitMigrationsHeld(long timeoutMillis) {
+        awaitCondition(() -> hazelcast.getCluster().getClusterState() == ClusterState.NO_MIGRATION, timeoutMillis, 10,
+                () -> "rank " + rankId + ": partition migrations were not stopped within " + timeoutMillis
+                        + " ms (cluster state " + hazelcast.getCluster().getClusterState() + ")");
+    }
+
+    /**
+     * Re-checks {@code condition} whenever the control board changes (a member event bumps it too),
+     * and at least every {@code pollMillis}: cluster state, membership and partition safety change
+     * without a board entry.
+     *
+     * @throws RunFailedException with {@code failure}'s message once {@code timeoutMillis} passed
+     */
+    private void awaitCondition(BooleanSupplier condition, long timeoutMillis, long pollMillis,
+                                Supplier<String> failure) {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (hazelcast.getCluster().getClusterState() != ClusterState.NO_MIGRATION) {
+        long pollNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(pollMillis);
+        while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new RunFailedException("rank " + rankId + ": partition migrations were not stopped within "
-                        + timeoutMillis + " ms (cluster state " + hazelcast.getCluster().getClusterState() + ")");
+                throw new RunFailedException(failure.get());
             }
-            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 10_000_000L));
+            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + pollNanos));
         }
     }
 
@@ -569,27 +574,25 @@ public final class RankNode implements AutoCloseable {
     }
 
     /**
-     * Waits until the collector (the oldest member) read the results, so that no data is lost by
-     * leaving, or until the collector itself left: it leaves right after marking the results read,
-     * and once it is gone there is nobody left to lose data to. Waiting for the mark alone could
-     * outlast the collector: the mark may live in a partition it owned, and with migrations held its
-     * promotion competes with every other rank leaving at the same time.
+     * Waits until the collector (the oldest member) has left the cluster: it leaves only after it has
+     * read every rank's results, so from then on this rank loses nothing by leaving. (If it dies
+     * instead, its launcher reports that.) Deliberately no control-board read: an entry may live in a
+     * partition the collector owned, and reading it races with every rank leaving at once, when
+     * promotions can stall.
      *
-     * @return false if neither happened within the timeout
+     * @return false if the collector is still a member after the timeout
      */
     public boolean awaitCollected(long timeoutMillis) {
         Member collector = hazelcast.getCluster().getMembers().iterator().next();
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            long seen = control.version();
-            if (!hazelcast.getCluster().getMembers().contains(collector) || control.get(COLLECTED_KEY) != null) {
-                return true;
-            }
+        while (hazelcast.getCluster().getMembers().contains(collector)) {
             if (System.nanoTime() >= deadline) {
                 return false;
             }
-            control.awaitChange(seen, Math.min(deadline, System.nanoTime() + 50_000_000L));
+            // a member's departure bumps the board's version
+            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 50_000_000L));
         }
+        return true;
     }
 
     // ------------------------------------------------------------------ state access for recovery

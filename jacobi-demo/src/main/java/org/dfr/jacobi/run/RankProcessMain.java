@@ -144,7 +144,6 @@ public final class RankProcessMain implements Callable<Integer> {
         long wallMillis = started == null ? 0 : Math.max(0, endedAt - Long.parseLong(started));
         RunOutcome outcome = ResultCollector.collect(node, wallMillis);
         RunReports.write(RunReports.of(config, outcome, JacobiRunner.noEnergy()), resultFile);
-        node.control().put(RankNode.COLLECTED_KEY, "true");
     }
 
     private static void announceFailure(RankNode node, String reason) {
