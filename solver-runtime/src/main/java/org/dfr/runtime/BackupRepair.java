@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * holds migrations again. While it runs the computation goes on; a failure in that window is
  * recovered like any other, only with the slower, rebalancing cluster.
  *
- * <p>If the repair cannot finish (a member dies during a state change, the time limit passes, the
- * run ends) the cluster stays in whatever state it reached; both are correct, and the next recovery
+ * <p>A refused state change (migrations still queued, the state lock held by a dying member) is
+ * retried. If the repair cannot finish (the time limit passes, the run ends) the cluster stays in
+ * whatever state it reached; both are correct, and the next recovery
  * starts another repair.
  */
 public final class BackupRepair implements AutoCloseable {
@@ -30,6 +31,7 @@ public final class BackupRepair implements AutoCloseable {
     /** Upper bound of one repair; rebalancing gigabytes of checkpoints on 2 cores takes seconds. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 300_000;
     static final long POLL_MICROS = 20_000;
+    static final long STATE_CHANGE_RETRY_MILLIS = 100;
 
     private final HazelcastInstance hazelcast;
     private final String threadName;
@@ -72,25 +74,49 @@ public final class BackupRepair implements AutoCloseable {
     public boolean repairNow(long timeoutMillis) {
         long start = System.nanoTime();
         long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        try {
-            hazelcast.getCluster().changeClusterState(ClusterState.ACTIVE);
-            while (!hazelcast.getPartitionService().isClusterSafe()) {
-                if (System.nanoTime() > deadline || Thread.currentThread().isInterrupted()
-                        || !hazelcast.getLifecycleService().isRunning()) {
-                    LOG.info("backup repair stopped before every backup was in place (cluster left rebalancing)");
-                    return false;
-                }
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
-            }
-            hazelcast.getCluster().changeClusterState(ClusterState.NO_MIGRATION);
-            LOG.info("backups restored in {} ms; migrations held again",
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-            return true;
-        } catch (RuntimeException e) {
-            // a member died during the state change, or the run is ending: either state is correct
-            LOG.info("backup repair stopped: {}", e.toString());
+        if (!changeStateBefore(ClusterState.ACTIVE, deadline)) {
             return false;
         }
+        while (!hazelcast.getPartitionService().isClusterSafe()) {
+            if (stopped(deadline)) {
+                LOG.info("backup repair stopped before every backup was in place (cluster left rebalancing)");
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
+        }
+        if (!changeStateBefore(ClusterState.NO_MIGRATION, deadline)) {
+            return false;
+        }
+        LOG.info("backups restored in {} ms; migrations held again",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+        return true;
+    }
+
+    /*
+     * A state change is refused while the master still has migration tasks queued (the promotions
+     * after a loss) or while another change holds the cluster-state lock; both pass, so it is
+     * retried until the deadline.
+     */
+    private boolean changeStateBefore(ClusterState state, long deadline) {
+        while (true) {
+            try {
+                hazelcast.getCluster().changeClusterState(state);
+                return true;
+            } catch (RuntimeException e) {
+                if (stopped(deadline)) {
+                    // the run is ending or the limit passed: either state is correct
+                    LOG.info("backup repair stopped: could not change the cluster state to {}: {}", state, e.toString());
+                    return false;
+                }
+                LOG.debug("cluster state change to {} refused, retrying: {}", state, e.toString());
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STATE_CHANGE_RETRY_MILLIS));
+            }
+        }
+    }
+
+    private boolean stopped(long deadline) {
+        return System.nanoTime() > deadline || Thread.currentThread().isInterrupted()
+                || !hazelcast.getLifecycleService().isRunning();
     }
 
     /** Stops a running repair and waits briefly for its thread. */

@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.core.HazelcastInstance;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
@@ -13,8 +14,9 @@ import java.util.function.Supplier;
  * <p>The ranks' cluster runs in {@link ClusterState#NO_MIGRATION} (see {@link RankNode#holdMigrations}).
  * In that state Hazelcast still promotes a backup when an owner dies, but until the promotion is
  * committed an invocation on that partition fails at once with an {@link IllegalStateException}
- * ("Partition owner is null but partitions can't be assigned ...") instead of being retried as it
- * is in the active state. This class retries such operations every {@value #RETRY_PAUSE_MICROS} µs
+ * instead of being retried as it is in the active state: "Partition owner is null ..." for a
+ * single-key operation, "Partitions can't be assigned since cluster-state: NO_MIGRATION" for one
+ * that touches every partition ({@code size}, {@code entrySet}). This class retries such operations every {@value #RETRY_PAUSE_MICROS} µs
  * until the owner is there, or fails the run clearly once {@code maxWaitMillis} passed: then no
  * member holding a copy of that partition is left.
  */
@@ -23,8 +25,12 @@ public final class PromotionRetry {
     /** Promotion takes milliseconds; this bound only matters when every copy of a partition is gone. */
     public static final long DEFAULT_MAX_WAIT_MILLIS = 30_000;
     static final long RETRY_PAUSE_MICROS = 2_000;
-    /** The text of Hazelcast 5.5's exception for an invocation on a partition without an owner. */
-    static final String OWNERLESS_PARTITION_MESSAGE = "Partition owner is null";
+    /**
+     * The texts of Hazelcast 5.5's exceptions for an invocation on a partition without an owner:
+     * from a single-partition invocation, and from an invocation on all partitions.
+     */
+    static final List<String> OWNERLESS_PARTITION_MESSAGES = List.of(
+            "Partition owner is null", "Partitions can't be assigned since cluster-state");
 
     private final HazelcastInstance hazelcast;
     private final long maxWaitMillis;
@@ -62,7 +68,8 @@ public final class PromotionRetry {
     }
 
     private boolean awaitingPromotion(IllegalStateException e) {
-        return e.getMessage() != null && e.getMessage().contains(OWNERLESS_PARTITION_MESSAGE)
+        String message = e.getMessage();
+        return message != null && OWNERLESS_PARTITION_MESSAGES.stream().anyMatch(message::contains)
                 && hazelcast.getLifecycleService().isRunning()
                 && !hazelcast.getCluster().getClusterState().isMigrationAllowed();
     }

@@ -74,7 +74,7 @@ public final class ResultCollector {
                 }
             }
         }
-        String ended = control.get(RankNode.ENDED_KEY);
+        String ended = via.promotionRetry().call(() -> control.get(RankNode.ENDED_KEY));
         double residual = ended == null ? Double.NaN : Double.parseDouble(ended);
         return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
                 new ArrayList<>(failures.values()), wallMillis);
