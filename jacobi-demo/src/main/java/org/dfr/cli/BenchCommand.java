@@ -5,7 +5,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.dfr.cli.bench.BandwidthBound;
 import org.dfr.cli.bench.BenchJson;
 import org.dfr.cli.bench.BenchReport;
 import org.dfr.cli.bench.BenchTable;
@@ -104,15 +109,20 @@ public final class BenchCommand implements Callable<Integer> {
         progress(err, "sequential kernel");
         Throughput sequential = SequentialJacobiTiming.withSystemClock().measure(problem, iterations);
         double seq = sequential.perSecond();
+
+        int cores = Runtime.getRuntime().availableProcessors();
+        Map<Integer, BandwidthBound> bounds = new TreeMap<>();
+        for (int threads : bandwidthThreads(layouts, cores)) {
+            progress(err, "memory bandwidth, " + threads + (threads == 1 ? " thread" : " threads"));
+            Throughput copy = new MemoryBandwidth((long) bandwidthMib << 20, MemoryBandwidth.DEFAULT_REPETITIONS,
+                    NanoClock.SYSTEM).measureCopy(threads);
+            bounds.put(threads, BandwidthBound.of(threads, copy.perSecond()));
+        }
+        double bytesPerSecond = bounds.get(1).bytesPerSecond();
+        double fraction = MemoryBandwidth.fractionOfBound(seq, bytesPerSecond);
         List<ThroughputRow> rows = new ArrayList<>();
         rows.add(new ThroughputRow("sequential", 0, "sequential", seq, sequential.nanos() / 1_000_000, 1.0, null, null,
-                null, null));
-
-        progress(err, "memory bandwidth");
-        Throughput copy = new MemoryBandwidth((long) bandwidthMib << 20, MemoryBandwidth.DEFAULT_REPETITIONS,
-                NanoClock.SYSTEM).measureCopy();
-        double bytesPerSecond = copy.perSecond();
-        double fraction = MemoryBandwidth.fractionOfBound(seq, bytesPerSecond);
+                null, fraction, null));
 
         JacobiRunner runner = new JacobiRunner();
         RunReport largestEmbedded = null;
@@ -123,7 +133,7 @@ public final class BenchCommand implements Callable<Integer> {
             try {
                 RunReport r = runner.run(config(layout, grid, iterations));
                 rows.add(ThroughputRow.measured(name, layout.ranks(), "embedded", r.cellUpdatesPerSecond(),
-                        r.loopMillis(), seq));
+                        r.loopMillis(), seq, bounds.get(Math.min(layout.ranks(), cores))));
                 if (layout.equals(largest)) {
                     largestEmbedded = r;
                 }
@@ -137,7 +147,7 @@ public final class BenchCommand implements Callable<Integer> {
             try {
                 RunReport r = runner.run(config(largest, grid, iterations).withMode(Mode.PROCESSES));
                 rows.add(ThroughputRow.measured(name, largest.ranks(), "processes", r.cellUpdatesPerSecond(),
-                        r.loopMillis(), seq));
+                        r.loopMillis(), seq, bounds.get(Math.min(largest.ranks(), cores))));
             } catch (RuntimeException | LinkageError e) {
                 rows.add(ThroughputRow.unavailable(name, largest.ranks(), "processes",
                         "processes mode: unavailable (" + e + ")"));
@@ -148,7 +158,8 @@ public final class BenchCommand implements Callable<Integer> {
         BenchReport report = new BenchReport(List.of(grid.first(), grid.second()), iterations, seq,
                 JacobiStencil.implementation(), rows,
                 bytesPerSecond, bytesPerSecond / MemoryBandwidth.BYTES_PER_CELL_UPDATE, fraction,
-                BenchTargets.MIN_BANDWIDTH_FRACTION, fraction >= BenchTargets.MIN_BANDWIDTH_FRACTION, checkpoint);
+                BenchTargets.MIN_BANDWIDTH_FRACTION, fraction >= BenchTargets.MIN_BANDWIDTH_FRACTION,
+                List.copyOf(bounds.values()), checkpoint);
         BenchTable.print(report, out);
         if (json != null) {
             BenchJson.write(report, json);
@@ -156,6 +167,14 @@ public final class BenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** One thread for the sequential kernel, and min(ranks, cores) for every layout. */
+    static SortedSet<Integer> bandwidthThreads(List<RankLayout> layouts, int cores) {
+        SortedSet<Integer> threads = new TreeSet<>();
+        threads.add(1);
+        layouts.forEach(l -> threads.add(Math.min(l.ranks(), cores)));
+        return threads;
     }
 
     private CheckpointCost checkpointCost(PrintWriter err, JacobiRunner runner, RankLayout layout, SizePair grid,

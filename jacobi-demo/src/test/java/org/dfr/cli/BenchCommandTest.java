@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.dfr.cli.bench.RankLayout;
 import org.dfr.jacobi.JacobiStencil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +33,8 @@ class BenchCommandTest {
                 .containsPattern("(?m)^1x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=0\\.9x +(yes|NO)")
                 .containsPattern("(?m)^2x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=1\\.6x +(yes|NO)")
                 .contains("sequential kernel / bandwidth bound:")
+                .contains("memory bandwidth (STREAM-like copy, 1 thread)")
+                .contains("of bound")
                 .contains("checkpoint of the whole grid on 2x1")
                 .contains("loop overhead per checkpoint:")
                 .doesNotContain("processes");
@@ -44,10 +48,32 @@ class BenchCommandTest {
         assertThat(twoRanks.get("ratioToSequential").doubleValue())
                 .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue() / seq, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(twoRanks.get("met").booleanValue()).isEqualTo(twoRanks.get("ratioToSequential").doubleValue() >= 1.6);
+        // two ranks are bounded by what min(2, cores) threads can copy together; one rank by one thread
+        int twoRankThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
+        JsonNode bounds = tree.get("bandwidthBounds");
+        assertThat(bounds.get(0).get("threads").intValue()).isEqualTo(1);
+        JsonNode twoRankBound = bounds.get(bounds.size() - 1);
+        assertThat(twoRankBound.get("threads").intValue()).isEqualTo(twoRankThreads);
+        assertThat(twoRankBound.get("boundCellUpdatesPerSecond").doubleValue())
+                .isCloseTo(twoRankBound.get("bytesPerSecond").doubleValue() / 16, org.assertj.core.data.Offset.offset(1e-3));
+        assertThat(twoRanks.get("fractionOfBandwidthBound").doubleValue())
+                .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue()
+                        / twoRankBound.get("boundCellUpdatesPerSecond").doubleValue(), org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(tree.get("rows").get(0).get("fractionOfBandwidthBound").doubleValue())
+                .isEqualTo(tree.get("sequentialFractionOfBound").doubleValue());
         // 6 iterations, 1 checkpoint wanted: every 3 iterations, so one (at 3) inside the loop
         assertThat(tree.get("checkpoint").get("checkpointEvery").intValue()).isEqualTo(3);
         assertThat(tree.get("checkpoint").get("checkpointsInLoop").intValue()).isEqualTo(1);
         assertThat(Files.list(dir)).containsExactly(json);
+    }
+
+    @Test
+    void when_layoutsHaveMoreRanksThanCores_then_theirBoundUsesEveryCoreOnce() {
+        List<RankLayout> layouts = RankLayout.parseAll(List.of("1", "2", "4", "8"));
+
+        assertThat(BenchCommand.bandwidthThreads(layouts, 2)).containsExactly(1, 2);
+        assertThat(BenchCommand.bandwidthThreads(layouts, 6)).containsExactly(1, 2, 4, 6);
+        assertThat(BenchCommand.bandwidthThreads(RankLayout.parseAll(List.of("2x4")), 1)).containsExactly(1);
     }
 
     @Test

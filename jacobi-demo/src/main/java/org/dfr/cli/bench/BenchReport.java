@@ -17,16 +17,19 @@ import java.util.List;
  * @param sequentialFractionOfBound      sequential / bound
  * @param bandwidthTarget                the issue's minimum fraction
  * @param bandwidthTargetMet             whether it was reached
+ * @param bandwidthBounds                the bound for every thread count a row used, one thread first
  * @param checkpoint                     checkpoint cost on the largest layout, null when not measured
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BenchReport(List<Integer> cells, int iterations, double sequentialCellUpdatesPerSecond, String kernel,
                           List<ThroughputRow> rows, double memoryBytesPerSecond,
                           double bandwidthBoundCellUpdatesPerSecond, double sequentialFractionOfBound,
-                          double bandwidthTarget, boolean bandwidthTargetMet, CheckpointCost checkpoint) {
+                          double bandwidthTarget, boolean bandwidthTargetMet, List<BandwidthBound> bandwidthBounds,
+                          CheckpointCost checkpoint) {
 
     public BenchReport {
         cells = List.copyOf(cells);
         rows = List.copyOf(rows);
+        bandwidthBounds = List.copyOf(bandwidthBounds);
     }
 }

@@ -6,7 +6,7 @@ import java.util.Locale;
 /** Prints a {@link BenchReport} as the text table of {@code dfr bench}. */
 public final class BenchTable {
 
-    private static final String ROW = "%-22s %14s %9s %8s %5s %12s %7s%n";
+    private static final String ROW = "%-22s %14s %9s %8s %5s %12s %7s %9s%n";
 
     private BenchTable() {
     }
@@ -19,7 +19,7 @@ public final class BenchTable {
         out.println("runtime rows: RunReport.cellUpdatesPerSecond over loopMillis, the iteration loop only"
                 + " (cluster start, initial checkpoint and result collection excluded); no checkpoint inside the loop");
         out.println();
-        out.printf(Locale.ROOT, ROW, "configuration", "cell updates/s", "ratio", "target", "met?", "C+MPI ref", "vs MPI");
+        out.printf(Locale.ROOT, ROW, "configuration", "cell updates/s", "ratio", "target", "met?", "C+MPI ref", "vs MPI", "of bound");
         for (ThroughputRow row : r.rows()) {
             if (row.cellUpdatesPerSecond() == null) {
                 out.printf(Locale.ROOT, "%-22s %s%n", row.configuration(), row.note());
@@ -31,11 +31,17 @@ public final class BenchTable {
                     row.targetRatio() == null ? "-" : String.format(Locale.ROOT, ">=%.1fx", row.targetRatio()),
                     row.met() == null ? "-" : row.met() ? "yes" : "NO",
                     mpi == null ? "-" : sci(mpi),
-                    mpi == null ? "-" : String.format(Locale.ROOT, "%.2fx", row.cellUpdatesPerSecond() / mpi));
+                    mpi == null ? "-" : String.format(Locale.ROOT, "%.2fx", row.cellUpdatesPerSecond() / mpi),
+                    row.fractionOfBandwidthBound() == null ? "-"
+                            : String.format(Locale.ROOT, "%.2f", row.fractionOfBandwidthBound()));
         }
         out.println();
-        out.printf(Locale.ROOT, "memory bandwidth (STREAM-like copy, 1 thread): %.2f GB/s -> bound %s cell updates/s"
-                + " (16 bytes per update)%n", r.memoryBytesPerSecond() / 1e9, sci(r.bandwidthBoundCellUpdatesPerSecond()));
+        for (BandwidthBound b : r.bandwidthBounds()) {
+            out.printf(Locale.ROOT, "memory bandwidth (STREAM-like copy, %d thread%s): %.2f GB/s -> bound %s cell"
+                    + " updates/s (16 bytes per update)%n", b.threads(), b.threads() == 1 ? "" : "s",
+                    b.bytesPerSecond() / 1e9, sci(b.boundCellUpdatesPerSecond()));
+        }
+        out.println("of bound: a row's cell updates/s over the bound of min(ranks, cores) threads");
         out.printf(Locale.ROOT, "sequential kernel / bandwidth bound: %.2f (target >= %.1f: %s)%n",
                 r.sequentialFractionOfBound(), r.bandwidthTarget(), r.bandwidthTargetMet() ? "met" : "NOT met");
         CheckpointCost c = r.checkpoint();

@@ -14,27 +14,34 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param targetRatio          the issue's minimum ratio, null when it sets none
  * @param met                  whether the target was met, null when there is no target or no figure
  * @param mpiCellUpdatesPerSecond the C + MPI reference for this rank count, null when none
+ * @param fractionOfBandwidthBound throughput / the bandwidth bound of the cores the row can use
+ *                             ({@link BandwidthBound}), null when not measured
  * @param note                 why the row has no figure, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ThroughputRow(String configuration, int ranks, String mode, Double cellUpdatesPerSecond,
                             Long loopMillis, Double ratioToSequential, Double targetRatio, Boolean met,
-                            Double mpiCellUpdatesPerSecond, String note) {
+                            Double mpiCellUpdatesPerSecond, Double fractionOfBandwidthBound, String note) {
 
     /** A row that could not be measured. */
     public static ThroughputRow unavailable(String configuration, int ranks, String mode, String note) {
         Double target = BenchTargets.ratioFor(ranks).isPresent() ? BenchTargets.ratioFor(ranks).getAsDouble() : null;
-        return new ThroughputRow(configuration, ranks, mode, null, null, null, target, null, mpi(ranks), note);
+        return new ThroughputRow(configuration, ranks, mode, null, null, null, target, null, mpi(ranks), null, note);
     }
 
-    /** A measured row; the ratio, target and verdict follow from {@code sequential}. */
+    /**
+     * A measured row; the ratio, target and verdict follow from {@code sequential}.
+     *
+     * @param bound the bandwidth bound of the cores this row can use
+     */
     public static ThroughputRow measured(String configuration, int ranks, String mode, double cellUpdatesPerSecond,
-                                        long loopMillis, double sequential) {
+                                        long loopMillis, double sequential, BandwidthBound bound) {
         double ratio = cellUpdatesPerSecond / sequential;
         Double target = ranks > 0 && BenchTargets.ratioFor(ranks).isPresent()
                 ? BenchTargets.ratioFor(ranks).getAsDouble() : null;
         return new ThroughputRow(configuration, ranks, mode, cellUpdatesPerSecond, loopMillis, ratio, target,
-                target == null ? null : ratio >= target, mpi(ranks), null);
+                target == null ? null : ratio >= target, mpi(ranks),
+                cellUpdatesPerSecond / bound.boundCellUpdatesPerSecond(), null);
     }
 
     private static Double mpi(int ranks) {

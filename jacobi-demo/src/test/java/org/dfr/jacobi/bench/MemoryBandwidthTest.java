@@ -47,8 +47,27 @@ class MemoryBandwidthTest {
     }
 
     @Test
+    void when_several_threads_then_all_bytes_count_once_and_the_common_span_is_timed() {
+        AtomicLong now = new AtomicLong();
+        NanoClock clock = () -> now.addAndGet(1000);
+        Throughput t = new MemoryBandwidth(8 * 1000, 2, clock).measureCopy(3);
+        assertThat(t.units()).isEqualTo(2L * 8 * 1000);
+        assertThat(t.nanos()).isEqualTo(1000);
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(th -> th.getName().startsWith("dfr-bandwidth-"));
+    }
+
+    @Test
+    void when_thread_count_out_of_range_then_rejected_naming_it() {
+        MemoryBandwidth m = new MemoryBandwidth(64, 1, NanoClock.SYSTEM);
+        assertThatThrownBy(() -> m.measureCopy(0)).hasMessageContaining("threads").hasMessageContaining("was 0");
+        // 64 bytes are 8 elements: a ninth thread would have nothing to copy
+        assertThatThrownBy(() -> m.measureCopy(9)).hasMessageContaining("between 1 and 8").hasMessageContaining("was 9");
+    }
+
+    @Test
     void when_real_clock_on_small_arrays_then_positive_finite() {
         Throughput t = new MemoryBandwidth(1 << 16, 2, NanoClock.SYSTEM).measureCopy();
         assertThat(t.perSecond()).isPositive().isFinite();
+        assertThat(new MemoryBandwidth(1 << 16, 2, NanoClock.SYSTEM).measureCopy(2).perSecond()).isPositive().isFinite();
     }
 }
