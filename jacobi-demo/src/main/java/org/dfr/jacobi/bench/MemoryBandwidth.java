@@ -18,7 +18,8 @@ public final class MemoryBandwidth {
     /** Default size of each of the two arrays: 256 MiB. */
     public static final long DEFAULT_ARRAY_BYTES = 256L << 20;
     /** Default number of timed repetitions; the best one counts. */
-    public static final int DEFAULT_REPETITIONS = 5;
+    public static final int DEFAULT_REPETITIONS = 10;
+    static final int WARM_UP_PASSES = 3;
     /** Bytes a Jacobi cell update moves to or from memory: read the old value, write the new one. */
     public static final int BYTES_PER_CELL_UPDATE = 16;
     /** Upper bound of {@link #measureCopy(int)}'s thread count. */
@@ -82,8 +83,11 @@ public final class MemoryBandwidth {
             a[i] = i;
         }
         long bytesMoved = 2L * Double.BYTES * n;
-        // the warm-up pass lets C2 compile copy() and faults in every page of b
-        copyInParallel(a, b, threads);
+        // the warm-up passes let C2 compile copy() and fault in every page of b (measured: with one
+        // pass, the first two-thread figure of a JVM came out at 27 GB/s, later ones at 38-43)
+        for (int w = 0; w < WARM_UP_PASSES; w++) {
+            copyInParallel(a, b, threads);
+        }
         long best = Long.MAX_VALUE;
         for (int r = 0; r < repetitions; r++) {
             long start = clock.nanoTime();
