@@ -32,8 +32,7 @@ class RunCommandTest {
             "--cells 37x29 --iterations 3 --mode cloud|--mode 'cloud' is not allowed",
             "--cells 37x29 --iterations 3 --strategy local|unknown strategy 'local'",
             "--cells 37x29 --iterations 3 --checkpoint-every 0|checkpointEvery must be >= 1, got 0",
-            "--cells 37x29 --iterations 3 --idle-power-watts 40|go together",
-            "--cells 37x29 --iterations 3 --mode processes --cap-idle-hosts|works in --mode embedded only"})
+            "--cells 37x29 --iterations 3 --idle-power-watts 40|go together"})
     void when_argumentsAreBad_then_exit2WithAMessageNamingTheValue(String args, String message) {
         CliRun r = run(("run " + args).split(" "));
 

@@ -17,6 +17,7 @@ import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.jacobi.run.JacobiRunConfig;
 import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.jacobi.run.Mode;
 import org.dfr.jacobi.run.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.IdleRankListener;
@@ -139,5 +140,36 @@ class IdleHostCappingIT {
         for (int h = 0; h < 4; h++) {
             assertThat(scalingMax(h)).isEqualTo(MAX_KHZ);
         }
+    }
+
+    /*
+     * The same recovery with one JVM per rank: the ranks of a host live in different processes, and
+     * the launcher caps a host only while all of them report idle, lifting the cap before any computes.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void when_processesRunCapsIdleHosts_then_onlyTheAllIdleHostIsCappedOnceAndEveryLimitIsRestored() throws IOException {
+        for (int h = 0; h < 4; h++) {
+            fakeHost(h);
+        }
+        JacobiRunConfig config = JacobiRunConfig.of(2, 4, 37, 29, 10, 10).withMode(Mode.PROCESSES)
+                .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of())
+                .withCapping(true, tmp.resolve("sysfs"), tmp.resolve("journals"));
+
+        RunReport report = new JacobiRunner().run(config);
+
+        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(37, 29));
+        seq.iterate(10);
+        assertThat(report.fieldSha256()).isEqualTo(seq.digest());
+        Map<String, Object> hosts = (Map<String, Object>) report.energy().get("frequencyCapping");
+        assertThat((Map<String, Object>) hosts.get("host3")).as("host 3: ranks 6 and 7 idle")
+                .containsEntry("canCap", true).containsEntry("capEvents", 1L).containsEntry("liftEvents", 1L);
+        for (String busyHost : List.of("host0", "host1", "host2")) {
+            assertThat((Map<String, Object>) hosts.get(busyHost)).as(busyHost).containsEntry("capEvents", 0L);
+        }
+        for (int h = 0; h < 4; h++) {
+            assertThat(scalingMax(h)).as("host %d after the run", h).isEqualTo(MAX_KHZ);
+        }
+        assertThat(tmp.resolve("journals")).isEmptyDirectory();
     }
 }

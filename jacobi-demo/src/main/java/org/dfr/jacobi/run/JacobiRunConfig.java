@@ -54,11 +54,6 @@ public record JacobiRunConfig(int px, int py, int nx, int ny, int iterations, in
                         + (spec.memberCount() - 1));
             }
         }
-        if (mode == Mode.PROCESSES && capIdleHosts) {
-            // the ranks of a host must share one arbiter: a host is capped only while all of them idle
-            throw new IllegalArgumentException("--cap-idle-hosts works in --mode embedded only: in processes mode"
-                    + " the ranks of a host live in different JVMs and cannot yet agree on capping their host");
-        }
     }
 
     private static void checkIteration(String option, FaultPlan.Kill k, int iterations) {

@@ -48,7 +48,7 @@ public final class JacobiRunner {
      */
     public RunReport run(JacobiRunConfig config) {
         if (config.mode() == Mode.PROCESSES) {
-            return new ProcessLauncher(settings).run(config);
+            return new ProcessLauncher(settings).powerModel(powerModel).run(config);
         }
         return runEmbedded(config);
     }
@@ -87,7 +87,7 @@ public final class JacobiRunner {
         return config.samplePeriodMillis() == null ? PowerSampler.DEFAULT_PERIOD_MILLIS : config.samplePeriodMillis();
     }
 
-    private static Set<Integer> allHosts(JacobiRunConfig config) {
+    static Set<Integer> allHosts(JacobiRunConfig config) {
         Set<Integer> hosts = new TreeSet<>();
         for (int h = 0; h < config.runSpec().hostCount(); h++) {
             hosts.add(h);

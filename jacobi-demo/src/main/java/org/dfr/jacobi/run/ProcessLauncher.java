@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,7 +22,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.dfr.jacobi.JacobiStencil;
+import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.RunFailedException;
@@ -123,10 +126,20 @@ public final class ProcessLauncher {
     private long runTimeoutMillis = -1;
     private List<String> jvmOptions = List.of();
     private PrintStream log = System.err;
+    private PowerModel powerModel;
 
     /** A launcher whose ranks form their cluster with {@code settings} (a free port range if its base port is -1). */
     public ProcessLauncher(ClusterSettings settings) {
         this.settings = Objects.requireNonNull(settings);
+    }
+
+    /**
+     * Constants of the load power model for machines without an energy counter (see
+     * {@link JacobiRunner#powerModel}); null (the default) for none.
+     */
+    public ProcessLauncher powerModel(PowerModel model) {
+        this.powerModel = model;
+        return this;
     }
 
     /** Told about every rank process started (default: nobody). */
@@ -174,20 +187,38 @@ public final class ProcessLauncher {
         int basePort = settings.basePort() > 0 ? settings.basePort()
                 : HazelcastConfigs.freeBasePort(spec.memberCount() + 2);
         Path dir = createTempDirectory();
+        // the ranks of a host live in different JVMs: this one decides for every host (CappingLines)
+        IdleHostCapping capping = config.capIdleHosts()
+                ? new IdleHostCapping(spec, JacobiRunner.sysfsRoot(config), JacobiRunner.allHosts(config),
+                        config.journal())
+                : null;
         try {
             Path configFile = dir.resolve("run.json");
             Path resultFile = dir.resolve("report.json");
             RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config), ProcessHandle.current().pid())
                     .write(configFile);
             List<String> jvm = jvmCommand(config);
-            new Supervision(config, deadline, timeoutMillis, dir)
-                    .run(rank -> command(jvm, configFile, rank, resultFile));
+            CappingRelay relay = capping == null ? null : new CappingRelay(capping);
+            // the power of the machine the ranks share, sampled here as an embedded run samples its own
+            RunEnergy.Measured<Void> measured = RunEnergy.measure(JacobiRunner.sysfsRoot(config),
+                    JacobiRunner.samplePeriod(config), powerModel, () -> {
+                        new Supervision(config, deadline, timeoutMillis, dir, relay)
+                                .run(rank -> command(jvm, configFile, rank, resultFile));
+                        return null;
+                    });
             if (!Files.exists(resultFile)) {
                 throw new RunFailedException("the run ended but no rank wrote the report (every rank died, or the"
                         + " collector could not finish)");
             }
-            return RunReports.read(resultFile);
+            Map<String, Object> energy = new LinkedHashMap<>(measured.energy());
+            if (capping != null) {
+                energy.put("frequencyCapping", capping.summary());
+            }
+            return RunReports.read(resultFile).withEnergy(energy);
         } finally {
+            if (capping != null) {
+                capping.close();
+            }
             deleteRecursively(dir);
         }
     }
@@ -257,12 +288,14 @@ public final class ProcessLauncher {
         private final BlockingQueue<RankProcess> exited = new LinkedBlockingQueue<>();
         private final Map<Integer, Integer> exitCodes = new TreeMap<>();
         private final Path dir;
+        private final CappingRelay capping;
 
-        Supervision(JacobiRunConfig config, long deadlineNanos, long timeoutMillis, Path dir) {
+        Supervision(JacobiRunConfig config, long deadlineNanos, long timeoutMillis, Path dir, CappingRelay capping) {
             this.config = config;
             this.deadlineNanos = deadlineNanos;
             this.timeoutMillis = timeoutMillis;
             this.dir = dir;
+            this.capping = capping;
         }
 
         void run(IntFunction<List<String>> commandOf) {
@@ -292,7 +325,7 @@ public final class ProcessLauncher {
         }
 
         private RankProcess start(int rank, IntFunction<List<String>> commandOf) {
-            RankProcess p = RankProcess.start(rank, commandOf.apply(rank), log, ERROR_TAIL_LINES);
+            RankProcess p = RankProcess.start(rank, commandOf.apply(rank), log, ERROR_TAIL_LINES, capping);
             ranks.add(p);
             p.onExit().thenRun(() -> exited.add(p));
             listener.started(rank, p.handle());

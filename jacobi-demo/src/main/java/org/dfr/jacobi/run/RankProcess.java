@@ -29,11 +29,13 @@ final class RankProcess {
     private final CompletableFuture<Long> up = new CompletableFuture<>();
     private final CompletableFuture<Long> formed = new CompletableFuture<>();
     private final Thread pump;
+    private final CappingRelay capping;
 
-    private RankProcess(int rank, Process process, PrintStream log, int tailLines) {
+    private RankProcess(int rank, Process process, PrintStream log, int tailLines, CappingRelay capping) {
         this.rank = rank;
         this.process = process;
         this.tailLines = tailLines;
+        this.capping = capping;
         this.pump = new Thread(() -> pump(log), "dfr-rank" + rank + "-log");
         pump.setDaemon(true);
         pump.start();
@@ -42,12 +44,13 @@ final class RankProcess {
     /**
      * Starts the process, stdout and stderr merged.
      *
+     * @param capping where its {@link CappingLines} go; null when the run does not cap hosts
      * @throws UncheckedIOException when the JVM cannot be started
      */
-    static RankProcess start(int rank, List<String> command, PrintStream log, int tailLines) {
+    static RankProcess start(int rank, List<String> command, PrintStream log, int tailLines, CappingRelay capping) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            return new RankProcess(rank, p, log, tailLines);
+            return new RankProcess(rank, p, log, tailLines, capping);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the process of rank " + rank + ": " + e.getMessage(), e);
         }
@@ -58,6 +61,10 @@ final class RankProcess {
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
+                if (capping != null && line.startsWith(CappingLines.PREFIX)) {
+                    capping.onLine(rank, line, process.getOutputStream());
+                    continue;
+                }
                 if (line.startsWith(RankProcessMain.MEMBER_UP_LINE)) {
                     up.complete(System.nanoTime());
                 } else if (line.startsWith(RankProcessMain.CLUSTER_FORMED_LINE)) {

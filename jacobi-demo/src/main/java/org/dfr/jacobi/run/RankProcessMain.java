@@ -79,6 +79,10 @@ public final class RankProcessMain implements Callable<Integer> {
         }
         JacobiKernel kernel = new JacobiKernel(config.decomposition());
         ResilientRun resilient = new ResilientRun(kernel, spec).strategy(config.strategy()).faults(config.faultPlan());
+        if (config.capIdleHosts()) {
+            resilient.idleListener(new LauncherCappingClient(System.out, System.in,
+                    LauncherCappingClient.DEFAULT_READY_TIMEOUT_MILLIS));
+        }
         ClusterSettings settings = rc.clusterSettings();
         RankNode node = null;
         try {

@@ -20,6 +20,13 @@ public record RunReport(String strategy, List<Integer> ranksGrid, List<Integer> 
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
                         List<RankActivity> ranks, Map<String, Object> energy) {
 
+    /** This report with another energy section (the launcher's measurement of a processes run). */
+    public RunReport withEnergy(Map<String, Object> value) {
+        return new RunReport(strategy, ranksGrid, cells, iterations, checkpointEvery, mode, ranksPerHost, spares,
+                fieldSha256, finalResidual, wallMillis, loopMillis, checkpointsTaken, checkpointMillisEach,
+                iterationsPerSecond, cellUpdatesPerSecond, failures, recoveries, ranks, value);
+    }
+
     /** Ranks that died together at one iteration. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Failure(List<Integer> ranks, int iteration, String point, Long detectionMillis) {

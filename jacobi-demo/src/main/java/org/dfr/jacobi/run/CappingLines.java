@@ -1,0 +1,63 @@
+package org.dfr.jacobi.run;
+
+import java.util.Optional;
+
+/**
+ * The lines through which rank processes let their launcher cap idle hosts (processes mode with
+ * {@code --cap-idle-hosts}). The ranks of one host live in different JVMs, so one
+ * {@link org.dfr.recovery.power.IdleHostCapping} in the launcher decides for every host, as it does
+ * for the members of an embedded run:
+ *
+ * <pre>
+ * rank  -> launcher (stdout)  {@value #PREFIX}idle R          rank R waits for the resume barrier
+ * rank  -> launcher (stdout)  {@value #PREFIX}busy R SEQ      rank R is about to compute
+ * launcher -> rank  (stdin)   {@value #PREFIX}ready SEQ       R's host runs at full speed again
+ * </pre>
+ *
+ * A busy rank computes only after its {@code ready}, so it never computes on a capped host.
+ */
+final class CappingLines {
+
+    static final String PREFIX = "@dfr-capping ";
+
+    /** A parsed line: {@code kind} is idle, busy or ready; {@code rank} is -1 for ready, {@code seq} -1 for idle. */
+    record Event(String kind, int rank, long seq) {
+    }
+
+    private CappingLines() {
+    }
+
+    static String idle(int rank) {
+        return PREFIX + "idle " + rank;
+    }
+
+    static String busy(int rank, long seq) {
+        return PREFIX + "busy " + rank + " " + seq;
+    }
+
+    static String ready(long seq) {
+        return PREFIX + "ready " + seq;
+    }
+
+    /** The event of a protocol line, or empty for any other line (also a garbled one). */
+    static Optional<Event> parse(String line) {
+        if (line == null || !line.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        String[] f = line.substring(PREFIX.length()).trim().split(" ");
+        try {
+            if (f[0].equals("idle") && f.length == 2) {
+                return Optional.of(new Event("idle", Integer.parseInt(f[1]), -1));
+            }
+            if (f[0].equals("busy") && f.length == 3) {
+                return Optional.of(new Event("busy", Integer.parseInt(f[1]), Long.parseLong(f[2])));
+            }
+            if (f[0].equals("ready") && f.length == 2) {
+                return Optional.of(new Event("ready", -1, Long.parseLong(f[1])));
+            }
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+}
