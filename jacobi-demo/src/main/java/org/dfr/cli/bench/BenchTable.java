@@ -41,16 +41,10 @@ public final class BenchTable {
                     + " updates/s (16 bytes per update)%n", b.threads(), b.threads() == 1 ? "" : "s",
                     b.bytesPerSecond() / 1e9, sci(b.boundCellUpdatesPerSecond()));
         }
-        out.println("of bound: a row's cell updates/s over the bound of min(ranks, cores) threads");
-        BandwidthBound one = r.bandwidthBounds().get(0);
-        BandwidthBound all = r.bandwidthBounds().get(r.bandwidthBounds().size() - 1);
-        if (all.threads() > 1) {
-            // a kernel near the one-thread bound cannot gain more over sequential than the memory gives
-            out.printf(Locale.ROOT, "bandwidth scaling: %d threads copy %.2fx what one does; sequential at %.2f of its"
-                            + " bound caps any row at about %.2fx sequential%n", all.threads(),
-                    all.bytesPerSecond() / one.bytesPerSecond(), r.sequentialFractionOfBound(),
-                    all.bytesPerSecond() / one.bytesPerSecond() / r.sequentialFractionOfBound());
-        }
+        // on a shared host the bandwidth several threads get moves with the neighbours' load (25-80 GB/s
+        // for two threads here within 20 minutes), so a row can exceed a bound measured minutes before
+        out.println("of bound: a row's cell updates/s over the bound of min(ranks, cores) threads, measured once"
+                + " before the rows (above 1.00: the machine gave the row more bandwidth than the copy)");
         out.printf(Locale.ROOT, "sequential kernel / bandwidth bound: %.2f (target >= %.1f: %s)%n",
                 r.sequentialFractionOfBound(), r.bandwidthTarget(), r.bandwidthTargetMet() ? "met" : "NOT met");
         CheckpointCost c = r.checkpoint();

@@ -83,8 +83,7 @@ public final class MemoryBandwidth {
             a[i] = i;
         }
         long bytesMoved = 2L * Double.BYTES * n;
-        // the warm-up passes let C2 compile copy() and fault in every page of b (measured: with one
-        // pass, the first two-thread figure of a JVM came out at 27 GB/s, later ones at 38-43)
+        // the warm-up passes let C2 compile copy() and fault in every page of b
         for (int w = 0; w < WARM_UP_PASSES; w++) {
             copyInParallel(a, b, threads);
         }
