@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Per iteration {@code i}: halos of state {@code i-1} go to the owners of the consuming
  * partitions, every owned partition is updated into its second buffer, a checkpoint is written when
- * {@code i} is a checkpoint iteration, the residual contributions are exchanged all-to-all (which is
- * also the barrier that commits the checkpoint), and the buffers swap. Until the swap the previous
+ * {@code i} is a checkpoint iteration, the residual contributions are summed through the lowest
+ * active rank and the sum sent back (which is also the barrier that commits the checkpoint), and the
+ * buffers swap. Until the swap the previous
  * state stays intact, which is what lets survivors fall back to the state before a failure.
  *
  * <p>Thread model: {@link #run()} runs on the rank's own thread; membership events arrive on
@@ -468,22 +469,31 @@ public final class RankNode implements AutoCloseable {
     }
 
     /**
-     * Exchanges residual contributions with every active rank and returns the global sum, added in
+     * Sums the residual contributions of every active rank and returns the global sum, added in
      * partition order so that every rank gets the same bits.
+     *
+     * <p>Gather and broadcast through the lowest active rank (the root): the others send it their
+     * contributions and wait for the sum. When a rank has the sum, every active rank has finished
+     * the iteration up to its contribution, checkpoint write included, so this is also the barrier
+     * that commits a checkpoint. {@code 2(n-1)} messages instead of the {@code n(n-1)} of an
+     * all-to-all exchange: with 8 rank processes on 2 cores, 6 % more cell updates per second
+     * (measured, docs/bench.md).
      */
     public double allreduce(int iteration, TreeMap<Integer, Double> partials) {
         int epoch = mailbox.epoch();
-        double[] payload = new double[partials.size() * 2];
-        int k = 0;
-        for (Map.Entry<Integer, Double> e : partials.entrySet()) {
-            payload[k++] = e.getKey();
-            payload[k++] = e.getValue();
-        }
         int[] ranks = activeRanks;
-        for (int r : ranks) {
-            if (r != rankId) {
-                dataPlane.send(r, new MessageKey(epoch, MessageKind.PARTIAL, iteration, rankId, 0), payload);
+        int root = ranks[0];
+        if (rankId != root) {
+            double[] payload = new double[partials.size() * 2];
+            int k = 0;
+            for (Map.Entry<Integer, Double> e : partials.entrySet()) {
+                payload[k++] = e.getKey();
+                payload[k++] = e.getValue();
             }
+            dataPlane.send(root, new MessageKey(epoch, MessageKind.PARTIAL, iteration, rankId, 0), payload);
+            hook.afterPartialSent(this, iteration);
+            return mailbox.take(new MessageKey(epoch, MessageKind.REDUCED, iteration, root, rankId),
+                    settings.messageTimeoutMillis())[0];
         }
         hook.afterPartialSent(this, iteration);
         double[] byPartition = new double[spec.partitionCount()];
@@ -502,6 +512,12 @@ public final class RankNode implements AutoCloseable {
         double sum = 0;
         for (double v : byPartition) {
             sum += v;
+        }
+        double[] reduced = {sum};
+        for (int r : ranks) {
+            if (r != rankId) {
+                dataPlane.send(r, new MessageKey(epoch, MessageKind.REDUCED, iteration, rankId, r), reduced);
+            }
         }
         return sum;
     }
@@ -574,8 +590,24 @@ public final class RankNode implements AutoCloseable {
     }
 
     /**
-     * Waits until the collector (the oldest member) has left the cluster: it leaves only after it has
-     * read every rank's results, so from then on this rank loses nothing by leaving. (If it dies
+     * The rank that reads the run's results once it has ended: the lowest active rank. Every rank
+     * knows it from the ownership all of them agreed on, so no race with members leaving decides it.
+     * (It used to be the oldest member: a slow rank could then find the collector and the next
+     * oldest gone already, take itself for the oldest, and collect again from maps whose owners were
+     * leaving, which failed a correct run with "final state ... is missing".)
+     */
+    public int collectorRank() {
+        return activeRanks[0];
+    }
+
+    /** Whether this rank is the {@link #collectorRank collector}. */
+    public boolean isCollector() {
+        return rankId == collectorRank();
+    }
+
+    /**
+     * Waits until the {@link #collectorRank collector} has left the cluster: it leaves only after it
+     * has read every rank's results, so from then on this rank loses nothing by leaving. (If it dies
      * instead, its launcher reports that.) Deliberately no control-board read: an entry may live in a
      * partition the collector owned, and reading it races with every rank leaving at once, when
      * promotions can stall.
@@ -583,9 +615,9 @@ public final class RankNode implements AutoCloseable {
      * @return false if the collector is still a member after the timeout
      */
     public boolean awaitCollected(long timeoutMillis) {
-        Member collector = hazelcast.getCluster().getMembers().iterator().next();
+        int collector = collectorRank();
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (hazelcast.getCluster().getMembers().contains(collector)) {
+        while (liveRanks().contains(collector)) {
             if (System.nanoTime() >= deadline) {
                 return false;
             }

@@ -39,8 +39,8 @@ import org.slf4j.LoggerFactory;
  * <p>Rank 0 is started first and becomes the cluster's master alone; once it is up, the other
  * ranks start together and join it (started all at once, the members may elect several masters and
  * take seconds to merge). Every line a rank prints goes to this JVM's stderr as {@code [rank r] ...}.
- * The oldest surviving rank writes the report to a file in a temporary directory, which is read
- * back and deleted.
+ * The lowest active rank at the end ({@code RankNode#collectorRank}) writes the report to a file in
+ * a temporary directory, which is read back and deleted.
  *
  * <p>No rank process outlives {@link #run}: whatever happens (success, a rank failing, the time
  * limit, an interrupt) every process still alive is killed and waited for before it returns; a

@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
 /**
  * Entry point of one rank process in {@link Mode#PROCESSES}: joins the run's cluster as rank
  * {@code --rank}, runs the iteration loop (a planned failure SIGKILLs this very process), and, if it
- * is the oldest surviving member at the end, collects the results and writes the report to
- * {@code --result}.
+ * is the lowest active rank at the end (the collector), collects the results and writes the report
+ * to {@code --result}.
  *
  * <p>Exit codes: {@value #EXIT_OK} done; {@value #EXIT_RUN_FAILED} the run failed (the reason is
  * printed and put on the control board); {@value #EXIT_USAGE} bad arguments; {@value #EXIT_ORPHANED}
@@ -105,7 +105,7 @@ public final class RankProcessMain implements Callable<Integer> {
             node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
             node.run();
             long endedAt = System.currentTimeMillis();
-            if (node.isOldestMember()) {
+            if (node.isCollector()) {
                 collect(node, config, endedAt);
             } else if (!node.awaitCollected(rc.collectTimeoutMillis())) {
                 System.err.println("dfr-rank: rank " + rank + ": no collector within " + rc.collectTimeoutMillis()

@@ -4,7 +4,7 @@ package org.dfr.runtime.net;
 public enum MessageKind {
     /** Halo of a partition's live state: {@code a} = sending partition, {@code b} = receiving partition. */
     HALO,
-    /** Residual contributions of one rank: {@code a} = sending rank; payload = (partition, value) pairs. */
+    /** Residual contributions of one rank to the root: {@code a} = sending rank; payload = (partition, value) pairs. */
     PARTIAL,
     /** Halo of a duplicate buffer during a data-flow recomputation; keys as {@link #HALO}. */
     RECOMPUTE_HALO,
@@ -16,7 +16,9 @@ public enum MessageKind {
      * A rank entered a recovery in this epoch: the receiver stops its iteration at once and reports,
      * instead of waiting for its own membership event ({@code a} = sending rank).
      */
-    RECOVERY_START;
+    RECOVERY_START,
+    /** The global residual sum, from the root of the reduction: {@code a} = root, {@code b} = receiving rank. */
+    REDUCED;
 
     private static final MessageKind[] VALUES = values();
 
