@@ -77,12 +77,18 @@ public final class BackupRepair implements AutoCloseable {
         if (!changeStateBefore(ClusterState.ACTIVE, deadline)) {
             return false;
         }
-        while (!hazelcast.getPartitionService().isClusterSafe()) {
-            if (stopped(deadline)) {
-                LOG.info("backup repair stopped before every backup was in place (cluster left rebalancing)");
-                return false;
+        try {
+            while (!hazelcast.getPartitionService().isClusterSafe()) {
+                if (stopped(deadline)) {
+                    LOG.info("backup repair stopped before every backup was in place (cluster left rebalancing)");
+                    return false;
+                }
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
             }
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
+        } catch (RuntimeException e) {
+            // this member was terminated (the run ended, or it was killed): nothing left to repair here
+            LOG.info("backup repair stopped: {}", e.toString());
+            return false;
         }
         if (!changeStateBefore(ClusterState.NO_MIGRATION, deadline)) {
             return false;
