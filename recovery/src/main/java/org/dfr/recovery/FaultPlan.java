@@ -22,7 +22,10 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
         ITERATION_START,
         /** After writing this rank's partitions of the checkpoint taken at this iteration. */
         AFTER_CHECKPOINT_WRITE,
-        /** In the middle of the residual reduction: after sending its contribution, before receiving. */
+        /**
+         * In the middle of the residual reduction: after sending its contribution to the root, before
+         * receiving the sum (the root: before receiving the others' contributions).
+         */
         DURING_REDUCTION
     }
 

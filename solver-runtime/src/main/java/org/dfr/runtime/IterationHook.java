@@ -21,7 +21,10 @@ public interface IterationHook {
     default void afterCheckpointWrite(RankNode rank, int iteration) {
     }
 
-    /** After this rank sent its residual contribution for {@code iteration}, before receiving others'. */
+    /**
+     * After this rank sent its residual contribution for {@code iteration} to the root, before it
+     * receives the sum; on the root itself, before it receives the others' contributions.
+     */
     default void afterPartialSent(RankNode rank, int iteration) {
     }
 }
