@@ -18,4 +18,35 @@ public interface PartitionDependencies {
      * @throws IllegalArgumentException if {@code p} is out of range
      */
     int[] inputsOf(int partition);
+
+    /**
+     * The reverse of {@link #inputsOf}: {@code consumers()[q]} holds every partition other than
+     * {@code q} whose inputs contain {@code q}, sorted ascending. These are the partitions that need
+     * {@code q}'s halo each iteration. Computed on each call; callers keep the result.
+     */
+    default int[][] consumers() {
+        int n = partitionCount();
+        int[] counts = new int[n];
+        for (int p = 0; p < n; p++) {
+            for (int q : inputsOf(p)) {
+                if (q != p) {
+                    counts[q]++;
+                }
+            }
+        }
+        int[][] consumers = new int[n][];
+        for (int q = 0; q < n; q++) {
+            consumers[q] = new int[counts[q]];
+        }
+        int[] filled = new int[n];
+        // p ascending, so every consumer list comes out sorted
+        for (int p = 0; p < n; p++) {
+            for (int q : inputsOf(p)) {
+                if (q != p) {
+                    consumers[q][filled[q]++] = p;
+                }
+            }
+        }
+        return consumers;
+    }
 }

@@ -25,6 +25,30 @@ class DependencyDeclarationsTest {
     }
 
     @Test
+    void when_consumersAreAsked_then_theyAreTheReverseOfTheInputsWithoutSelf() {
+        // 4 x 3 grid as above; partition 5 feeds its four neighbours, corner 0 feeds 1 and 4
+        int[][] consumers = DependencyDeclarations.twoD5Point(4, 3, false).consumers();
+
+        assertThat(consumers).hasNumberOfRows(12);
+        assertThat(consumers[5]).containsExactly(1, 4, 6, 9);
+        assertThat(consumers[0]).containsExactly(1, 4);
+        // a one-way chain: 0 -> 1 -> 2, so 2 feeds nobody
+        PartitionDependencies chain = new PartitionDependencies() {
+            @Override
+            public int partitionCount() {
+                return 3;
+            }
+
+            @Override
+            public int[] inputsOf(int partition) {
+                return partition == 0 ? new int[] {0} : new int[] {partition - 1, partition};
+            }
+        };
+        assertThat(chain.consumers()[0]).containsExactly(1);
+        assertThat(chain.consumers()[2]).isEmpty();
+    }
+
+    @Test
     void when_2d5Point_periodic_then_cornerWrapsAround() {
         PartitionDependencies deps = DependencyDeclarations.twoD5Point(4, 3, true);
         // corner 0: up wraps to row 2 (8), left wraps to column 3 (3)

@@ -97,26 +97,6 @@ public final class ControlBoard {
         }
     }
 
-    /**
-     * Waits for a key to appear.
-     *
-     * @return its value, or null if the deadline passed
-     */
-    public String await(String key, long timeoutMillis) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (true) {
-            long seen = version();
-            String value = get(key);
-            if (value != null) {
-                return value;
-            }
-            if (System.nanoTime() >= deadline) {
-                return null;
-            }
-            awaitChange(seen, deadline);
-        }
-    }
-
     private final class Listener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
         @Override
         public void entryAdded(EntryEvent<String, String> event) {

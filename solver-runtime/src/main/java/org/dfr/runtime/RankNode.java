@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * partitions, every owned partition is updated into its second buffer, a checkpoint is written when
  * {@code i} is a checkpoint iteration, the residual contributions are summed through the lowest
  * active rank and the sum sent back (which is also the barrier that commits the checkpoint), and the
- * buffers swap. Until the swap the previous
- * state stays intact, which is what lets survivors fall back to the state before a failure.
+ * buffers swap. Until the swap the previous state stays intact, which is what lets survivors fall
+ * back to the state before a failure.
  *
  * <p>Thread model: {@link #run()} runs on the rank's own thread; membership events arrive on
  * Hazelcast's event threads and only interrupt waits.
@@ -114,22 +114,10 @@ public final class RankNode implements AutoCloseable {
         }
         int n = deps.partitionCount();
         this.inputs = new int[n][];
-        List<List<Integer>> reverse = new ArrayList<>();
-        for (int p = 0; p < n; p++) {
-            reverse.add(new ArrayList<>());
-        }
         for (int p = 0; p < n; p++) {
             inputs[p] = deps.inputsOf(p);
-            for (int q : inputs[p]) {
-                if (q != p) {
-                    reverse.get(q).add(p);
-                }
-            }
         }
-        this.consumers = new int[n][];
-        for (int q = 0; q < n; q++) {
-            consumers[q] = reverse.get(q).stream().mapToInt(Integer::intValue).sorted().toArray();
-        }
+        this.consumers = deps.consumers();
         int[] initialOwner = new int[n];
         for (int p = 0; p < n; p++) {
             initialOwner[p] = p;
@@ -248,22 +236,34 @@ public final class RankNode implements AutoCloseable {
     }
 
     /**
+     * {@link #pollUntil}, failing the run with {@code failure}'s message when the time is up.
+     *
+     * @throws RunFailedException once {@code timeoutMillis} passed without the condition
+     */
+    private void awaitCondition(BooleanSupplier condition, long timeoutMillis, long pollMillis,
+                                Supplier<String> failure) {
+        if (!pollUntil(condition, timeoutMillis, pollMillis)) {
+            throw new RunFailedException(failure.get());
+        }
+    }
+
+    /**
      * Re-checks {@code condition} whenever the control board changes (a member event bumps it too),
      * and at least every {@code pollMillis}: cluster state, membership and partition safety change
      * without a board entry.
      *
-     * @throws RunFailedException with {@code failure}'s message once {@code timeoutMillis} passed
+     * @return whether the condition held before {@code timeoutMillis} passed
      */
-    private void awaitCondition(BooleanSupplier condition, long timeoutMillis, long pollMillis,
-                                Supplier<String> failure) {
+    private boolean pollUntil(BooleanSupplier condition, long timeoutMillis, long pollMillis) {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         long pollNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(pollMillis);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new RunFailedException(failure.get());
+                return false;
             }
             control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + pollNanos));
         }
+        return true;
     }
 
     /**
@@ -616,15 +616,7 @@ public final class RankNode implements AutoCloseable {
      */
     public boolean awaitCollected(long timeoutMillis) {
         int collector = collectorRank();
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (liveRanks().contains(collector)) {
-            if (System.nanoTime() >= deadline) {
-                return false;
-            }
-            // a member's departure bumps the board's version
-            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + 50_000_000L));
-        }
-        return true;
+        return pollUntil(() -> !liveRanks().contains(collector), timeoutMillis, 50);
     }
 
     // ------------------------------------------------------------------ state access for recovery
@@ -828,12 +820,6 @@ public final class RankNode implements AutoCloseable {
         } catch (RuntimeException e) {
             return false;
         }
-    }
-
-    /** The rank of the oldest member. */
-    public int oldestRank() {
-        Member m = hazelcast.getCluster().getMembers().iterator().next();
-        return Integer.parseInt(m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE));
     }
 
     public void setInRecovery(boolean value) {

@@ -1,8 +1,5 @@
 package org.dfr.jacobi.run;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.dfr.analysis.PartitionDependencies;
 import org.dfr.runtime.PartitionKernel;
 
 /**
@@ -65,7 +62,7 @@ public record KernelWarmUp(long sweeps) {
      */
     public double run(PartitionKernel kernel, int partition) {
         int[] inputs = kernel.dependencies().inputsOf(partition);
-        List<Integer> consumers = consumersOf(kernel.dependencies(), partition);
+        int[] consumers = kernel.dependencies().consumers()[partition];
         double[] in = kernel.initialState(partition);
         double[] out = in.clone();
         double sink = 0;
@@ -87,19 +84,5 @@ public record KernelWarmUp(long sweeps) {
             out = t;
         }
         return sink;
-    }
-
-    private static List<Integer> consumersOf(PartitionDependencies deps, int partition) {
-        List<Integer> consumers = new ArrayList<>();
-        for (int p = 0; p < deps.partitionCount(); p++) {
-            if (p != partition) {
-                for (int q : deps.inputsOf(p)) {
-                    if (q == partition) {
-                        consumers.add(p);
-                    }
-                }
-            }
-        }
-        return consumers;
     }
 }
