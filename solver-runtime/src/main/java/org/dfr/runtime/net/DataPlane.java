@@ -159,7 +159,7 @@ public final class DataPlane implements AutoCloseable {
     /** One outbound connection and the buffer its frames are encoded into (guarded by this object). */
     private static final class Outbound {
         final SocketChannel channel;
-        private ByteBuffer frame = frameBuffer(0);
+        private ByteBuffer frame = newFrameBuffer();
 
         Outbound(SocketChannel channel) {
             this.channel = channel;
@@ -178,8 +178,8 @@ public final class DataPlane implements AutoCloseable {
         }
     }
 
-    private static ByteBuffer frameBuffer(int payloadBytes) {
-        return ByteBuffer.allocateDirect(Math.max(MIN_BUFFER_BYTES, HEADER_BYTES + payloadBytes)).order(ByteOrder.nativeOrder());
+    private static ByteBuffer newFrameBuffer() {
+        return ByteBuffer.allocateDirect(MIN_BUFFER_BYTES).order(ByteOrder.nativeOrder());
     }
 
     /** {@code buffer} if it holds {@code bytes}, else a new one of at least twice its size. */
@@ -221,7 +221,7 @@ public final class DataPlane implements AutoCloseable {
 
     private void readLoop(SocketChannel channel) {
         ByteBuffer header = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.nativeOrder());
-        ByteBuffer body = frameBuffer(0);
+        ByteBuffer body = newFrameBuffer();
         try {
             while (!closed) {
                 header.clear();
