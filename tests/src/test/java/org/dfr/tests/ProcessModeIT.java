@@ -110,7 +110,7 @@ class ProcessModeIT {
     }
 
     @ParameterizedTest(name = "{0}x{1} ranks")
-    @CsvSource({"1, 1", "2, 1", "3, 2"})
+    @CsvSource({"1, 1", "2, 1", "3, 2", "4, 4"})
     void when_layoutRunsAsProcesses_then_digestEqualsSequential(int px, int py) {
         RunReport report = launcher(new ClusterSettings())
                 .run(JacobiRunConfig.of(px, py, NX, NY, ITERATIONS, 4).withMode(Mode.PROCESSES));
