@@ -8,12 +8,18 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +48,11 @@ public final class DataPlane implements AutoCloseable {
     private static final int HEADER_BYTES = 6 * Integer.BYTES;
     /** Initial size of a connection's frame buffer: a halo of 8K doubles fits without growing. */
     private static final int MIN_BUFFER_BYTES = 64 * 1024;
+    /**
+     * How often the sockets are read while no thread waits on the mailbox: bounds how long a
+     * sender can stay blocked on a full socket buffer of a rank that is busy computing.
+     */
+    static final long IDLE_READ_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     /** Mailboxes of the ranks living in this JVM, per cluster name. */
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
@@ -49,6 +60,7 @@ public final class DataPlane implements AutoCloseable {
     private final int localRank;
     private final String cluster;
     private final ServerSocketChannel server;
+    private final Selector selector;
     private final Mailbox mailbox;
     private final IntFunction<InetSocketAddress> addressOfRank;
     private final Map<Integer, Outbound> outbound = new ConcurrentHashMap<>();
@@ -77,13 +89,20 @@ public final class DataPlane implements AutoCloseable {
         this.addressOfRank = addressOfRank;
         this.server = ServerSocketChannel.open();
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        Thread acceptor = new Thread(this::acceptLoop, "dfr-rank" + localRank + "-accept");
-        acceptor.setDaemon(true);
-        threads.add(acceptor);
-        acceptor.start();
+        this.selector = Selector.open();
+        mailbox.attach(new SocketInbound());
+        startThread(this::acceptLoop, "accept");
+        startThread(this::idleReadLoop, "idle-read");
         if (cluster != null) {
             IN_JVM.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, mailbox);
         }
+    }
+
+    private void startThread(Runnable body, String role) {
+        Thread thread = new Thread(body, "dfr-rank" + localRank + "-" + role);
+        thread.setDaemon(true);
+        threads.add(thread);
+        thread.start();
     }
 
     /** The port this rank listens on (published to the other ranks through a member attribute). */
@@ -203,12 +222,14 @@ public final class DataPlane implements AutoCloseable {
             try {
                 SocketChannel channel = server.accept();
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                channel.configureBlocking(false);
                 inbound.add(channel);
-                Thread reader = new Thread(() -> readLoop(channel), "dfr-rank" + localRank + "-read");
-                reader.setDaemon(true);
-                threads.add(reader);
-                reader.start();
-            } catch (ClosedChannelException e) {
+                channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel));
+                // a select in progress only sees the new channel from its next round, and a rank
+                // waiting on its mailbox alone starts reading once woken
+                selector.wakeup();
+                mailbox.readIfNobodyReads();
+            } catch (ClosedChannelException | ClosedSelectorException e) {
                 return;
             } catch (IOException e) {
                 if (!closed) {
@@ -219,44 +240,119 @@ public final class DataPlane implements AutoCloseable {
         }
     }
 
-    private void readLoop(SocketChannel channel) {
-        ByteBuffer header = ByteBuffer.allocateDirect(HEADER_BYTES).order(ByteOrder.nativeOrder());
-        ByteBuffer body = newFrameBuffer();
-        try {
-            while (!closed) {
-                header.clear();
-                readFully(channel, header);
-                header.flip();
-                MessageKind kind = MessageKind.ofOrdinal(header.getInt());
-                int epoch = header.getInt();
-                int iteration = header.getInt();
-                int a = header.getInt();
-                int b = header.getInt();
-                int n = header.getInt();
-                body = ensureCapacity(body, n * Double.BYTES);
-                body.clear().limit(n * Double.BYTES);
-                readFully(channel, body);
-                body.flip();
-                double[] payload = new double[n];
-                body.asDoubleBuffer().get(payload);
-                mailbox.deliver(new MessageKey(epoch, kind, iteration, a, b), payload);
-            }
-        } catch (EOFException | ClosedChannelException e) {
-            // peer closed or died: membership events decide what that means
-        } catch (IOException | RuntimeException e) {
-            if (!closed) {
-                LOG.debug("rank {}: inbound connection lost: {}", localRank, e.toString());
-            }
-        } finally {
-            inbound.remove(channel);
-            closeQuietly(channel);
+    /** Takes messages off the sockets while nobody waits for one (see {@link Mailbox}). */
+    private void idleReadLoop() {
+        while (!closed) {
+            LockSupport.parkNanos(IDLE_READ_INTERVAL_NANOS);
+            mailbox.readIfNobodyReads();
         }
     }
 
-    private static void readFully(SocketChannel channel, ByteBuffer buffer) throws IOException {
-        while (buffer.hasRemaining()) {
-            if (channel.read(buffer) < 0) {
-                throw new EOFException();
+    /** The sockets of this plane, read by whichever thread waits on its mailbox. */
+    private final class SocketInbound implements Mailbox.Inbound {
+
+        @Override
+        public boolean readFor(long timeoutNanos) {
+            if (closed) {
+                return false;
+            }
+            try {
+                if (timeoutNanos <= 0) {
+                    selector.selectNow();
+                } else {
+                    // select(0) would wait for ever
+                    selector.select(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+                }
+                Set<SelectionKey> ready = selector.selectedKeys();
+                for (SelectionKey key : ready) {
+                    ((FrameReader) key.attachment()).readAvailable(key);
+                }
+                ready.clear();
+                return true;
+            } catch (ClosedSelectorException e) {
+                return false;
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.warn("rank {}: reading the data plane failed: {}", localRank, e.toString());
+                }
+                return !closed;
+            }
+        }
+
+        @Override
+        public void wakeUp() {
+            selector.wakeup();
+        }
+
+        @Override
+        public boolean hasConnections() {
+            return !inbound.isEmpty();
+        }
+    }
+
+    /**
+     * Reassembles the frames of one inbound connection from whatever its reads return: a frame may
+     * arrive in pieces, and several may arrive in one read.
+     */
+    private final class FrameReader {
+        private final SocketChannel channel;
+        private ByteBuffer buffer = newFrameBuffer();
+
+        FrameReader(SocketChannel channel) {
+            this.channel = channel;
+        }
+
+        void readAvailable(SelectionKey key) {
+            try {
+                while (true) {
+                    if (channel.read(buffer) < 0) {
+                        throw new EOFException();
+                    }
+                    boolean filled = !buffer.hasRemaining();
+                    deliverCompleteFrames();
+                    if (!filled) {
+                        return;
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // peer closed or died: membership events decide what that means
+                if (!closed && !(e instanceof EOFException)) {
+                    LOG.debug("rank {}: inbound connection lost: {}", localRank, e.toString());
+                }
+                key.cancel();
+                inbound.remove(channel);
+                closeQuietly(channel);
+            }
+        }
+
+        /** Delivers every complete frame in the buffer and keeps the rest, growing it for a large frame. */
+        private void deliverCompleteFrames() {
+            buffer.flip();
+            while (buffer.remaining() >= HEADER_BYTES) {
+                int start = buffer.position();
+                int frameBytes = HEADER_BYTES + buffer.getInt(start + 5 * Integer.BYTES) * Double.BYTES;
+                if (buffer.remaining() < frameBytes) {
+                    break;
+                }
+                MessageKey key = new MessageKey(buffer.getInt(start + Integer.BYTES),
+                        MessageKind.ofOrdinal(buffer.getInt(start)), buffer.getInt(start + 2 * Integer.BYTES),
+                        buffer.getInt(start + 3 * Integer.BYTES), buffer.getInt(start + 4 * Integer.BYTES));
+                double[] payload = new double[(frameBytes - HEADER_BYTES) / Double.BYTES];
+                buffer.position(start + HEADER_BYTES);
+                buffer.asDoubleBuffer().get(payload);
+                buffer.position(start + frameBytes);
+                mailbox.deliver(key, payload);
+            }
+            int needed = buffer.remaining() >= HEADER_BYTES
+                    ? HEADER_BYTES + buffer.getInt(buffer.position() + 5 * Integer.BYTES) * Double.BYTES
+                    : HEADER_BYTES;
+            if (needed > buffer.capacity()) {
+                ByteBuffer larger = ensureCapacity(buffer, needed);
+                larger.clear();
+                larger.put(buffer);
+                buffer = larger;
+            } else {
+                buffer.compact();
             }
         }
     }
@@ -271,6 +367,11 @@ public final class DataPlane implements AutoCloseable {
             });
         }
         closeQuietly(server);
+        try {
+            selector.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to do
+        }
         outbound.values().forEach(o -> closeQuietly(o.channel));
         outbound.clear();
         inbound.forEach(DataPlane::closeQuietly);

@@ -1,11 +1,19 @@
 package org.dfr.runtime.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
+import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +80,77 @@ class DataPlaneTest {
                     ? MessageKind.PARTIAL : kinds[i % kinds.length];
             double[] got = mailboxOfRank1.take(new MessageKey(i % 3, kind, i, -i, i * 31), TIMEOUT_MILLIS);
             assertThat(got).containsExactly(i, -i);
+        }
+    }
+
+    @Test
+    void when_theReceiverIsNotWaiting_then_aSenderOfMoreThanTheSocketBuffersHoldStillFinishes() throws Exception {
+        // 64 MiB: far more than loopback socket buffers take, so the send finishes only if the
+        // receiving plane reads while its rank does something else than wait
+        double[] large = new double[8 << 20];
+        large[large.length - 1] = 42.0;
+        ExecutorService sender = Executors.newSingleThreadExecutor();
+        try {
+            CompletableFuture<Void> sent = CompletableFuture.runAsync(
+                    () -> rank0.send(1, new MessageKey(0, MessageKind.HALO, 1, 0, 1), large), sender);
+
+            await().atMost(Duration.ofSeconds(30)).until(sent::isDone);
+            sent.get();
+            double[] got = mailboxOfRank1.take(new MessageKey(0, MessageKind.HALO, 1, 0, 1), TIMEOUT_MILLIS);
+            assertThat(got).hasSize(large.length);
+            assertThat(got[large.length - 1]).isEqualTo(42.0);
+        } finally {
+            sender.shutdownNow();
+        }
+    }
+
+    @Test
+    void when_theEpochIsInterruptedWhileTheWaiterReadsTheSockets_then_theWaitEndsWithTheReason() throws Exception {
+        rank0.send(1, new MessageKey(0, MessageKind.HALO, 1, 0, 1), new double[] {1});
+        mailboxOfRank1.take(new MessageKey(0, MessageKind.HALO, 1, 0, 1), TIMEOUT_MILLIS);
+        AtomicReference<Thread> waiterThread = new AtomicReference<>();
+        ExecutorService waiter = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "waiter");
+            waiterThread.set(t);
+            return t;
+        });
+        try {
+            // nothing will come: the waiter ends up in the sockets' select
+            CompletableFuture<double[]> wait = CompletableFuture.supplyAsync(() -> mailboxOfRank1.take(
+                    new MessageKey(0, MessageKind.HALO, 2, 0, 1), TIMEOUT_MILLIS), waiter);
+            await().atMost(Duration.ofSeconds(5)).until(() -> waiterThread.get() != null
+                    && Arrays.stream(waiterThread.get().getStackTrace())
+                            .anyMatch(f -> f.getMethodName().equals("select")));
+
+            mailboxOfRank1.interruptEpoch("rank 0 started a recovery");
+
+            assertThatThrownBy(() -> wait.get(TIMEOUT_MILLIS / 2, TimeUnit.MILLISECONDS))
+                    .hasCauseInstanceOf(EpochChangedException.class)
+                    .hasMessageContaining("rank 0 started a recovery");
+        } finally {
+            waiter.shutdownNow();
+        }
+    }
+
+    @Test
+    void when_twoThreadsWaitForDifferentMessages_then_eachGetsItsOwnWhicheverReadsTheSockets() throws Exception {
+        ExecutorService waiters = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 200; round++) {
+                MessageKey first = new MessageKey(0, MessageKind.HALO, round, 0, 1);
+                MessageKey second = new MessageKey(0, MessageKind.PARTIAL, round, 0, 1);
+                CompletableFuture<double[]> a = CompletableFuture.supplyAsync(
+                        () -> mailboxOfRank1.take(first, TIMEOUT_MILLIS), waiters);
+                CompletableFuture<double[]> b = CompletableFuture.supplyAsync(
+                        () -> mailboxOfRank1.take(second, TIMEOUT_MILLIS), waiters);
+                rank0.send(1, second, new double[] {round, 2});
+                rank0.send(1, first, new double[] {round, 1});
+
+                assertThat(a.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)).containsExactly(round, 1);
+                assertThat(b.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)).containsExactly(round, 2);
+            }
+        } finally {
+            waiters.shutdownNow();
         }
     }
 
