@@ -75,18 +75,27 @@ public final class HazelcastConfigs {
         join.getTcpIpConfig().setEnabled(true).setConnectionTimeoutSeconds(1);
         if (rank == 0) {
             // rank 0 starts first and founds the cluster: with nobody to probe it is master at once
-            // (probing the empty ports of the range costs about two seconds)
+            // (probing the empty ports of the range costs about two seconds). It must hold the base
+            // port, through which the others join: if that port was taken meanwhile, fail now
+            network.setPortAutoIncrement(false);
             join.getTcpIpConfig().addMember("127.0.0.1:" + settings.basePort());
         } else {
             for (int port = settings.basePort(); port < settings.basePort() + memberCount + 2; port++) {
                 join.getTcpIpConfig().addMember("127.0.0.1:" + port);
             }
+            // join through rank 0 or not at all: without this, a member whose probes time out on a
+            // loaded machine takes itself for the first one and founds a second cluster, which never
+            // merges (merges are off, see below), and the run waits for members it will never see
+            join.getTcpIpConfig().setRequiredMember("127.0.0.1:" + settings.basePort());
         }
 
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
+        // a member that cannot reach rank 0 gives up when the run would (default: 300 s)
+        config.setProperty("hazelcast.max.join.seconds",
+                Long.toString(Math.max(1, (settings.joinTimeoutMillis() + 999) / 1000)));
         config.setProperty("hazelcast.partition.count", "71");
         config.setProperty("hazelcast.heartbeat.interval.seconds",
                 Integer.toString(Math.max(1, settings.heartbeatIntervalMillis() / 1000)));
