@@ -67,7 +67,9 @@ public final class HazelcastConfigs {
         }
 
         NetworkConfig network = config.getNetworkConfig();
-        network.setPort(settings.basePort()).setPortAutoIncrement(true).setPortCount(memberCount + 2);
+        // the base port is rank 0's alone: a rank started before it must not take it and pass for it
+        network.setPort(rank == 0 ? settings.basePort() : settings.basePort() + 1)
+                .setPortAutoIncrement(true).setPortCount(memberCount + 2);
         network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
