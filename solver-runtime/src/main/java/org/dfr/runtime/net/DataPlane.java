@@ -38,9 +38,15 @@ import org.slf4j.LoggerFactory;
  * exactly as a refused connection does.
  *
  * <p>Frame: {@code kind, epoch, iteration, a, b, n} as ints, then {@code n} doubles, in the
- * machine's native byte order (both ends are on loopback). Each connection encodes into, and each
- * reader decodes from, one reused direct buffer: a heap buffer would be copied into a temporary
- * direct buffer by every socket write and read, and big-endian doubles swapped one by one.
+ * machine's native byte order (both ends are on loopback). Each outbound connection encodes into,
+ * and each inbound one reassembles frames from, one reused direct buffer: a heap buffer would be
+ * copied into a temporary direct buffer by every socket write and read, and big-endian doubles
+ * swapped one by one.
+ *
+ * <p>Inbound connections are non-blocking and share one selector. The thread that waits on the
+ * mailbox reads them (see {@link Mailbox}); while nobody waits, a thread of this plane drains them
+ * every {@value #IDLE_READ_INTERVAL_MILLIS} ms, so that a sender never stays blocked on the full
+ * socket of a rank that is computing.
  */
 public final class DataPlane implements AutoCloseable {
 
@@ -52,7 +58,8 @@ public final class DataPlane implements AutoCloseable {
      * How often the sockets are read while no thread waits on the mailbox: bounds how long a
      * sender can stay blocked on a full socket buffer of a rank that is busy computing.
      */
-    static final long IDLE_READ_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    static final long IDLE_READ_INTERVAL_MILLIS = 5;
+    private static final long IDLE_READ_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_READ_INTERVAL_MILLIS);
 
     /** Mailboxes of the ranks living in this JVM, per cluster name. */
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
