@@ -3,6 +3,7 @@ package org.dfr.cli;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.dfr.cli.bench.SizePair;
 import org.dfr.jacobi.run.Campaign;
 import org.dfr.jacobi.run.JacobiRunConfig;
 import org.dfr.jacobi.run.JacobiRunner;
@@ -55,11 +56,11 @@ public final class CampaignCommand implements Callable<Integer> {
         if (maxSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--max-seconds must be >= 1, got " + maxSeconds);
         }
-        int[] grid = RunCommand.parsePair(spec, "--ranks-grid", ranksGrid, "PXxPY");
-        int[] size = RunCommand.parsePair(spec, "--cells", cells, "NXxNY");
+        SizePair grid = RunCommand.parsePair(spec, "--ranks-grid", ranksGrid, "PXxPY");
+        SizePair size = RunCommand.parsePair(spec, "--cells", cells, "NXxNY");
         JacobiRunConfig base;
         try {
-            base = JacobiRunConfig.of(grid[0], grid[1], size[0], size[1], iterations, checkpointEvery);
+            base = JacobiRunConfig.of(grid.first(), grid.second(), size.first(), size.second(), iterations, checkpointEvery);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import org.dfr.cli.bench.SizePair;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.jacobi.run.JacobiRunConfig;
@@ -108,14 +109,14 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        int[] cellSize = parsePair("--cells", cells, "NXxNY");
+        SizePair cellSize = parsePair("--cells", cells, "NXxNY");
         if (iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--iterations must be >= 1, got " + iterations);
         }
         if (reference) {
             return runReference(out, cellSize);
         }
-        int[] grid = parsePair("--ranks-grid", ranksGrid, "PXxPY");
+        SizePair grid = parsePair("--ranks-grid", ranksGrid, "PXxPY");
         JacobiRunConfig config;
         try {
             List<FaultPlan.Kill> kills = new ArrayList<>();
@@ -126,8 +127,8 @@ public final class RunCommand implements Callable<Integer> {
             for (String f : failHost) {
                 hosts.add(FaultPlan.parseKill(f.replace("HOST", "")));
             }
-            config = new JacobiRunConfig(grid[0], grid[1], cellSize[0], cellSize[1], iterations, checkpointEvery,
-                    parseMode(), ranksPerHost, spares, Strategy.parse(strategy), kills, hosts,
+            config = new JacobiRunConfig(grid.first(), grid.second(), cellSize.first(), cellSize.second(), iterations,
+                    checkpointEvery, parseMode(), ranksPerHost, spares, Strategy.parse(strategy), kills, hosts,
                     new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -168,10 +169,10 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private int runReference(PrintWriter out, int[] cellSize) {
+    private int runReference(PrintWriter out, SizePair cellSize) {
         JacobiProblem problem;
         try {
-            problem = new JacobiProblem(cellSize[0], cellSize[1]);
+            problem = new JacobiProblem(cellSize.first(), cellSize.second());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -179,12 +180,12 @@ public final class RunCommand implements Callable<Integer> {
         long start = System.nanoTime();
         double residual = seq.iterate(iterations);
         double seconds = Math.max(System.nanoTime() - start, 1) / 1e9;
-        out.printf(Locale.ROOT, "reference:       sequential, %dx%d cells, %d iterations%n", cellSize[0], cellSize[1],
+        out.printf(Locale.ROOT, "reference:       sequential, %dx%d cells, %d iterations%n", cellSize.first(), cellSize.second(),
                 iterations);
         out.println("field sha256:    " + seq.digest());
         out.printf(Locale.ROOT, "final residual:  %.17g%n", residual);
         out.printf(Locale.ROOT, "iterations/s:    %.1f%n", iterations / seconds);
-        out.printf(Locale.ROOT, "cell updates/s:  %.3e%n", (double) cellSize[0] * cellSize[1] * iterations / seconds);
+        out.printf(Locale.ROOT, "cell updates/s:  %.3e%n", (double) cellSize.product() * iterations / seconds);
         out.flush();
         return 0;
     }
@@ -220,26 +221,16 @@ public final class RunCommand implements Callable<Integer> {
         return value == null ? "-" : value.toString();
     }
 
-    private int[] parsePair(String option, String text, String form) {
+    private SizePair parsePair(String option, String text, String form) {
         return parsePair(spec, option, text, form);
     }
 
     /** Parses {@code AxB} with both sizes >= 1, or throws a usage error naming the option. */
-    static int[] parsePair(CommandSpec spec, String option, String text, String form) {
-        String[] parts = text.toLowerCase(Locale.ROOT).split("x");
-        if (parts.length != 2) {
-            throw new ParameterException(spec.commandLine(), option + " '" + text + "' is not of the form " + form);
-        }
+    static SizePair parsePair(CommandSpec spec, String option, String text, String form) {
         try {
-            int a = Integer.parseInt(parts[0].trim());
-            int b = Integer.parseInt(parts[1].trim());
-            if (a < 1 || b < 1) {
-                throw new ParameterException(spec.commandLine(), option + " '" + text + "': both sizes must be >= 1");
-            }
-            return new int[] {a, b};
-        } catch (NumberFormatException e) {
-            throw new ParameterException(spec.commandLine(), option + " '" + text + "' is not of the form " + form
-                    + " with integer sizes");
+            return SizePair.parse(option, text, form);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
     }
 }

@@ -23,9 +23,20 @@ public record SizePair(int first, int second) {
      * @throws IllegalArgumentException naming the option, the bad text and the allowed form
      */
     public static SizePair parse(String option, String text) {
+        return parse(option, text, "AxB (e.g. 4096x4096)");
+    }
+
+    /**
+     * Parses {@code AxB}.
+     *
+     * @param option the option being parsed, named in the error message
+     * @param form how the message writes the allowed form, as {@code NXxNY}
+     * @throws IllegalArgumentException naming the option, the bad text and the allowed form
+     */
+    public static SizePair parse(String option, String text, String form) {
         String[] parts = text.trim().toLowerCase(Locale.ROOT).split("x", -1);
         if (parts.length != 2) {
-            throw new IllegalArgumentException(option + " '" + text + "' is not of the form AxB (e.g. 4096x4096)");
+            throw new IllegalArgumentException(option + " '" + text + "' is not of the form " + form);
         }
         int a;
         int b;
@@ -33,7 +44,8 @@ public record SizePair(int first, int second) {
             a = Integer.parseInt(parts[0].trim());
             b = Integer.parseInt(parts[1].trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(option + " '" + text + "' is not of the form AxB with whole numbers");
+            throw new IllegalArgumentException(option + " '" + text + "' is not of the form " + form
+                    + " with whole numbers");
         }
         if (a < 1 || b < 1) {
             throw new IllegalArgumentException(option + " '" + text + "': both sizes must be >= 1");
