@@ -16,9 +16,10 @@ import java.util.function.Supplier;
  * committed an invocation on that partition fails at once with an {@link IllegalStateException}
  * instead of being retried as it is in the active state: "Partition owner is null ..." for a
  * single-key operation, "Partitions can't be assigned since cluster-state: NO_MIGRATION" for one
- * that touches every partition ({@code size}, {@code entrySet}). This class retries such operations every {@value #RETRY_PAUSE_MICROS} µs
- * until the owner is there, or fails the run clearly once {@code maxWaitMillis} passed: then no
- * member holding a copy of that partition is left.
+ * that touches every partition ({@code size}, {@code entrySet}). This class retries such
+ * operations every {@value #RETRY_PAUSE_MICROS} µs until the owner is there, or fails the run
+ * clearly once {@code maxWaitMillis} passed: then no member holding a copy of that partition is
+ * left.
  */
 public final class PromotionRetry {
 

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -255,8 +256,8 @@ public final class RankNode implements AutoCloseable {
      * @return whether the condition held before {@code timeoutMillis} passed
      */
     private boolean pollUntil(BooleanSupplier condition, long timeoutMillis, long pollMillis) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        long pollNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(pollMillis);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long pollNanos = TimeUnit.MILLISECONDS.toNanos(pollMillis);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 return false;
@@ -576,7 +577,7 @@ public final class RankNode implements AutoCloseable {
      * Blocks until the run ended (a spare that was never needed) and returns -1.
      */
     public int awaitRunEnd() {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.DAYS.toNanos(1);
+        long deadline = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
         while (System.nanoTime() < deadline) {
             long seen = control.version();
             if (control.get(ENDED_KEY) != null || control.get(FAILED_KEY) != null) {

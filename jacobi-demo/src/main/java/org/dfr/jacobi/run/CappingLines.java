@@ -20,8 +20,11 @@ final class CappingLines {
 
     static final String PREFIX = "@dfr-capping ";
 
-    /** A parsed line: {@code kind} is idle, busy or ready; {@code rank} is -1 for ready, {@code seq} -1 for idle. */
-    record Event(String kind, int rank, long seq) {
+    /** What a line says. */
+    enum Kind { IDLE, BUSY, READY }
+
+    /** A parsed line: {@code rank} is -1 for ready, {@code seq} -1 for idle. */
+    record Event(Kind kind, int rank, long seq) {
     }
 
     private CappingLines() {
@@ -47,13 +50,13 @@ final class CappingLines {
         String[] f = line.substring(PREFIX.length()).trim().split(" ");
         try {
             if (f[0].equals("idle") && f.length == 2) {
-                return Optional.of(new Event("idle", Integer.parseInt(f[1]), -1));
+                return Optional.of(new Event(Kind.IDLE, Integer.parseInt(f[1]), -1));
             }
             if (f[0].equals("busy") && f.length == 3) {
-                return Optional.of(new Event("busy", Integer.parseInt(f[1]), Long.parseLong(f[2])));
+                return Optional.of(new Event(Kind.BUSY, Integer.parseInt(f[1]), Long.parseLong(f[2])));
             }
             if (f[0].equals("ready") && f.length == 2) {
-                return Optional.of(new Event("ready", -1, Long.parseLong(f[1])));
+                return Optional.of(new Event(Kind.READY, -1, Long.parseLong(f[1])));
             }
         } catch (NumberFormatException e) {
             return Optional.empty();

@@ -34,7 +34,7 @@ final class CappingRelay {
             LOG.warn("rank {}: ignoring the capping line '{}'", rank, line);
             return;
         }
-        if (e.kind().equals("idle")) {
+        if (e.kind() == CappingLines.Kind.IDLE) {
             hosts.rankIdle(rank);
             return;
         }

@@ -87,7 +87,7 @@ final class LauncherCappingClient implements IdleRankListener {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(fromLauncher, StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
-                CappingLines.parse(line).filter(e -> e.kind().equals("ready")).ifPresent(e -> {
+                CappingLines.parse(line).filter(e -> e.kind() == CappingLines.Kind.READY).ifPresent(e -> {
                     CompletableFuture<Void> waiting = pending.get(e.seq());
                     if (waiting != null) {
                         waiting.complete(null);

@@ -37,9 +37,9 @@ class CappingLinesTest {
 
     @Test
     void when_lineIsOfTheProtocol_then_itParses_andOtherLinesDoNot() {
-        assertThat(CappingLines.parse(CappingLines.idle(6))).contains(new CappingLines.Event("idle", 6, -1));
-        assertThat(CappingLines.parse(CappingLines.busy(7, 42))).contains(new CappingLines.Event("busy", 7, 42));
-        assertThat(CappingLines.parse(CappingLines.ready(42))).contains(new CappingLines.Event("ready", -1, 42));
+        assertThat(CappingLines.parse(CappingLines.idle(6))).contains(new CappingLines.Event(CappingLines.Kind.IDLE, 6, -1));
+        assertThat(CappingLines.parse(CappingLines.busy(7, 42))).contains(new CappingLines.Event(CappingLines.Kind.BUSY, 7, 42));
+        assertThat(CappingLines.parse(CappingLines.ready(42))).contains(new CappingLines.Event(CappingLines.Kind.READY, -1, 42));
         assertThat(CappingLines.parse("12:00:01 INFO rank 3: idle")).isEmpty();
         assertThat(CappingLines.parse(CappingLines.PREFIX + "busy seven 1")).isEmpty();
         assertThat(CappingLines.parse(CappingLines.PREFIX + "busy 7")).isEmpty();
