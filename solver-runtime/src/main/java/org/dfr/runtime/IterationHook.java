@@ -9,7 +9,11 @@ public interface IterationHook {
     IterationHook NONE = new IterationHook() {
     };
 
-    /** At the start of iteration {@code iteration}, before anything of it is sent. */
+    /**
+     * At the start of iteration {@code iteration}, before anything of it is sent. The rank may
+     * still be waiting for the sum of the reduction of {@code iteration - 1}: it starts the next
+     * iteration while it waits.
+     */
     default void beforeIteration(RankNode rank, int iteration) {
     }
 
