@@ -14,6 +14,15 @@ public final class Doubles {
         return buffer.array();
     }
 
+    /** Writes {@code values} into {@code bytes}, which holds exactly as many bytes. */
+    public static void toBytes(double[] values, byte[] bytes) {
+        if (bytes.length != values.length * Double.BYTES) {
+            throw new IllegalArgumentException(values.length + " doubles need " + values.length * Double.BYTES
+                    + " bytes, not " + bytes.length);
+        }
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().put(values);
+    }
+
     public static double[] fromBytes(byte[] bytes) {
         double[] values = new double[bytes.length / Double.BYTES];
         ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(values);

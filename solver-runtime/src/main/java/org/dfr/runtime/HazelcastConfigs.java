@@ -6,6 +6,8 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.PartitionGroupConfig;
+import com.hazelcast.config.PartitioningStrategyConfig;
+import com.hazelcast.partition.strategy.StringPartitioningStrategy;
 import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -119,8 +121,10 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.invocation.max.retry.count", "6000");
         config.getJetConfig().setEnabled(false);
 
+        // "name@key" keys let a rank keep the primary copy of its checkpoint on its own member
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(CHECKPOINT_BACKUP_COUNT).setAsyncBackupCount(0)
-                .setInMemoryFormat(InMemoryFormat.BINARY));
+                .setInMemoryFormat(InMemoryFormat.BINARY)
+                .setPartitioningStrategyConfig(new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName())));
         // agreement data must survive simultaneous losses (a host, a failure during recovery)
         config.addMapConfig(new MapConfig(CONTROL_MAP).setBackupCount(CONTROL_BACKUP_COUNT).setAsyncBackupCount(0));
         for (String name : new String[] {STATUS_MAP, FINAL_STATE_MAP, STATS_MAP}) {

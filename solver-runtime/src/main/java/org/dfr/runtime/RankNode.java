@@ -151,7 +151,8 @@ public final class RankNode implements AutoCloseable {
         this.promotionRetry = new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
         this.backupRepair = new BackupRepair(hz, "dfr-rank" + rankId + "-backup-repair");
         IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
-        this.checkpoints = new CheckpointStore(ckptMap, promotionRetry);
+        this.checkpoints = new CheckpointStore(ckptMap, promotionRetry,
+                new LocalPartitionKey(hz.getPartitionService())::current);
         IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
         this.control = new ControlBoard(controlMap, promotionRetry);
         for (Member m : hz.getCluster().getMembers()) {

@@ -1,0 +1,160 @@
+package org.dfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/*
+ * Three members on three hosts, as a run places them; each writes the checkpoint of its own
+ * partition through its own CheckpointStore.
+ */
+class CheckpointStoreTest {
+
+    private static final int MEMBERS = 3;
+
+    private final ClusterSettings settings = new ClusterSettings()
+            .basePort(HazelcastConfigs.freeBasePort(MEMBERS + 3))
+            .joinTimeoutMillis(10_000);
+    private final List<HazelcastInstance> members = new ArrayList<>();
+    private final List<CheckpointStore> stores = new ArrayList<>();
+
+    @AfterEach
+    void terminateEveryMember() {
+        members.forEach(m -> m.getLifecycleService().terminate());
+    }
+
+    @Test
+    void when_aMemberWritesACheckpoint_then_itsPrimaryCopyIsOnThatMember() {
+        startMembers(MEMBERS);
+        for (int r = 0; r < MEMBERS; r++) {
+            stores.get(r).write(4, r, state(r));
+        }
+        for (int r = 0; r < MEMBERS; r++) {
+            String key = stateKeyWritten(4, r);
+            assertThat(key).as("state key of partition %d", r).contains("@");
+            assertThat(checkpointMap(r).localKeySet()).as("keys owned by member %d", r).contains(key);
+            for (int reader = 0; reader < MEMBERS; reader++) {
+                assertThat(stores.get(reader).replicated(4, r)).as("partition %d read by %d", r, reader)
+                        .containsExactly(state(r));
+            }
+        }
+    }
+
+    @Test
+    void when_theWriterIsTerminated_then_itsCheckpointIsReadFromABackup() {
+        startMembers(MEMBERS);
+        stores.get(1).write(8, 1, state(1));
+
+        members.get(1).getLifecycleService().terminate();
+
+        assertThat(stores.get(0).hasReplicated(8, 1)).isTrue();
+        assertThat(stores.get(0).replicated(8, 1)).containsExactly(state(1));
+        assertThat(stores.get(2).replicated(8, 1)).containsExactly(state(1));
+    }
+
+    @Test
+    void when_olderCheckpointsAreDropped_then_theirStatesAndLocatorsAreGoneAndTheNewestStays() {
+        startMembers(MEMBERS);
+        CheckpointStore store = stores.get(2);
+        store.write(0, 2, state(0));
+        store.write(4, 2, state(4));
+
+        store.dropOlderThan(4, new int[] {2});
+
+        assertThat(store.hasReplicated(0, 2)).isFalse();
+        assertThat(store.local(0, 2)).isNull();
+        assertThat(checkpointMap(0).keySet()).containsExactlyInAnyOrder(
+                CheckpointStore.locatorKey(4, 2), stateKeyWritten(4, 2));
+        assertThat(store.replicated(4, 2)).containsExactly(state(4));
+    }
+
+    @Test
+    void when_checkpointsFollowOneAnother_then_everyKeptCopyHoldsItsOwnStateAndNotAReusedBuffer() {
+        startMembers(MEMBERS);
+        CheckpointStore store = stores.get(1);
+        double[] live = state(0);
+        store.write(0, 1, live);
+        System.arraycopy(state(4), 0, live, 0, live.length);
+        store.write(4, 1, live);
+        store.dropOlderThan(4, new int[] {1});
+        System.arraycopy(state(8), 0, live, 0, live.length);
+        store.write(8, 1, live);
+        System.arraycopy(state(9), 0, live, 0, live.length);
+
+        assertThat(store.local(0, 1)).isNull();
+        assertThat(store.local(4, 1)).containsExactly(state(4));
+        assertThat(store.local(8, 1)).containsExactly(state(8));
+        assertThat(stores.get(0).replicated(4, 1)).containsExactly(state(4));
+        assertThat(stores.get(0).replicated(8, 1)).containsExactly(state(8));
+    }
+
+    @Test
+    void when_anotherMemberRewritesACheckpoint_then_theFirstCopyIsRemovedAndTheNewOneIsRead() {
+        startMembers(MEMBERS);
+        stores.get(1).write(4, 1, state(1));
+        String first = stateKeyWritten(4, 1);
+
+        stores.get(2).write(4, 1, state(7));
+
+        assertThat(stateKeyWritten(4, 1)).isNotEqualTo(first);
+        assertThat(checkpointMap(0).containsKey(first)).as("the first writer's copy").isFalse();
+        assertThat(checkpointMap(0).size()).as("one state and its locator").isEqualTo(2);
+        assertThat(stores.get(0).replicated(4, 1)).containsExactly(state(7));
+    }
+
+    @Test
+    void when_theWriterOwnsNoPartition_then_theStateGoesWhereItsKeyHashesAndIsStillFound() {
+        startMembers(2);
+        Config liteConfig = HazelcastConfigs.member(settings, 2, 0, MEMBERS, 2, MEMBERS).setLiteMember(true);
+        HazelcastInstance lite = Hazelcast.newHazelcastInstance(liteConfig);
+        members.add(lite);
+        LocalPartitionKey liteKey = new LocalPartitionKey(lite.getPartitionService());
+        CheckpointStore liteStore = new CheckpointStore(lite.getMap(HazelcastConfigs.CHECKPOINT_MAP),
+                new PromotionRetry(lite, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS), liteKey::current);
+
+        assertThat(liteKey.current()).as("a lite member owns no partition").isNull();
+        liteStore.write(4, 2, state(2));
+
+        assertThat(stateKeyWritten(4, 2)).doesNotContain("@");
+        assertThat(stores.get(0).replicated(4, 2)).containsExactly(state(2));
+    }
+
+    private void startMembers(int count) {
+        for (int r = 0; r < count; r++) {
+            HazelcastInstance hz = Hazelcast.newHazelcastInstance(
+                    HazelcastConfigs.member(settings, r, 0, MEMBERS, r, MEMBERS));
+            members.add(hz);
+        }
+        for (HazelcastInstance hz : members) {
+            stores.add(new CheckpointStore(hz.getMap(HazelcastConfigs.CHECKPOINT_MAP),
+                    new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS),
+                    new LocalPartitionKey(hz.getPartitionService())::current));
+        }
+    }
+
+    private IMap<String, byte[]> checkpointMap(int member) {
+        return members.get(member).getMap(HazelcastConfigs.CHECKPOINT_MAP);
+    }
+
+    /** The state key the locator of (iteration, partition) points at. */
+    private String stateKeyWritten(int iteration, int partition) {
+        String key = stores.get(0).replicatedKey(iteration, partition);
+        assertThat(key).as("state key of %d/%d", iteration, partition).isNotNull();
+        return key;
+    }
+
+    private static double[] state(int seed) {
+        double[] s = new double[1000];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = seed * 1000.0 + i / 7.0;
+        }
+        return s;
+    }
+}
