@@ -13,7 +13,7 @@ import com.hazelcast.partition.PartitionService;
  */
 final class LocalPartitionKey {
 
-    /** Candidate keys tried before giving up; a member owning one partition in 71 needs ~71. */
+    /** Candidate keys tried before giving up; a member owning one partition in 71 needs ~71 on average. */
     static final int MAX_CANDIDATES = 100_000;
 
     private final PartitionService partitions;
@@ -28,6 +28,11 @@ final class LocalPartitionKey {
         if (last != null && ownedHere(last)) {
             return last;
         }
+        last = null;
+        // more members than partitions, or a lite member: no search can succeed, so do not run one
+        if (partitions.getPartitions().stream().noneMatch(LocalPartitionKey::isLocal)) {
+            return null;
+        }
         for (int n = 0; n < MAX_CANDIDATES; n++) {
             String candidate = "k" + n;
             if (ownedHere(candidate)) {
@@ -35,12 +40,14 @@ final class LocalPartitionKey {
                 return candidate;
             }
         }
-        last = null;
         return null;
     }
 
     private boolean ownedHere(String key) {
-        Partition partition = partitions.getPartition(key);
+        return isLocal(partitions.getPartition(key));
+    }
+
+    private static boolean isLocal(Partition partition) {
         return partition.getOwner() != null && partition.getOwner().localMember();
     }
 }
