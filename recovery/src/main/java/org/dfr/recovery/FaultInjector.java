@@ -31,6 +31,13 @@ public final class FaultInjector implements IterationHook {
         maybeKill(rank, iteration, FaultPlan.Point.ITERATION_START);
     }
 
+    /** A rank killed at the start of an iteration first completes the previous one, as the plan means. */
+    @Override
+    public boolean mayStartEarly(RankNode rank, int iteration) {
+        return rank.inRecovery() || plan.kills().stream().noneMatch(k -> k.rank() == rank.rankId()
+                && k.iteration() == iteration && k.point() == FaultPlan.Point.ITERATION_START);
+    }
+
     @Override
     public void afterCheckpointWrite(RankNode rank, int iteration) {
         maybeKill(rank, iteration, FaultPlan.Point.AFTER_CHECKPOINT_WRITE);

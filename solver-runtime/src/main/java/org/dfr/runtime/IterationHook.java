@@ -10,11 +10,21 @@ public interface IterationHook {
     };
 
     /**
-     * At the start of iteration {@code iteration}, before anything of it is sent. The rank may
-     * still be waiting for the sum of the reduction of {@code iteration - 1}: it starts the next
-     * iteration while it waits.
+     * At the start of iteration {@code iteration}, before anything of it is sent. Unless
+     * {@link #mayStartEarly} says no, the rank may still be waiting for the sum of the reduction of
+     * {@code iteration - 1}: it starts the next iteration while it waits.
      */
     default void beforeIteration(RankNode rank, int iteration) {
+    }
+
+    /**
+     * Whether this rank may begin iteration {@code iteration} (call {@link #beforeIteration} and
+     * send its halos) while it still waits for the sum of the previous iteration. Fault injection
+     * answers no for a rank it kills at the start of that iteration, so that the rank dies after the
+     * previous iteration completed everywhere, checkpoint commit included.
+     */
+    default boolean mayStartEarly(RankNode rank, int iteration) {
+        return true;
     }
 
     /** After this rank finished recomputed level {@code level} (1-based) of a recovery. */

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * <p>The halos of iteration {@code i+1} leave as soon as this rank's contribution to the reduction
  * of {@code i} is sent, before it waits for the sum: when the sum arrives the neighbours' halos are
  * usually there too, so a rank wakes once per iteration instead of twice. It changes nothing a
- * recovery sees: the state those halos carry is already computed, and they carry the epoch.
+ * recovery sees: the state those halos carry is already computed, and they carry the epoch. The
+ * hook can forbid it for an iteration ({@link IterationHook#mayStartEarly}).
  *
  * <p>Thread model: {@link #run()} runs on the rank's own thread; membership events arrive on
  * Hazelcast's event threads and only interrupt waits.
@@ -408,7 +409,7 @@ public final class RankNode implements AutoCloseable {
             hook.afterCheckpointWrite(this, i);
         }
         double residual = allreduce(i, partials, () -> {
-            if (i < spec.iterations()) {
+            if (i < spec.iterations() && hook.mayStartEarly(this, i + 1)) {
                 startIteration(epoch, i + 1, 1);
             }
         });

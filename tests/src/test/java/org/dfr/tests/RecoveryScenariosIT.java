@@ -129,6 +129,23 @@ class RecoveryScenariosIT {
         assertThat(measuredWork).isZero();
     }
 
+    /*
+     * Rank 1 is the first rank the root (rank 0) sends the sum of iteration 3 to. It dies at the
+     * start of iteration 4, that is after its contribution to the reduction of 3 (which completes
+     * checkpoint 3) and possibly before the sum reaches it: the others must still get the sum and
+     * commit checkpoint 3.
+     */
+    @Test
+    void when_theFirstRankToReceiveTheSumDiesRightAfterACheckpoint_then_theCheckpointIsStillUsed() {
+        RunReport report = run(paper(8, 3).withFaults(List.of(kill(1, 4)), List.of(), Set.of()));
+
+        assertFailureFreeDigest(report);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.checkpointIteration()).isEqualTo(3);
+        assertThat(rec.lostIterations()).isZero();
+        assertThat(rec.recomputedPartitionIterations()).isZero();
+    }
+
     @Test
     void when_failureSeveralCheckpointsIn_then_theLatestCheckpointIsUsed() {
         RunReport report = run(paper(14, 3).withFaults(List.of(kill(2, 11)), List.of(), Set.of()));

@@ -132,6 +132,56 @@ class RuntimeIT {
     }
 
     /*
+     * A rank starts iteration i (its hook, its halos) while it waits for the sum of i-1, unless the
+     * hook says no: then it starts i only once i-1 completed. Rank 2 starts iteration 4 early, rank 1
+     * may not; the field is the same either way.
+     *
+     *   0 1
+     *   2 3
+     */
+    @Test
+    void when_theHookForbidsAnEarlyStart_then_thatRankStartsOnlyAfterThePreviousIterationCompleted() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(37, 29), 2, 2);
+        RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
+        Map<Integer, Integer> liveAtStartOf4 = new ConcurrentHashMap<>();
+        IterationHook rank1StartsLate = new IterationHook() {
+            @Override
+            public boolean mayStartEarly(RankNode rank, int iteration) {
+                return !(rank.rankId() == 1 && iteration == 4);
+            }
+
+            @Override
+            public void beforeIteration(RankNode rank, int iteration) {
+                if (iteration == 4) {
+                    liveAtStartOf4.put(rank.rankId(), rank.liveIteration());
+                }
+            }
+        };
+        FailureHandler noFailureExpected = new FailureHandler() {
+            @Override
+            public int recover(RankNode rank, RuntimeException cause) {
+                throw new RunFailedException("unexpected failure: " + cause);
+            }
+
+            @Override
+            public int awaitWork(RankNode spare) {
+                return spare.awaitRunEnd();
+            }
+        };
+
+        org.dfr.runtime.RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
+                noFailureExpected, rank1StartsLate).run();
+
+        assertThat(liveAtStartOf4).containsEntry(1, 3).containsEntry(2, 2);
+        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
+        reference.iterate(8);
+        for (int p = 0; p < 4; p++) {
+            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
+                    .isEqualTo(interior(dec, p, reference.state(p)));
+        }
+    }
+
+    /*
      * Three members on three hosts, migrations held as during a run. Member 2 is terminated; at once,
      * every key of the checkpoint map is read through PromotionRetry from member 0: keys owned by the
      * dead member have no owner until Hazelcast promotes a backup, and without the retry their reads
