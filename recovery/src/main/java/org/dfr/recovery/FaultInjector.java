@@ -34,8 +34,7 @@ public final class FaultInjector implements IterationHook {
     /** A rank killed at the start of an iteration first completes the previous one, as the plan means. */
     @Override
     public boolean mayStartEarly(RankNode rank, int iteration) {
-        return rank.inRecovery() || plan.kills().stream().noneMatch(k -> k.rank() == rank.rankId()
-                && k.iteration() == iteration && k.point() == FaultPlan.Point.ITERATION_START);
+        return !planned(rank, iteration, FaultPlan.Point.ITERATION_START);
     }
 
     @Override
@@ -56,14 +55,16 @@ public final class FaultInjector implements IterationHook {
     }
 
     private void maybeKill(RankNode rank, int iteration, FaultPlan.Point point) {
-        if (rank.inRecovery()) {
-            return; // scheduled deaths belong to the failure-free timeline, not to a recomputation
+        if (planned(rank, iteration, point)) {
+            die(rank, iteration, point.name());
         }
-        for (FaultPlan.Kill k : plan.kills()) {
-            if (k.rank() == rank.rankId() && k.iteration() == iteration && k.point() == point) {
-                die(rank, iteration, point.name());
-            }
-        }
+    }
+
+    /** Whether the plan kills {@code rank} at this point of {@code iteration}. */
+    private boolean planned(RankNode rank, int iteration, FaultPlan.Point point) {
+        // scheduled deaths belong to the failure-free timeline, not to a recomputation
+        return !rank.inRecovery() && plan.kills().stream()
+                .anyMatch(k -> k.rank() == rank.rankId() && k.iteration() == iteration && k.point() == point);
     }
 
     private void die(RankNode rank, int iteration, String where) {

@@ -9,9 +9,9 @@ public final class Doubles {
     }
 
     public static byte[] toBytes(double[] values) {
-        ByteBuffer buffer = ByteBuffer.allocate(values.length * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.asDoubleBuffer().put(values);
-        return buffer.array();
+        byte[] bytes = new byte[values.length * Double.BYTES];
+        toBytes(values, bytes);
+        return bytes;
     }
 
     /** Writes {@code values} into {@code bytes}, which holds exactly as many bytes. */
