@@ -1,0 +1,74 @@
+package org.dfr.runtime.kernel;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * The option values a kernel is built with: every declared option, given or defaulted, checked
+ * against its type. Immutable; travels to rank processes as part of the run configuration.
+ *
+ * @param values key to canonical value, sorted by key
+ */
+public record KernelOptions(SortedMap<String, String> values) {
+
+    /** No options. */
+    public static final KernelOptions NONE = new KernelOptions(new TreeMap<>());
+
+    public KernelOptions {
+        values = Collections.unmodifiableSortedMap(new TreeMap<>(values));
+    }
+
+    /**
+     * Resolves {@code given} against the options a kernel declares.
+     *
+     * @throws IllegalArgumentException for a key the kernel does not declare (naming those it does) or
+     *         a value of the wrong type
+     */
+    public static KernelOptions resolve(String kernel, List<KernelOption> declared, Map<String, String> given) {
+        TreeMap<String, String> out = new TreeMap<>();
+        for (KernelOption o : declared) {
+            out.put(o.key(), o.defaultValue());
+        }
+        for (Map.Entry<String, String> e : given.entrySet()) {
+            KernelOption option = declared.stream().filter(o -> o.key().equals(e.getKey())).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("kernel " + kernel + " has no option '" + e.getKey()
+                            + "'; its options are " + (declared.isEmpty() ? "none"
+                            : String.join(", ", declared.stream().map(KernelOption::key).toList()))));
+            out.put(e.getKey(), option.check(e.getValue()));
+        }
+        return new KernelOptions(out);
+    }
+
+    private String raw(String key) {
+        String v = values.get(key);
+        if (v == null) {
+            throw new IllegalArgumentException("kernel option '" + key + "' is not set; set: " + values.keySet());
+        }
+        return v;
+    }
+
+    public int getInt(String key) {
+        return Integer.parseInt(raw(key));
+    }
+
+    public double getDouble(String key) {
+        return Double.parseDouble(raw(key));
+    }
+
+    public boolean getBoolean(String key) {
+        return Boolean.parseBoolean(raw(key));
+    }
+
+    public String getString(String key) {
+        return raw(key);
+    }
+
+    /** {@code key=value,key=value}, or empty when there are none. */
+    @Override
+    public String toString() {
+        return String.join(",", values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+    }
+}
