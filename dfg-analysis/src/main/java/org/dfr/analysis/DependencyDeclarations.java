@@ -44,6 +44,18 @@ public final class DependencyDeclarations {
         return new StencilDependencies(stencil, grid, periodic);
     }
 
+    /**
+     * Partition dependencies derived from a cell-level stencil, never from a hand-written table:
+     * {@code q in R(p)} iff for some offset {@code o} of {@code stencil}, the block of {@code p} shifted by
+     * {@code o} (wrapped around every axis when {@code periodic}) intersects the block of {@code q};
+     * {@code p} is always in {@code R(p)}. Exact for any radius and any (uneven) split.
+     *
+     * @throws IllegalArgumentException if the stencil and the layout have different numbers of axes
+     */
+    public static CellStencilDependencies stencil(CellStencil stencil, BlockLayout layout, boolean periodic) {
+        return new CellStencilDependencies(stencil, layout, periodic);
+    }
+
     /** Every partition needs every partition (e.g. a global reduction inside each update). */
     public static PartitionDependencies global(int n) {
         return new GlobalDependencies(n);
