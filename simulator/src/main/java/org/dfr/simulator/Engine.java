@@ -1,0 +1,483 @@
+package org.dfr.simulator;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.dfr.analysis.ConeAnalyzer;
+
+/**
+ * One simulated run. Finish times are computed level by level over two arrays of partition count
+ * ({@code cur} = iteration {@code i-1}, {@code next} = iteration {@code i}):
+ * <pre>
+ *   next[p] = max(cur[p], max_{q in R(p), q != p} cur[q] + halo) + task(p, i) [+ checkpoint] [+ log copies]
+ * </pre>
+ * so memory grows with partitions, never with tasks. After each level the earliest pending failure is
+ * checked: if its node had not finished iteration {@code i} when it died, it died at the start of
+ * {@code t = i} (DESIGN.md), level {@code i} is discarded (every survivor falls back to {@code t-1}, as in the
+ * runtime) and the recovery runs: the participating partitions recompute their levels with the same
+ * recurrence on two more arrays, starting after detection and replacement from their checkpoints, and every
+ * partition resumes iteration {@code t} once the recovery is done. Partitions outside the recovery idle
+ * (capped) meanwhile.
+ *
+ * <p>Not thread-safe: one engine per run.
+ */
+final class Engine {
+
+    private final SimulationSpec spec;
+    private final TaskGraph graph;
+    private final int n;
+    private final int k;
+    private final int iterations;
+    private final double halo;
+    private final double checkpoint;
+    private final double reload;
+    private final double logCost;
+    private final TaskTimes times;
+    private final FailureModel failureModel;
+    private final FailureArrivals arrivals;
+    private final boolean random;
+    private final SplittableRandom correlated;
+    private final int nodes;
+    private final int perNode;
+    private final ConeAnalyzer analyzer;
+
+    private double[] cur;
+    private double[] next;
+    private double[] gPrev;
+    private double[] gNext;
+    private final int[] depthOf;
+    private final int[] memberStamp;
+    private final int[] lostStamp;
+    private int stamp;
+    private int[] identity;
+
+    private final List<ScheduledFailure> explicit;
+    private int explicitAt;
+    private final Deque<Integer> killDuringRecovery;
+
+    private long tasks;
+    private long taskCount;
+    private double taskSeconds;
+    private double otherBusySeconds;
+    private double cappedSeconds;
+    private long recomputed;
+    private long aborted;
+    private long failures;
+    private long recoveries;
+    private boolean stopped;
+    private final List<RecoveryRecord> records = new ArrayList<>();
+
+    // results of the last runLevels call
+    private double attemptEnd;
+    private double levelOneEnd;
+    private long attemptTasksBefore;
+    private double attemptSecondsBefore;
+    private double attemptSeconds;
+
+    Engine(SimulationSpec spec, FailureSchedule schedule, TaskGraph graph) {
+        this.spec = spec;
+        this.graph = graph;
+        this.n = graph.n;
+        this.k = spec.checkpointEvery();
+        this.iterations = spec.iterations();
+        TimingModel timing = spec.timing();
+        this.halo = timing.haloSeconds();
+        this.checkpoint = timing.checkpointSeconds();
+        this.reload = timing.checkpointSeconds();
+        this.logCost = spec.strategy() == Strategy.MESSAGE_LOG ? timing.logSecondsPerMessage() : 0;
+        this.times = new TaskTimes(timing.taskSeconds(), timing.taskJitter(), spec.seed());
+        this.failureModel = spec.failures();
+        this.perNode = failureModel.partitionsPerNode();
+        this.nodes = (n + perNode - 1) / perNode;
+        this.random = schedule.drawn();
+        SplittableRandom root = new SplittableRandom(spec.seed());
+        SplittableRandom failureRandom = root.split();
+        this.correlated = root.split();
+        if (!random) {
+            arrivals = FailureArrivals.NONE;
+        } else if (failureModel.distribution() == FailureDistribution.WEIBULL) {
+            arrivals = new WeibullArrivals(nodes, failureModel.nodeMtbfSeconds(), failureModel.weibullShape(), failureRandom);
+        } else {
+            arrivals = new PoissonArrivals(nodes, failureModel.nodeMtbfSeconds(), failureRandom);
+        }
+        this.explicit = schedule.failures();
+        for (ScheduledFailure f : explicit) {
+            requirePartitions(f.partitions());
+        }
+        this.killDuringRecovery = new ArrayDeque<>(schedule.duringRecovery());
+        for (int p : killDuringRecovery) {
+            requirePartitions(new int[] {p});
+        }
+        this.analyzer = spec.strategy() == Strategy.DFR ? new ConeAnalyzer(spec.dependencies()) : null;
+        this.cur = new double[n];
+        this.next = new double[n];
+        this.gPrev = new double[n];
+        this.gNext = new double[n];
+        this.depthOf = new int[n];
+        this.memberStamp = new int[n];
+        this.lostStamp = new int[n];
+    }
+
+    private void requirePartitions(int[] ids) {
+        for (int p : ids) {
+            if (p < 0 || p >= n) {
+                throw new IllegalArgumentException("failed partition " + p + " is out of range 0.." + (n - 1));
+            }
+        }
+    }
+
+    SimulationResult run() {
+        long began = System.nanoTime();
+        int level = 0;
+        while (level < iterations && !stopped) {
+            int i = level + 1;
+            if (explicitAt < explicit.size() && explicit.get(explicitAt).iteration() == i) {
+                TreeSet<Integer> lost = new TreeSet<>();
+                double at = 0;
+                while (explicitAt < explicit.size() && explicit.get(explicitAt).iteration() == i) {
+                    for (int p : explicit.get(explicitAt).partitions()) {
+                        lost.add(p);
+                        at = Math.max(at, cur[p]);
+                    }
+                    explicitAt++;
+                }
+                failures += lost.size();
+                recover(lost, i, at);
+                continue;
+            }
+            computeLevel(i);
+            double t = arrivals.peekTime();
+            if (t < Double.POSITIVE_INFINITY) {
+                int node = arrivals.peekNode();
+                if (t < nodeFinish(node)) {
+                    arrivals.pop();
+                    failures++;
+                    TreeSet<Integer> lost = new TreeSet<>();
+                    addNode(lost, node);
+                    addCorrelated(lost, node);
+                    recover(lost, i, t);
+                    if (failures >= failureModel.maxFailures()) {
+                        stopped = true;
+                    }
+                    continue;
+                }
+            }
+            double[] swap = cur;
+            cur = next;
+            next = swap;
+            level = i;
+        }
+        double makespan = 0;
+        for (double v : cur) {
+            makespan = Math.max(makespan, v);
+        }
+        return new SimulationResult(spec.strategy(), n, iterations, !stopped, makespan, failures, recoveries, recomputed,
+                aborted, tasks, energy(makespan), System.nanoTime() - began, records);
+    }
+
+    private double nodeFinish(int node) {
+        double finish = 0;
+        for (int p = node * perNode, end = Math.min(n, p + perNode); p < end; p++) {
+            finish = Math.max(finish, next[p]);
+        }
+        return finish;
+    }
+
+    private void addNode(TreeSet<Integer> lost, int node) {
+        for (int p = node * perNode, end = Math.min(n, p + perNode); p < end; p++) {
+            lost.add(p);
+        }
+    }
+
+    private void addCorrelated(TreeSet<Integer> lost, int node) {
+        double q = failureModel.correlatedFailureProbability();
+        if (q > 0 && nodes > 1 && correlated.nextDouble() < q) {
+            int other = correlated.nextInt(nodes - 1);
+            if (other >= node) {
+                other++;
+            }
+            failures++;
+            addNode(lost, other);
+        }
+    }
+
+    /** Level {@code i} of every partition, from {@code cur} into {@code next}. */
+    private void computeLevel(int i) {
+        final double[] c = cur;
+        final double[] out = next;
+        final int[] rowStart = graph.rowStart;
+        final int[] others = graph.others;
+        final double h = halo;
+        double extra = i % k == 0 ? checkpoint : 0;
+        if (times.constant() && logCost == 0) {
+            double add = times.base() + extra;
+            int e = 0;
+            for (int p = 0; p < n; p++) {
+                double other = Double.NEGATIVE_INFINITY;
+                for (int end = rowStart[p + 1]; e < end; e++) {
+                    double v = c[others[e]];
+                    if (v > other) {
+                        other = v;
+                    }
+                }
+                double ready = Math.max(c[p], other + h);
+                out[p] = ready + add;
+            }
+            taskSeconds += n * times.base();
+        } else {
+            final int[] consumers = graph.consumerCount;
+            double sum = 0;
+            long messages = 0;
+            int e = 0;
+            for (int p = 0; p < n; p++) {
+                double other = Double.NEGATIVE_INFINITY;
+                for (int end = rowStart[p + 1]; e < end; e++) {
+                    double v = c[others[e]];
+                    if (v > other) {
+                        other = v;
+                    }
+                }
+                double d = times.of(p, i);
+                sum += d;
+                messages += consumers[p];
+                out[p] = Math.max(c[p], other + h) + d + extra + consumers[p] * logCost;
+            }
+            taskSeconds += sum;
+            otherBusySeconds += messages * logCost;
+        }
+        otherBusySeconds += n * extra;
+        tasks += n;
+        taskCount += n;
+    }
+
+    /**
+     * Recovers {@code lost} partitions that died at time {@code at} at the start of iteration {@code t}; on
+     * return {@code cur} holds, for every partition, the time it resumes iteration {@code t}.
+     */
+    private void recover(TreeSet<Integer> lost, int t, double at) {
+        recoveries++;
+        int c = ((t - 1) / k) * k;
+        int m = t - 1 - c;
+        double delay = failureModel.detectionSeconds() + failureModel.replacementSeconds();
+        double start = at + delay;
+        while (random && arrivals.peekTime() < start) {
+            double t2 = arrivals.peekTime();
+            int node = arrivals.peekNode();
+            arrivals.pop();
+            failures++;
+            addNode(lost, node);
+            addCorrelated(lost, node);
+            start = Math.max(start, t2 + delay);
+        }
+        int attempts = 0;
+        long abortedHere = 0;
+        RecoveryShape shape;
+        while (true) {
+            attempts++;
+            int[] lostIds = lost.stream().mapToInt(Integer::intValue).toArray();
+            shape = shapeFor(lostIds, c, t, m);
+            mark(shape, lostIds);
+            boolean kill = !killDuringRecovery.isEmpty() && m >= 1;
+            double abortAt = random && failureModel.failuresDuringRecovery() ? arrivals.peekTime() : Double.POSITIVE_INFINITY;
+            runLevels(shape, start, c, kill ? Double.POSITIVE_INFINITY : abortAt);
+            boolean budgetLeft = failures < failureModel.maxFailures();
+            if (kill && budgetLeft) {
+                int victim = killDuringRecovery.poll();
+                failures++;
+                long levelOne = shape.levelSize[1];
+                abortedHere += levelOne;
+                tasks += levelOne;
+                taskCount += levelOne;
+                taskSeconds += levelOneSeconds(shape, c);
+                otherBusySeconds += lostIds.length * reload;
+                lost.add(victim);
+                start = levelOneEnd + delay;
+                continue;
+            }
+            if (abortAt < attemptEnd && budgetLeft) {
+                int node = arrivals.peekNode();
+                arrivals.pop();
+                failures++;
+                abortedHere += attemptTasksBefore;
+                tasks += attemptTasksBefore;
+                taskCount += attemptTasksBefore;
+                taskSeconds += attemptSecondsBefore;
+                otherBusySeconds += lostIds.length * reload;
+                addNode(lost, node);
+                addCorrelated(lost, node);
+                start = abortAt + delay;
+                continue;
+            }
+            if (!budgetLeft) {
+                stopped = true;
+            }
+            tasks += shape.work;
+            taskCount += shape.work;
+            taskSeconds += attemptSeconds;
+            otherBusySeconds += lostIds.length * reload;
+            recomputed += shape.work;
+            aborted += abortedHere;
+            break;
+        }
+        double end = attemptEnd;
+        boolean cap = spec.power().capIdleDuringRecovery();
+        for (int q = 0; q < n; q++) {
+            if (memberStamp[q] != stamp && cap) {
+                cappedSeconds += end - Math.max(start, cur[q]);
+            }
+            cur[q] = end;
+        }
+        if (random && !failureModel.failuresDuringRecovery()) {
+            arrivals.pauseUntil(end);
+        }
+        if (spec.recordRecoveries()) {
+            records.add(record(shape, lost, c, t, m, abortedHere, attempts, at, start, end));
+        }
+    }
+
+    private RecoveryShape shapeFor(int[] lostIds, int c, int t, int m) {
+        switch (spec.strategy()) {
+            case GLOBAL:
+                if (identity == null) {
+                    identity = new int[n];
+                    Arrays.setAll(identity, p -> p);
+                }
+                return RecoveryShape.everyone(identity, m);
+            case MESSAGE_LOG:
+                return RecoveryShape.only(lostIds, m);
+            case DFR:
+            default:
+                return RecoveryShape.cone(analyzer.plan(lostIds, c, t));
+        }
+    }
+
+    private void mark(RecoveryShape shape, int[] lostIds) {
+        stamp++;
+        int[] order = shape.order;
+        for (int j = 0; j < order.length; j++) {
+            memberStamp[order[j]] = stamp;
+            depthOf[order[j]] = shape.depth[j];
+        }
+        for (int p : lostIds) {
+            lostStamp[p] = stamp;
+        }
+    }
+
+    private double startOf(int q, double start) {
+        double s = Math.max(start, cur[q]);
+        return lostStamp[q] == stamp ? s + reload : s;
+    }
+
+    /**
+     * Runs the recovery's levels from {@code start}; sets {@link #attemptEnd} (when every partition can resume
+     * {@code t}), {@link #levelOneEnd}, {@link #attemptSeconds} and the tasks (and their seconds) finished by
+     * {@code abortAt}.
+     */
+    private void runLevels(RecoveryShape shape, double start, int c, double abortAt) {
+        final int[] rowStart = graph.rowStart;
+        final int[] others = graph.others;
+        final int[] order = shape.order;
+        double end = 0;
+        for (int q = 0; q < n; q++) {
+            end = Math.max(end, cur[q]);
+        }
+        long before = 0;
+        double secondsBefore = 0;
+        double seconds = 0;
+        levelOneEnd = start;
+        if (shape.m == 0) {
+            for (int p : order) {
+                end = Math.max(end, startOf(p, start));
+            }
+        } else {
+            int size = shape.levelSize[1];
+            for (int j = 0; j < size; j++) {
+                int p = order[j];
+                double ready = startOf(p, start);
+                for (int e = rowStart[p], stop = rowStart[p + 1]; e < stop; e++) {
+                    ready = Math.max(ready, startOf(others[e], start) + halo);
+                }
+                double d = times.of(p, c + 1);
+                double g = ready + d;
+                gNext[p] = g;
+                seconds += d;
+                levelOneEnd = Math.max(levelOneEnd, g);
+                if (g <= abortAt) {
+                    before++;
+                    secondsBefore += d;
+                }
+            }
+            end = Math.max(end, levelOneEnd);
+            for (int level = 2; level <= shape.m; level++) {
+                double[] swap = gPrev;
+                gPrev = gNext;
+                gNext = swap;
+                size = shape.levelSize[level];
+                for (int j = 0; j < size; j++) {
+                    int p = order[j];
+                    double own = gPrev[p];
+                    double ready = own;
+                    for (int e = rowStart[p], stop = rowStart[p + 1]; e < stop; e++) {
+                        int q = others[e];
+                        // inside the recovery the neighbour's recomputed state; outside (message log) its log
+                        double from = memberStamp[q] == stamp && depthOf[q] >= level - 1 ? gPrev[q] : own;
+                        ready = Math.max(ready, from + halo);
+                    }
+                    double d = times.of(p, c + level);
+                    double g = ready + d;
+                    gNext[p] = g;
+                    seconds += d;
+                    if (g > end) {
+                        end = g;
+                    }
+                    if (g <= abortAt) {
+                        before++;
+                        secondsBefore += d;
+                    }
+                }
+            }
+        }
+        attemptEnd = end;
+        attemptTasksBefore = before;
+        attemptSecondsBefore = secondsBefore;
+        attemptSeconds = seconds;
+    }
+
+    private double levelOneSeconds(RecoveryShape shape, int c) {
+        double s = 0;
+        for (int j = 0; j < shape.levelSize[1]; j++) {
+            s += times.of(shape.order[j], c + 1);
+        }
+        return s;
+    }
+
+    private RecoveryRecord record(RecoveryShape shape, TreeSet<Integer> lost, int c, int t, int m, long abortedHere,
+                                  int attempts, double at, double start, double end) {
+        int[] participating = shape.order.clone();
+        Arrays.sort(participating);
+        int[] idle = new int[n - participating.length];
+        int a = 0;
+        for (int q = 0; q < n; q++) {
+            if (memberStamp[q] != stamp) {
+                idle[a++] = q;
+            }
+        }
+        return new RecoveryRecord(lost.stream().mapToInt(Integer::intValue).toArray(), c, t, m, shape.work, abortedHere,
+                participating, idle, attempts, at, start, end);
+    }
+
+    private EnergyBreakdown energy(double makespan) {
+        PowerModel power = spec.power();
+        double busy = taskSeconds + otherBusySeconds;
+        double idle = Math.max(0, makespan * n - busy - cappedSeconds);
+        double busyJoules = power.taskJoules() > 0
+                ? taskCount * power.taskJoules() + otherBusySeconds * power.busyWatts()
+                : busy * power.busyWatts();
+        return new EnergyBreakdown(busy, idle, cappedSeconds, busyJoules, idle * power.idleWatts(),
+                cappedSeconds * power.cappedIdleWatts());
+    }
+}
