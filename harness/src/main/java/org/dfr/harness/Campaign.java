@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,10 +6,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
-import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.kernel.ReferenceSolver;
 
 /**
  * A seeded randomized fault-injection campaign: each trial picks a strategy, one or two ranks and
@@ -27,7 +27,7 @@ public final class Campaign {
     public enum Outcome { OK, UNRECOVERABLE, WRONG, ERROR }
 
     /** One trial and what happened. */
-    public record Trial(int index, Strategy strategy, List<FaultPlan.Kill> kills, Outcome outcome,
+    public record Trial(int index, String kernel, Strategy strategy, List<FaultPlan.Kill> kills, Outcome outcome,
                         long recomputedPartitionIterations, long millis, String detail) {
     }
 
@@ -42,12 +42,23 @@ public final class Campaign {
         }
     }
 
-    private final JacobiRunConfig base;
-    private final JacobiRunner runner;
+    private final List<RunConfig> bases;
+    private final Runner runner;
 
-    /** @param base the layout, size and length of every trial; its strategy and faults are replaced */
-    public Campaign(JacobiRunConfig base, JacobiRunner runner) {
-        this.base = base;
+    /** @param base the kernel, layout, size and length of every trial; its strategy and faults are replaced */
+    public Campaign(RunConfig base, Runner runner) {
+        this(List.of(base), runner);
+    }
+
+    /**
+     * A campaign whose trials draw their kernel, layout and size among {@code bases} (seeded, like
+     * everything else of a trial).
+     */
+    public Campaign(List<RunConfig> bases, Runner runner) {
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("a campaign needs at least one run to vary");
+        }
+        this.bases = List.copyOf(bases);
         this.runner = runner;
     }
 
@@ -60,19 +71,20 @@ public final class Campaign {
         if (trials < 1) {
             throw new IllegalArgumentException("trials must be >= 1, got " + trials);
         }
-        SequentialJacobi reference = new SequentialJacobi(base.problem());
-        reference.iterate(base.iterations());
-        String expected = reference.digest();
+        java.util.Map<RunConfig, String> expectedOf = new java.util.HashMap<>();
         Random random = new Random(seed);
         long deadline = System.nanoTime() + maxMillis * 1_000_000L;
         List<Trial> done = new ArrayList<>();
         boolean stopped = false;
-        int ranks = base.px() * base.py();
         for (int i = 0; i < trials; i++) {
             if (System.nanoTime() > deadline) {
                 stopped = true;
                 break;
             }
+            // one base: the same draws as before kernels could vary
+            RunConfig base = bases.size() == 1 ? bases.get(0) : bases.get(random.nextInt(bases.size()));
+            String expected = expectedOf.computeIfAbsent(base, Campaign::referenceDigest);
+            int ranks = base.partitionCount();
             Strategy strategy = random.nextBoolean() ? Strategy.DFR : Strategy.GLOBAL;
             int failures = 1 + random.nextInt(2);
             Set<Integer> victims = new TreeSet<>();
@@ -87,7 +99,7 @@ public final class Campaign {
                         : firstIteration + random.nextInt(base.iterations() - firstIteration + 1);
                 kills.add(new FaultPlan.Kill(victim, iteration, FaultPlan.Point.ITERATION_START));
             }
-            JacobiRunConfig config = base.withStrategy(strategy).withFaults(kills, List.of(), Set.of());
+            RunConfig config = base.withStrategy(strategy).withFaults(kills, List.of(), Set.of());
             long start = System.nanoTime();
             Trial trial;
             try {
@@ -95,19 +107,31 @@ public final class Campaign {
                 long work = report.recoveries().stream()
                         .mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
                 boolean same = expected.equals(report.fieldSha256());
-                trial = new Trial(i, strategy, kills, same ? Outcome.OK : Outcome.WRONG, work, millisSince(start),
+                trial = new Trial(i, base.kernel().name(), strategy, kills, same ? Outcome.OK : Outcome.WRONG, work, millisSince(start),
                         same ? "" : "digest " + report.fieldSha256() + " != " + expected);
             } catch (RunFailedException e) {
                 boolean clear = e.getMessage() != null && e.getMessage().contains("no copy of checkpoint");
-                trial = new Trial(i, strategy, kills, clear ? Outcome.UNRECOVERABLE : Outcome.ERROR, 0,
+                trial = new Trial(i, base.kernel().name(), strategy, kills, clear ? Outcome.UNRECOVERABLE : Outcome.ERROR, 0,
                         millisSince(start), e.getMessage());
             } catch (RuntimeException e) {
-                trial = new Trial(i, strategy, kills, Outcome.ERROR, 0, millisSince(start), e.toString());
+                trial = new Trial(i, base.kernel().name(), strategy, kills, Outcome.ERROR, 0, millisSince(start), e.toString());
             }
             done.add(trial);
             onTrial.accept(trial);
         }
         return new Result(seed, done, stopped);
+    }
+
+    /** The digest of the sequential reference after the run's iterations (or until it converges). */
+    public static String referenceDigest(RunConfig config) {
+        ReferenceSolver reference = config.kernelSetup().reference();
+        for (int i = 1; i <= config.iterations(); i++) {
+            double residual = reference.iterate();
+            if (config.runSpec().converged(residual)) {
+                break;
+            }
+        }
+        return reference.digest();
     }
 
     private static long millisSince(long startNanos) {

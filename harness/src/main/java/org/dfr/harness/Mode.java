@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 /** Where the ranks live. */
 public enum Mode {

@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
-import org.dfr.jacobi.JacobiStencil;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.power.IdleHostCapping;
@@ -33,7 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs a {@link JacobiRunConfig} with one JVM per rank ({@link RankProcessMain}) on loopback, so that
+ * Runs a {@link RunConfig} with one JVM per rank ({@link RankProcessMain}) on loopback, so that
  * planned failures are real SIGKILLs of real processes.
  *
  * <p>Rank 0 is started first and becomes the cluster's master alone; once it is up, the other
@@ -91,15 +90,17 @@ public final class ProcessLauncher {
             "--add-opens", "java.management/sun.management=ALL-UNNAMED",
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
+    /** The JDK's incubating vector module, which kernels may use (the built-in jacobi2d5 does). */
+    static final String VECTOR_MODULE = "jdk.incubator.vector";
+
     /**
-     * Gives the ranks the vector form of the Jacobi kernel ({@link org.dfr.jacobi.JacobiStencil}) when
-     * this JVM has it, so that every rank runs the same kernel as the launcher (its
-     * {@code -Ddfr.stencil} setting is passed on with the other {@code dfr.} properties); the fields are
-     * bit for bit the same either way.
+     * Gives the ranks the vector module when this JVM has it, so that every rank runs the same kernel
+     * code as the launcher (its {@code dfr.*} settings are passed on); a kernel's fields must be bit
+     * for bit the same either way.
      */
     static final List<String> VECTOR_MODULE_ACCESS =
-            ModuleLayer.boot().findModule(JacobiStencil.VECTOR_MODULE).isPresent()
-                    ? List.of("--add-modules", JacobiStencil.VECTOR_MODULE)
+            ModuleLayer.boot().findModule(VECTOR_MODULE).isPresent()
+                    ? List.of("--add-modules", VECTOR_MODULE)
                     : List.of();
 
     /**
@@ -135,7 +136,7 @@ public final class ProcessLauncher {
 
     /**
      * Constants of the load power model for machines without an energy counter (see
-     * {@link JacobiRunner#powerModel}); null (the default) for none.
+     * {@link Runner#powerModel}); null (the default) for none.
      */
     public ProcessLauncher powerModel(PowerModel model) {
         this.powerModel = model;
@@ -179,8 +180,8 @@ public final class ProcessLauncher {
      * @throws RunFailedException when a rank fails, the run exceeds its time limit, or no report is
      *     written; every rank process has exited when this is thrown
      */
-    public RunReport run(JacobiRunConfig requested) {
-        JacobiRunConfig config = requested.withMode(Mode.PROCESSES);
+    public RunReport run(RunConfig requested) {
+        RunConfig config = requested.withMode(Mode.PROCESSES);
         RunSpec spec = config.runSpec();
         long timeoutMillis = runTimeoutMillis > 0 ? runTimeoutMillis : derivedTimeoutMillis(config);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -189,7 +190,7 @@ public final class ProcessLauncher {
         Path dir = createTempDirectory();
         // the ranks of a host live in different JVMs: this one decides for every host (CappingLines)
         IdleHostCapping capping = config.capIdleHosts()
-                ? new IdleHostCapping(spec, JacobiRunner.sysfsRoot(config), JacobiRunner.allHosts(config),
+                ? new IdleHostCapping(spec, Runner.sysfsRoot(config), Runner.allHosts(config),
                         config.journal())
                 : null;
         try {
@@ -200,8 +201,8 @@ public final class ProcessLauncher {
             List<String> jvm = jvmCommand(config);
             CappingRelay relay = capping == null ? null : new CappingRelay(capping);
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
-            RunEnergy.Measured<Void> measured = RunEnergy.measure(JacobiRunner.sysfsRoot(config),
-                    JacobiRunner.samplePeriod(config), powerModel, () -> {
+            RunEnergy.Measured<Void> measured = RunEnergy.measure(Runner.sysfsRoot(config),
+                    Runner.samplePeriod(config), powerModel, () -> {
                         new Supervision(config, deadline, timeoutMillis, dir, relay)
                                 .run(rank -> command(jvm, configFile, rank, resultFile));
                         return null;
@@ -224,31 +225,29 @@ public final class ProcessLauncher {
     }
 
     /** {@code -Xmx} of each rank process, in MiB (see the class comment). */
-    public static long heapMib(JacobiRunConfig config) {
-        long bx = (config.nx() + config.px() - 1) / config.px() + 2L;
-        long by = (config.ny() + config.py() - 1) / config.py() + 2L;
+    public static long heapMib(RunConfig config) {
         FaultPlan plan = config.faultPlan();
         int deaths = plan.ranks().size();
         int blocks = deaths > config.spares() ? 2 : 1;
-        long bytes = BYTES_PER_BLOCK_CELL * bx * by * blocks;
+        long bytes = BYTES_PER_BLOCK_CELL * config.largestBlockCells() * blocks;
         return Math.max(MIN_HEAP_MIB, (bytes >> 20) + 1 + HEAP_OVERHEAD_MIB);
     }
 
-    static long derivedTimeoutMillis(JacobiRunConfig config) {
-        long updates = (long) config.nx() * config.ny() * config.iterations();
+    static long derivedTimeoutMillis(RunConfig config) {
+        long updates = config.cellCount() * config.iterations();
         // a recovery recomputes at most the iterations since the last checkpoint, everywhere
         int recoveries = config.faultPlan().kills().size() + config.faultPlan().failDuringRecovery().size();
-        long recomputed = (long) config.nx() * config.ny() * config.checkpointEvery() * recoveries;
+        long recomputed = config.cellCount() * config.checkpointEvery() * recoveries;
         return MIN_RUN_TIMEOUT_MILLIS + (updates + recomputed) / SLOWEST_CELL_UPDATES_PER_SECOND * 1000;
     }
 
     /** How long a rank waits for the collector: reading every final state over loopback, generously. */
-    private static long collectTimeoutMillis(JacobiRunConfig config) {
-        long bytes = (long) config.nx() * config.ny() * Double.BYTES;
+    private static long collectTimeoutMillis(RunConfig config) {
+        long bytes = config.cellCount() * Double.BYTES;
         return 120_000 + bytes / 10_000; // 100 MB/s
     }
 
-    private List<String> jvmCommand(JacobiRunConfig config) {
+    private List<String> jvmCommand(RunConfig config) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heapMib(config) + "m");
@@ -266,9 +265,19 @@ public final class ProcessLauncher {
                 .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classPath(config));
         cmd.add(RankProcessMain.class.getName());
         return cmd;
+    }
+
+    /** This JVM's class path and the run's kernel jars: a rank finds the kernel as the launcher did. */
+    static String classPath(RunConfig config) {
+        List<String> entries = new ArrayList<>();
+        entries.add(System.getProperty("java.class.path"));
+        for (Path jar : config.kernelJars()) {
+            entries.add(jar.toAbsolutePath().normalize().toString());
+        }
+        return String.join(java.io.File.pathSeparator, entries);
     }
 
     private static List<String> command(List<String> jvm, Path configFile, int rank, Path resultFile) {
@@ -281,7 +290,7 @@ public final class ProcessLauncher {
     /** One run's rank processes, from the first start to the last exit. */
     private final class Supervision {
 
-        private final JacobiRunConfig config;
+        private final RunConfig config;
         private final long deadlineNanos;
         private final long timeoutMillis;
         private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
@@ -290,7 +299,7 @@ public final class ProcessLauncher {
         private final Path dir;
         private final CappingRelay capping;
 
-        Supervision(JacobiRunConfig config, long deadlineNanos, long timeoutMillis, Path dir, CappingRelay capping) {
+        Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, CappingRelay capping) {
             this.config = config;
             this.deadlineNanos = deadlineNanos;
             this.timeoutMillis = timeoutMillis;

@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import java.io.BufferedReader;
 import java.io.IOException;

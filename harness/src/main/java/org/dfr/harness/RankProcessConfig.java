@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +18,7 @@ import org.dfr.runtime.ClusterSettings;
  * @param basePort first port of the members' range on 127.0.0.1
  * @param collectTimeoutMillis how long a non-collecting rank waits for the collector before leaving
  */
-public record RankProcessConfig(JacobiRunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
+public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid) {
 
@@ -31,7 +31,7 @@ public record RankProcessConfig(JacobiRunConfig run, String clusterName, int bas
     }
 
     /** The configuration of a run whose cluster uses {@code settings} with the given (resolved) base port. */
-    public static RankProcessConfig of(JacobiRunConfig run, ClusterSettings settings, int basePort,
+    public static RankProcessConfig of(RunConfig run, ClusterSettings settings, int basePort,
                                        long collectTimeoutMillis, long launcherPid) {
         return new RankProcessConfig(run, settings.clusterName(), basePort, settings.heartbeatIntervalMillis(),
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),

@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 /**
  * Told about every rank process a {@link ProcessLauncher} starts (tests record the pids to check

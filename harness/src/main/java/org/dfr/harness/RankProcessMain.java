@@ -1,10 +1,9 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import org.dfr.jacobi.JacobiKernel;
 import org.dfr.recovery.RankKiller;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
@@ -13,6 +12,8 @@ import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
+import org.dfr.runtime.PartitionKernel;
+import org.dfr.runtime.kernel.KernelSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -71,13 +72,20 @@ public final class RankProcessMain implements Callable<Integer> {
     public Integer call() {
         RankProcessConfig rc = RankProcessConfig.read(configFile);
         haltWhenGone(rc.launcherPid());
-        JacobiRunConfig config = rc.run();
+        RunConfig config = rc.run();
         RunSpec spec = config.runSpec();
         if (rank < 0 || rank >= spec.memberCount()) {
             System.err.println("dfr-rank: --rank " + rank + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
             return EXIT_USAGE;
         }
-        JacobiKernel kernel = new JacobiKernel(config.decomposition());
+        KernelSetup setup;
+        try {
+            setup = config.kernelSetup();
+        } catch (IllegalArgumentException e) {
+            System.err.println("dfr-rank: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        PartitionKernel kernel = setup.kernel();
         ResilientRun resilient = new ResilientRun(kernel, spec).strategy(config.strategy()).faults(config.faultPlan());
         if (config.capIdleHosts()) {
             resilient.idleListener(new LauncherCappingClient(System.out, System.in,
@@ -106,7 +114,7 @@ public final class RankProcessMain implements Callable<Integer> {
             node.run();
             long endedAt = System.currentTimeMillis();
             if (node.isCollector()) {
-                collect(node, config, endedAt);
+                collect(node, config, setup, endedAt);
             } else if (!node.awaitCollected(rc.collectTimeoutMillis())) {
                 System.err.println("dfr-rank: rank " + rank + ": no collector within " + rc.collectTimeoutMillis()
                         + " ms; leaving");
@@ -134,7 +142,7 @@ public final class RankProcessMain implements Callable<Integer> {
      * master lose members for good (a second master was elected, or members were dropped), and the
      * cluster never formed.
      */
-    private void warmUp(JacobiKernel kernel, RunSpec spec) {
+    private void warmUp(PartitionKernel kernel, RunSpec spec) {
         int partition = rank < spec.partitionCount() ? rank : 0;
         long start = System.nanoTime();
         KernelWarmUp.forCells(kernel.cellsOf(partition)).run(kernel, partition);
@@ -143,11 +151,11 @@ public final class RankProcessMain implements Callable<Integer> {
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }
 
-    private void collect(RankNode node, JacobiRunConfig config, long endedAt) {
+    private void collect(RankNode node, RunConfig config, KernelSetup setup, long endedAt) {
         String started = node.control().get(LOOP_STARTED_KEY);
         long wallMillis = started == null ? 0 : Math.max(0, endedAt - Long.parseLong(started));
         RunOutcome outcome = ResultCollector.collect(node, wallMillis);
-        RunReports.write(RunReports.of(config, outcome, JacobiRunner.noEnergy()), resultFile);
+        RunReports.write(RunReports.of(config, setup, outcome, Runner.noEnergy()), resultFile);
     }
 
     private static void announceFailure(RankNode node, String reason) {

@@ -1,38 +1,55 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import org.dfr.jacobi.BlockDecomposition;
-import org.dfr.jacobi.JacobiProblem;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunSpec;
+import org.dfr.runtime.kernel.KernelChoice;
+import org.dfr.runtime.kernel.KernelProblem;
+import org.dfr.runtime.kernel.KernelSetup;
 
 /**
- * Everything that defines one Jacobi run. Validated on construction, before any member starts, so
- * that bad sizes fail with a clear message and nothing half-started is left behind.
+ * Everything that defines one run of any kernel. Validated on construction (the kernel is built once
+ * to check its sizes and options), before any member starts, so that bad sizes fail with a clear
+ * message and nothing half-started is left behind.
  *
+ * @param kernel the kernel and the options given for it
+ * @param kernelJars jars with more kernel providers ({@code --kernel-jar}); on every rank's class path
+ * @param cells interior cells per axis, x first (a graph kernel: {@code [vertices]})
+ * @param ranksGrid partitions per axis, x first; rank r owns partition r at start
+ * @param tolerance above 0: stop after the first iteration whose global residual is below it
  * @param hostFailures {@code HOST@ITER}: every rank of that host dies at the start of ITER
  * @param sysfsRoot root of the sysfs tree for frequency capping (tests point it at a fake tree)
  */
-public record JacobiRunConfig(int px, int py, int nx, int ny, int iterations, int checkpointEvery, Mode mode,
-                              int ranksPerHost, int spares, Strategy strategy, List<FaultPlan.Kill> kills,
-                              List<FaultPlan.Kill> hostFailures, Set<Integer> failDuringRecovery,
-                              boolean capIdleHosts, Path sysfsRoot, Path journal, Long samplePeriodMillis) {
+public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer> cells, List<Integer> ranksGrid,
+                        int iterations, double tolerance, int checkpointEvery, Mode mode, int ranksPerHost, int spares,
+                        Strategy strategy, List<FaultPlan.Kill> kills, List<FaultPlan.Kill> hostFailures,
+                        Set<Integer> failDuringRecovery, boolean capIdleHosts, Path sysfsRoot, Path journal,
+                        Long samplePeriodMillis) {
 
-    public JacobiRunConfig {
+    public RunConfig {
+        Objects.requireNonNull(kernel);
         Objects.requireNonNull(mode);
         Objects.requireNonNull(strategy);
+        kernelJars = List.copyOf(kernelJars);
+        cells = List.copyOf(cells);
+        ranksGrid = List.copyOf(ranksGrid);
         kills = List.copyOf(kills);
         hostFailures = List.copyOf(hostFailures);
         failDuringRecovery = Set.copyOf(failDuringRecovery);
-        JacobiProblem problem = new JacobiProblem(nx, ny);
-        new BlockDecomposition(problem, px, py);
-        RunSpec spec = new RunSpec(px * py, iterations, checkpointEvery, ranksPerHost, spares);
+        if (cells.size() != ranksGrid.size()) {
+            throw new IllegalArgumentException("--cells " + KernelProblem.join(toArray(cells)) + " has " + cells.size()
+                    + " axes but --ranks-grid " + KernelProblem.join(toArray(ranksGrid)) + " has " + ranksGrid.size()
+                    + ": give both with the same number of axes");
+        }
+        RunSpec spec = new RunSpec(partitionCountOf(ranksGrid), iterations, checkpointEvery, ranksPerHost, spares, tolerance);
+        KernelJars.catalog(kernelJars).create(kernel, toArray(cells), toArray(ranksGrid));
         for (FaultPlan.Kill k : kills) {
             if (k.rank() >= spec.memberCount()) {
                 throw new IllegalArgumentException("--fail " + k.rank() + "@" + k.iteration() + ": rank " + k.rank()
@@ -56,6 +73,22 @@ public record JacobiRunConfig(int px, int py, int nx, int ny, int iterations, in
         }
     }
 
+    private static int partitionCountOf(List<Integer> grid) {
+        long n = 1;
+        for (int p : grid) {
+            if (p < 1) {
+                throw new IllegalArgumentException("--ranks-grid " + KernelProblem.join(toArray(grid))
+                        + ": every size must be >= 1");
+            }
+            n *= p;
+        }
+        if (n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--ranks-grid " + KernelProblem.join(toArray(grid)) + " has " + n
+                    + " partitions, more than an int id can name");
+        }
+        return (int) n;
+    }
+
     private static void checkIteration(String option, FaultPlan.Kill k, int iterations) {
         if (k.iteration() > iterations) {
             throw new IllegalArgumentException(option + " " + k.rank() + "@" + k.iteration() + ": iteration "
@@ -63,16 +96,43 @@ public record JacobiRunConfig(int px, int py, int nx, int ny, int iterations, in
         }
     }
 
-    public JacobiProblem problem() {
-        return new JacobiProblem(nx, ny);
+    static int[] toArray(List<Integer> values) {
+        return values.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    public BlockDecomposition decomposition() {
-        return new BlockDecomposition(problem(), px, py);
+    /** Builds the kernel this run computes (in this JVM's catalog plus {@link #kernelJars}). */
+    public KernelSetup kernelSetup() {
+        return KernelJars.catalog(kernelJars).create(kernel, toArray(cells), toArray(ranksGrid));
+    }
+
+    /** Partitions: the product of {@link #ranksGrid}. */
+    @JsonIgnore
+    public int partitionCount() {
+        return partitionCountOf(ranksGrid);
+    }
+
+    /** Cells (or vertices) of the whole domain. */
+    @JsonIgnore
+    public long cellCount() {
+        long n = 1;
+        for (int c : cells) {
+            n *= c;
+        }
+        return n;
+    }
+
+    /** Cells of the largest partition, its one-cell frame included along every axis (for heap sizing). */
+    @JsonIgnore
+    public long largestBlockCells() {
+        long n = 1;
+        for (int a = 0; a < cells.size(); a++) {
+            n *= (cells.get(a) + ranksGrid.get(a) - 1) / ranksGrid.get(a) + 2L;
+        }
+        return n;
     }
 
     public RunSpec runSpec() {
-        return new RunSpec(px * py, iterations, checkpointEvery, ranksPerHost, spares);
+        return new RunSpec(partitionCount(), iterations, checkpointEvery, ranksPerHost, spares, tolerance);
     }
 
     /** Rank kills, host failures expanded to their ranks, and deaths during recovery. */
@@ -90,35 +150,68 @@ public record JacobiRunConfig(int px, int py, int nx, int ny, int iterations, in
     }
 
     /** The same run with another strategy. */
-    public JacobiRunConfig withStrategy(Strategy other) {
-        return new JacobiRunConfig(px, py, nx, ny, iterations, checkpointEvery, mode, ranksPerHost, spares, other, kills,
-                hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal, samplePeriodMillis);
+    public RunConfig withStrategy(Strategy other) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, other, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal,
+                samplePeriodMillis);
     }
 
     /** The same run in another mode. */
-    public JacobiRunConfig withMode(Mode other) {
-        return new JacobiRunConfig(px, py, nx, ny, iterations, checkpointEvery, other, ranksPerHost, spares, strategy,
-                kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal, samplePeriodMillis);
+    public RunConfig withMode(Mode other) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, other,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis);
     }
 
-    /** A builder-style start with the defaults of the command line. */
-    public static JacobiRunConfig of(int px, int py, int nx, int ny, int iterations, int checkpointEvery) {
-        return new JacobiRunConfig(px, py, nx, ny, iterations, checkpointEvery, Mode.EMBEDDED,
-                RunSpec.DEFAULT_RANKS_PER_HOST, 0, Strategy.DFR, List.of(), List.of(), Set.of(), false, null, null, null);
+    /** The same run with a convergence test ({@code 0}: none). */
+    public RunConfig withTolerance(double value) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, value, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis);
     }
 
-    public JacobiRunConfig withFaults(List<FaultPlan.Kill> rankKills, List<FaultPlan.Kill> hosts, Set<Integer> duringRecovery) {
-        return new JacobiRunConfig(px, py, nx, ny, iterations, checkpointEvery, mode, ranksPerHost, spares, strategy,
-                rankKills, hosts, duringRecovery, capIdleHosts, sysfsRoot, journal, samplePeriodMillis);
+    /** The same run with hosts of {@code ranks} ranks. */
+    public RunConfig withRanksPerHost(int ranks) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranks, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis);
     }
 
-    public JacobiRunConfig withSpares(int count) {
-        return new JacobiRunConfig(px, py, nx, ny, iterations, checkpointEvery, mode, ranksPerHost, count, strategy,
-                kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal, samplePeriodMillis);
+    /** The same run of another kernel, with kernel providers also taken from {@code jars}. */
+    public RunConfig withKernel(KernelChoice other, List<Path> jars) {
+        return new RunConfig(other, jars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis);
     }
 
-    public JacobiRunConfig withCapping(boolean cap, Path root, Path journalFile) {
-        return new JacobiRunConfig(px, py, nx, ny, iterations, checkpointEvery, mode, ranksPerHost, spares, strategy,
-                kills, hostFailures, failDuringRecovery, cap, root, journalFile, samplePeriodMillis);
+    /** A run of the default kernel ({@code jacobi2d5}) on {@code px x py} ranks, with the command line's defaults. */
+    public static RunConfig of(int px, int py, int nx, int ny, int iterations, int checkpointEvery) {
+        return of(KernelChoice.DEFAULT, List.of(nx, ny), List.of(px, py), iterations, checkpointEvery);
+    }
+
+    /** A run of {@code kernel} with the command line's defaults. */
+    public static RunConfig of(KernelChoice kernel, List<Integer> cells, List<Integer> ranksGrid, int iterations,
+                               int checkpointEvery) {
+        return new RunConfig(kernel, List.of(), cells, ranksGrid, iterations, RunSpec.NO_TOLERANCE, checkpointEvery,
+                Mode.EMBEDDED, RunSpec.DEFAULT_RANKS_PER_HOST, 0, Strategy.DFR, List.of(), List.of(), Set.of(), false,
+                null, null, null);
+    }
+
+    public RunConfig withFaults(List<FaultPlan.Kill> rankKills, List<FaultPlan.Kill> hosts, Set<Integer> duringRecovery) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, rankKills, hosts, duringRecovery, capIdleHosts, sysfsRoot, journal,
+                samplePeriodMillis);
+    }
+
+    public RunConfig withSpares(int count) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, count, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis);
+    }
+
+    public RunConfig withCapping(boolean cap, Path root, Path journalFile) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, cap, root, journalFile,
+                samplePeriodMillis);
     }
 }

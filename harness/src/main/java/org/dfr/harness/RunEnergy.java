@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
@@ -13,18 +13,36 @@ import java.util.Map;
  * slowest rank, and the throughput figures are computed over it.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RunReport(String strategy, List<Integer> ranksGrid, List<Integer> cells, int iterations,
+public record RunReport(String kernel, Map<String, String> kernelOptions, String strategy, List<Integer> ranksGrid,
+                        List<Integer> cells, int iterations, Double tolerance, int iterationsRun, StopReason stoppedBy,
                         int checkpointEvery, String mode, int ranksPerHost, int spares, String fieldSha256,
                         double finalResidual, long wallMillis, long loopMillis, int checkpointsTaken,
                         double checkpointMillisEach, double iterationsPerSecond,
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
-                        List<RankActivity> ranks, Map<String, Object> energy) {
+                        List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance) {
+
+    /** What ended the run. */
+    public enum StopReason {
+        /** The iteration cap ({@code --iterations}). */
+        ITERATIONS,
+        /** The first iteration whose global residual was below {@code --tolerance}. */
+        TOLERANCE
+    }
 
     /** This report with another energy section (the launcher's measurement of a processes run). */
     public RunReport withEnergy(Map<String, Object> value) {
-        return new RunReport(strategy, ranksGrid, cells, iterations, checkpointEvery, mode, ranksPerHost, spares,
-                fieldSha256, finalResidual, wallMillis, loopMillis, checkpointsTaken, checkpointMillisEach,
-                iterationsPerSecond, cellUpdatesPerSecond, failures, recoveries, ranks, value);
+        return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
+                stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
+                loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
+                recoveries, ranks, value, provenance);
+    }
+
+    /** This report with another provenance (the launcher's, for a processes run). */
+    public RunReport withProvenance(Provenance value) {
+        return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
+                stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
+                loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
+                recoveries, ranks, energy, value);
     }
 
     /** Ranks that died together at one iteration. */

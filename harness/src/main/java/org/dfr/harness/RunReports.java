@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -13,9 +13,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.dfr.jacobi.FieldDigest;
 import org.dfr.runtime.RankStats;
 import org.dfr.runtime.RunOutcome;
+import org.dfr.runtime.kernel.KernelSetup;
 
 /** Builds, writes and reads {@link RunReport}s. */
 public final class RunReports {
@@ -28,14 +28,21 @@ public final class RunReports {
     }
 
     /** The report of a finished run. */
-    public static RunReport of(JacobiRunConfig config, RunOutcome outcome, Map<String, Object> energy) {
-        String digest = FieldDigest.ofPartitions(config.decomposition(), outcome.finalStates());
+    public static RunReport of(RunConfig config, KernelSetup setup, RunOutcome outcome, Map<String, Object> energy) {
+        String digest = setup.digest(p -> {
+            double[] state = outcome.finalStates().get(p);
+            if (state == null) {
+                throw new IllegalArgumentException("no final state for partition " + p);
+            }
+            return state;
+        });
         long loopMicros = outcome.rankStats().stream().mapToLong(RankStats::loopMicros).max().orElse(0);
         // throughput over the iteration loop: cluster start-up and result collection excluded
         double seconds = loopMicros > 0 ? loopMicros / 1e6 : Math.max(outcome.wallMillis(), 1) / 1000.0;
         long checkpointMicros = outcome.rankStats().stream().mapToLong(RankStats::checkpointMicros).max().orElse(0);
         int checkpoints = outcome.rankStats().stream().mapToInt(RankStats::checkpoints).max().orElse(0);
-        long cells = (long) config.nx() * config.ny();
+        long cells = setup.cellCount();
+        int iterationsRun = outcome.iterationsRun();
         List<RunReport.Recovery> recoveries = new ArrayList<>();
         Map<Integer, Long> detectionByIteration = new TreeMap<>();
         for (String json : outcome.recoveryRecords()) {
@@ -77,13 +84,18 @@ public final class RunReports {
             ranks.add(new RunReport.RankActivity(s.rank(), s.kernelUpdates(), s.kernelUpdatesDuringRecovery(),
                     s.droppedStaleMessages()));
         }
-        return new RunReport(config.strategy().label(), List.of(config.px(), config.py()),
-                List.of(config.nx(), config.ny()), config.iterations(), config.checkpointEvery(),
+        Map<String, String> options = org.dfr.runtime.kernel.KernelOptions.resolve(config.kernel().name(),
+                KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
+                config.kernel().options()).values();
+        return new RunReport(config.kernel().name(), options, config.strategy().label(), config.ranksGrid(),
+                config.cells(), config.iterations(), config.tolerance() > 0 ? config.tolerance() : null, iterationsRun,
+                outcome.converged() ? RunReport.StopReason.TOLERANCE : RunReport.StopReason.ITERATIONS,
+                config.checkpointEvery(),
                 config.mode().name().toLowerCase(java.util.Locale.ROOT), config.ranksPerHost(), config.spares(),
                 digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
-                config.iterations() / seconds, cells * config.iterations() / seconds,
-                new ArrayList<>(failures.values()), recoveries, ranks, energy);
+                iterationsRun / seconds, cells * iterationsRun / seconds,
+                new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current());
     }
 
     /**

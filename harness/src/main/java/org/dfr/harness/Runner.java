@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -8,27 +8,26 @@ import java.util.TreeSet;
 import org.dfr.power.energy.PowerSampler;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.power.IdleHostCapping;
-import org.dfr.jacobi.JacobiKernel;
-import org.dfr.jacobi.JacobiStencil;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunOutcome;
+import org.dfr.runtime.kernel.KernelSetup;
 
 /**
- * Runs a {@link JacobiRunConfig} and returns its {@link RunReport}: embedded (every rank a member in
+ * Runs a {@link RunConfig} of any kernel and returns its {@link RunReport}: embedded (every rank a member in
  * this JVM) or as one process per rank.
  */
-public final class JacobiRunner {
+public final class Runner {
 
     private final ClusterSettings settings;
     private PowerModel powerModel;
 
-    public JacobiRunner() {
+    public Runner() {
         this(new ClusterSettings());
     }
 
-    public JacobiRunner(ClusterSettings settings) {
+    public Runner(ClusterSettings settings) {
         this.settings = settings;
     }
 
@@ -36,7 +35,7 @@ public final class JacobiRunner {
      * Sets the constants of the load power model, used when the machine has no energy counter; every
      * sample it gives is labelled {@code model}. Without it such a machine reports source {@code none}.
      */
-    public JacobiRunner powerModel(PowerModel model) {
+    public Runner powerModel(PowerModel model) {
         this.powerModel = model;
         return this;
     }
@@ -46,21 +45,22 @@ public final class JacobiRunner {
      *
      * @throws org.dfr.runtime.RunFailedException when the run cannot give a correct result
      */
-    public RunReport run(JacobiRunConfig config) {
+    public RunReport run(RunConfig config) {
         if (config.mode() == Mode.PROCESSES) {
             return new ProcessLauncher(settings).powerModel(powerModel).run(config);
         }
         return runEmbedded(config);
     }
 
-    private RunReport runEmbedded(JacobiRunConfig config) {
-        // compile the stencil loop before the members start, not in the timed loop
-        JacobiStencil.warmUp();
+    private RunReport runEmbedded(RunConfig config) {
+        KernelSetup setup = config.kernelSetup();
+        // compile the kernel before the members start, not in the timed loop
+        KernelWarmUp.forCells(setup.kernel().cellsOf(0)).run(setup.kernel(), 0);
         IdleHostCapping capping = config.capIdleHosts()
                 ? new IdleHostCapping(config.runSpec(), sysfsRoot(config), allHosts(config), config.journal())
                 : null;
         try {
-            ResilientRun run = new ResilientRun(new JacobiKernel(config.decomposition()), config.runSpec())
+            ResilientRun run = new ResilientRun(setup.kernel(), config.runSpec())
                     .strategy(config.strategy())
                     .faults(config.faultPlan())
                     .idleListener(capping == null ? IdleRankListener.NONE : capping)
@@ -71,7 +71,7 @@ public final class JacobiRunner {
             if (capping != null) {
                 energy.put("frequencyCapping", capping.summary());
             }
-            return RunReports.of(config, measured.result(), energy);
+            return RunReports.of(config, setup, measured.result(), energy);
         } finally {
             if (capping != null) {
                 capping.close();
@@ -79,15 +79,15 @@ public final class JacobiRunner {
         }
     }
 
-    static Path sysfsRoot(JacobiRunConfig config) {
+    static Path sysfsRoot(RunConfig config) {
         return config.sysfsRoot() == null ? Path.of("/") : config.sysfsRoot();
     }
 
-    static long samplePeriod(JacobiRunConfig config) {
+    static long samplePeriod(RunConfig config) {
         return config.samplePeriodMillis() == null ? PowerSampler.DEFAULT_PERIOD_MILLIS : config.samplePeriodMillis();
     }
 
-    static Set<Integer> allHosts(JacobiRunConfig config) {
+    static Set<Integer> allHosts(RunConfig config) {
         Set<Integer> hosts = new TreeSet<>();
         for (int h = 0; h < config.runSpec().hostCount(); h++) {
             hosts.add(h);

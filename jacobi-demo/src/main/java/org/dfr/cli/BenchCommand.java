@@ -25,10 +25,10 @@ import org.dfr.jacobi.bench.MemoryBandwidth;
 import org.dfr.jacobi.bench.NanoClock;
 import org.dfr.jacobi.bench.SequentialJacobiTiming;
 import org.dfr.jacobi.bench.Throughput;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
-import org.dfr.jacobi.run.Mode;
-import org.dfr.jacobi.run.RunReport;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -124,7 +124,7 @@ public final class BenchCommand implements Callable<Integer> {
         rows.add(new ThroughputRow("sequential", 0, "sequential", seq, sequential.nanos() / 1_000_000, 1.0, null, null,
                 null, fraction, null));
 
-        JacobiRunner runner = new JacobiRunner();
+        Runner runner = new Runner();
         RunReport largestEmbedded = null;
         RankLayout largest = layouts.stream().max(Comparator.comparingInt(RankLayout::ranks)).orElseThrow();
         for (RankLayout layout : layouts) {
@@ -177,7 +177,7 @@ public final class BenchCommand implements Callable<Integer> {
         return threads;
     }
 
-    private CheckpointCost checkpointCost(PrintWriter err, JacobiRunner runner, RankLayout layout, SizePair grid,
+    private CheckpointCost checkpointCost(PrintWriter err, Runner runner, RankLayout layout, SizePair grid,
                                           RunReport withoutCheckpoints) {
         String name = layout.toString();
         if (checkpoints == 0) {
@@ -196,7 +196,7 @@ public final class BenchCommand implements Callable<Integer> {
         progress(err, name + " embedded with " + inLoop + " checkpoints");
         RunReport with;
         try {
-            with = runner.run(JacobiRunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations,
+            with = runner.run(RunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations,
                     every));
         } catch (RuntimeException e) {
             return CheckpointCost.unavailable(name, "unavailable: the run with checkpoints failed (" + e.getMessage() + ")");
@@ -212,8 +212,8 @@ public final class BenchCommand implements Callable<Integer> {
      * A run without checkpoints inside the loop: {@code checkpointEvery = iterations} only takes the
      * initial one, which happens before the loop starts.
      */
-    private static JacobiRunConfig config(RankLayout layout, SizePair grid, int iterations) {
-        return JacobiRunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations, iterations);
+    private static RunConfig config(RankLayout layout, SizePair grid, int iterations) {
+        return RunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations, iterations);
     }
 
     private static void progress(PrintWriter err, String what) {

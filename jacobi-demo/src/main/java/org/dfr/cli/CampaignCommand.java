@@ -1,13 +1,21 @@
 package org.dfr.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.dfr.cli.bench.SizePair;
-import org.dfr.jacobi.run.Campaign;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.Campaign;
+import org.dfr.harness.KernelJars;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
+import org.dfr.runtime.kernel.KernelChoice;
+import org.dfr.runtime.kernel.KernelProvider;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -15,16 +23,25 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dfr campaign}: a seeded randomized fault-injection campaign (random rank, iteration and
- * strategy, one or two failures per trial), every digest checked against the sequential reference.
+ * strategy, one or two failures per trial; with {@code --kernel any}, a random installed kernel), every
+ * digest checked against the sequential reference.
  */
 @Command(name = "campaign", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs randomized failure trials (seeded) and checks every field digest against the",
                 "sequential reference. Exit code 1 if any trial gives a wrong digest or an unexpected error."},
-        footer = {"", "Example:", "  dfr campaign --trials 1000 --seed 7 --max-seconds 7200"})
+        footer = {"", "Examples:", "  dfr campaign --trials 1000 --seed 7 --max-seconds 7200",
+                "  dfr campaign --kernel any --trials 200     (each trial draws an installed kernel)",
+                "  dfr campaign --kernel heat3d7 --cells 12x10x9 --ranks-grid 2x2x2"})
 public final class CampaignCommand implements Callable<Integer> {
+
+    /** {@code --kernel any}: every trial draws one of the installed kernels. */
+    public static final String ANY_KERNEL = "any";
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    KernelMixin kernel;
 
     @Option(names = "--trials", defaultValue = "50", description = "Number of trials. Default: ${DEFAULT-VALUE}.")
     int trials;
@@ -36,11 +53,13 @@ public final class CampaignCommand implements Callable<Integer> {
             description = "Stop starting new trials after this long. Default: ${DEFAULT-VALUE}.")
     long maxSeconds;
 
-    @Option(names = "--ranks-grid", defaultValue = "2x4", description = "Ranks PXxPY. Default: ${DEFAULT-VALUE}.")
-    String ranksGrid;
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,
+            description = "Partitions per axis. Default: 8, 2x4 or 2x2x2 by the kernel's axes.")
+    Sizes ranksGrid;
 
-    @Option(names = "--cells", defaultValue = "37x29", description = "Cells NXxNY. Default: ${DEFAULT-VALUE}.")
-    String cells;
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
+            description = "Cells per axis. Default: 101, 37x29 or 9x7x6 by the kernel's axes.")
+    Sizes cells;
 
     @Option(names = "--iterations", defaultValue = "12", description = "Iterations per trial. Default: ${DEFAULT-VALUE}.")
     int iterations;
@@ -56,18 +75,16 @@ public final class CampaignCommand implements Callable<Integer> {
         if (maxSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--max-seconds must be >= 1, got " + maxSeconds);
         }
-        SizePair grid = RunCommand.parsePair(spec, "--ranks-grid", ranksGrid, "PXxPY");
-        SizePair size = RunCommand.parsePair(spec, "--cells", cells, "NXxNY");
-        JacobiRunConfig base;
+        List<RunConfig> bases;
         try {
-            base = JacobiRunConfig.of(grid.first(), grid.second(), size.first(), size.second(), iterations, checkpointEvery);
+            bases = bases();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
-        Campaign.Result result = new Campaign(base, new JacobiRunner()).run(seed, trials, maxSeconds * 1000, t -> {
-            out.printf(Locale.ROOT, "trial %4d  %-6s kills %-40s %-13s work %4d  %5d ms %s%n", t.index(),
-                    t.strategy().label(), t.kills().stream().map(k -> k.rank() + "@" + k.iteration()).toList(),
+        Campaign.Result result = new Campaign(bases, new Runner()).run(seed, trials, maxSeconds * 1000, t -> {
+            out.printf(Locale.ROOT, "trial %4d  %-12s %-6s kills %-40s %-13s work %4d  %5d ms %s%n", t.index(),
+                    t.kernel(), t.strategy().label(), t.kills().stream().map(k -> k.rank() + "@" + k.iteration()).toList(),
                     t.outcome(), t.recomputedPartitionIterations(), t.millis(), t.detail());
             out.flush();
         });
@@ -77,5 +94,36 @@ public final class CampaignCommand implements Callable<Integer> {
                 result.count(Campaign.Outcome.ERROR), result.stoppedByTimeBudget() ? " (stopped by --max-seconds)" : "");
         out.flush();
         return result.passed() ? 0 : 1;
+    }
+
+    private List<RunConfig> bases() {
+        List<KernelProvider> providers = new ArrayList<>();
+        if (ANY_KERNEL.equals(kernel.choice().name())) {
+            if (cells != null || ranksGrid != null || !kernel.choice().options().isEmpty()) {
+                throw new IllegalArgumentException("--kernel any draws kernels of 1 to 3 axes with their default options:"
+                        + " leave out --cells, --ranks-grid and --kernel-option, or name one kernel");
+            }
+            providers.addAll(KernelJars.catalog(kernel.jars()).providers());
+        } else {
+            providers.add(KernelJars.catalog(kernel.jars()).get(kernel.choice().name()));
+        }
+        List<RunConfig> out = new ArrayList<>();
+        for (KernelProvider p : providers) {
+            KernelChoice choice = ANY_KERNEL.equals(kernel.choice().name()) ? KernelChoice.of(p.name()) : kernel.choice();
+            Sizes c = cells != null ? cells : defaultCells(p.dimensions());
+            Sizes g = ranksGrid != null ? ranksGrid : RunCommand.defaultGrid(c);
+            out.add(RunConfig.of(choice, c.values(), g.values(), iterations, checkpointEvery)
+                    .withKernel(choice, kernel.jars()));
+        }
+        return out;
+    }
+
+    /** Small odd sizes whose blocks split unevenly: 101, 37x29, 9x7x6. */
+    static Sizes defaultCells(int axes) {
+        return switch (axes) {
+            case 1 -> new Sizes(List.of(101));
+            case 2 -> new Sizes(List.of(37, 29));
+            default -> new Sizes(List.of(9, 7, 6));
+        };
     }
 }

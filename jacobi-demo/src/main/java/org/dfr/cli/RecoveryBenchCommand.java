@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.dfr.analysis.ConeAnalyzer;
-import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.analysis.RecoveryPlan;
 import org.dfr.cli.bench.BenchJson;
 import org.dfr.cli.bench.Medians;
@@ -17,16 +16,20 @@ import org.dfr.cli.bench.RecoveryBenchReport;
 import org.dfr.cli.bench.RecoveryBenchTable;
 import org.dfr.cli.bench.RecoveryRun;
 import org.dfr.cli.bench.RecoveryStrategySummary;
-import org.dfr.cli.bench.SizePair;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
-import org.dfr.jacobi.run.Mode;
-import org.dfr.jacobi.run.RunReport;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.KillConverter;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunFailedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -53,13 +56,16 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--ranks-grid", paramLabel = "PXxPY", defaultValue = "2x4",
-            description = "Ranks along x and y. Default: ${DEFAULT-VALUE}.")
-    String ranksGrid;
+    @Mixin
+    KernelMixin kernel;
 
-    @Option(names = "--cells", paramLabel = "NXxNY", defaultValue = "2048x2048",
-            description = "Interior cells along x and y. Default: ${DEFAULT-VALUE}.")
-    String cells;
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", defaultValue = "2x4", converter = SizesConverter.class,
+            description = "Partitions per axis. Default: ${DEFAULT-VALUE}.")
+    Sizes ranksGrid;
+
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", defaultValue = "2048x2048", converter = SizesConverter.class,
+            description = "Interior cells per axis. Default: ${DEFAULT-VALUE}.")
+    Sizes cells;
 
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "20",
             description = "Iterations of every run. Default: ${DEFAULT-VALUE}.")
@@ -74,9 +80,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
      * is not the whole grid (its farthest partition, 6, is at distance 4), 16 partition-iterations for
      * dfr against 32 for global. From m = 5 on, dfr degenerates to global rollback.
      */
-    @Option(names = "--fail", paramLabel = "RANK@ITER", defaultValue = "1@5",
+    @Option(names = "--fail", paramLabel = "RANK@ITER", defaultValue = "1@5", converter = KillConverter.class,
             description = "The rank killed and the iteration it dies at. Default: ${DEFAULT-VALUE}.")
-    String fail;
+    FaultPlan.Kill kill;
 
     @Option(names = "--repetitions", paramLabel = "R", defaultValue = "3",
             description = "Runs per strategy; medians are reported. Default: ${DEFAULT-VALUE}.")
@@ -85,9 +91,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "processes",
             description = "Ranks in this JVM, or one JVM per rank killed with SIGKILL (falls back to embedded when"
                     + " processes cannot run). Default: ${DEFAULT-VALUE}.")
-    String mode;
+    Mode requested;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
+    @Option(names = {"--report", "--json"}, paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
     Path json;
 
     @Override
@@ -97,25 +103,20 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         if (repetitions < 1) {
             throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
-        JacobiRunConfig base;
-        FaultPlan.Kill kill;
-        Mode requested;
+        RunConfig base;
         try {
-            SizePair grid = SizePair.parse("--ranks-grid", ranksGrid);
-            SizePair size = SizePair.parse("--cells", cells);
-            kill = FaultPlan.parseKill(fail);
-            requested = parseMode(mode);
-            base = JacobiRunConfig.of(grid.first(), grid.second(), size.first(), size.second(), iterations,
-                    checkpointEvery).withFaults(List.of(kill), List.of(), Set.of()).withMode(requested);
+            base = RunConfig.of(kernel.choice(), cells.values(), ranksGrid.values(), iterations, checkpointEvery)
+                    .withKernel(kernel.choice(), kernel.jars())
+                    .withFaults(List.of(kill), List.of(), Set.of()).withMode(requested);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
 
-        JacobiRunner runner = new JacobiRunner();
+        Runner runner = new Runner();
         List<RecoveryRun> global = new ArrayList<>();
         List<RecoveryRun> dfr = new ArrayList<>();
         String modeNote = null;
-        JacobiRunConfig config = base;
+        RunConfig config = base;
         for (int rep = 1; rep <= repetitions; rep++) {
             // alternate which strategy goes first, so that a drifting machine load favours neither
             Strategy[] order = rep % 2 == 1 ? new Strategy[] {Strategy.GLOBAL, Strategy.DFR}
@@ -157,7 +158,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         Set<String> digests = new HashSet<>();
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
-        RecoveryBenchReport report = new RecoveryBenchReport(List.of(base.px(), base.py()), List.of(base.nx(), base.ny()),
+        RecoveryBenchReport report = new RecoveryBenchReport(base.ranksGrid(), base.cells(),
                 iterations, checkpointEvery, kill.rank() + "@" + kill.iteration(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1);
@@ -192,19 +193,12 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
      * iteration t, and the last checkpoint before it is {@code c = floor((t-1)/K) * K}. When the cone
      * covers every partition, dfr does global rollback's work.
      */
-    private static RecoveryPlan plan(JacobiRunConfig config) {
+    private static RecoveryPlan plan(RunConfig config) {
         FaultPlan.Kill kill = config.kills().get(0);
         int t = kill.iteration();
         int c = (t - 1) / config.checkpointEvery() * config.checkpointEvery();
-        ConeAnalyzer analyzer = new ConeAnalyzer(DependencyDeclarations.twoD5Point(config.px(), config.py(), false));
+        ConeAnalyzer analyzer = new ConeAnalyzer(config.kernelSetup().dependencies());
         return analyzer.plan(new int[] {kill.rank()}, c, t);
     }
 
-    private static Mode parseMode(String text) {
-        try {
-            return Mode.valueOf(text.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--mode '" + text + "' is not allowed: use embedded or processes");
-        }
-    }
 }

@@ -7,53 +7,67 @@ import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import org.dfr.cli.bench.SizePair;
-import org.dfr.jacobi.JacobiProblem;
-import org.dfr.jacobi.SequentialJacobi;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
-import org.dfr.jacobi.run.Mode;
-import org.dfr.jacobi.run.RunReport;
-import org.dfr.jacobi.run.RunReports;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.KillConverter;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
+import org.dfr.cli.options.StrategyConverter;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.RunReports;
+import org.dfr.harness.Runner;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunSpec;
-import picocli.CommandLine;
+import org.dfr.runtime.kernel.ReferenceSolver;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code dfr run}: the 2D Jacobi solver on ranks that are Hazelcast members, with optional fault
+ * {@code dfr run}: any installed kernel on ranks that are Hazelcast members, with optional fault
  * injection and recovery. Prints the field digest (equal to the sequential one, whatever failed),
  * the final residual and throughput, and writes the run report.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs the 2D Jacobi solver on ranks that are Hazelcast members, optionally killing ranks",
+        description = {"Runs a kernel (default jacobi2d5) on ranks that are Hazelcast members, optionally killing ranks",
                 "and recovering by global or data-flow rollback. Prints the field digest (SHA-256 of the interior)."},
         footer = {"", "Examples:",
                 "  dfr run --ranks-grid 2x4 --cells 256x256 --iterations 10 --checkpoint-every 10 --fail 1@4",
-                "  dfr run --ranks-grid 2x4 --cells 256x256 --iterations 10 --strategy global --fail 1@4 --report r.json",
-                "  dfr run --cells 256x256 --iterations 10 --reference",
+                "  dfr run --kernel heat3d7 --ranks-grid 2x2x2 --cells 32x32x32 --iterations 20 --fail 3@7 --mode processes",
+                "  dfr run --kernel graph-jacobi --ranks-grid 8 --cells 100000 --iterations 500 --tolerance 1e-12",
+                "  dfr run --kernel heat1d3 --cells 4096 --iterations 10 --reference",
                 "", "Exit codes: 0 success, 1 the run failed (message says why), 2 bad arguments."})
 public final class RunCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--ranks-grid", paramLabel = "PXxPY", defaultValue = "2x4",
-            description = "Ranks along x and y (one partition each). Default: ${DEFAULT-VALUE}.")
-    String ranksGrid;
+    @Mixin
+    KernelMixin kernel;
 
-    @Option(names = "--cells", paramLabel = "NXxNY", required = true, description = "Interior cells along x and y.")
-    String cells;
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,
+            description = "Partitions (one rank each) per axis; as many axes as --cells. Default: 2x4 for 2 axes,"
+                    + " 8 for 1, 2x2x2 for 3.")
+    Sizes ranksGrid;
 
-    @Option(names = "--iterations", paramLabel = "N", required = true, description = "Jacobi iterations (>= 1).")
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", required = true, converter = SizesConverter.class,
+            description = "Interior cells per axis (a graph kernel: its vertex count).")
+    Sizes cells;
+
+    @Option(names = "--iterations", paramLabel = "N", required = true,
+            description = "Iterations (>= 1); with --tolerance, the most that run.")
     int iterations;
+
+    @Option(names = "--tolerance", paramLabel = "EPS",
+            description = "Stop after the first iteration whose global residual is below EPS (> 0).")
+    Double tolerance;
 
     @Option(names = "--checkpoint-every", paramLabel = "K", defaultValue = "10",
             description = "Checkpoint every K iterations (and at 0). Default: ${DEFAULT-VALUE}.")
@@ -61,7 +75,7 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "embedded",
             description = "Ranks as members in this JVM, or one JVM per rank. Default: ${DEFAULT-VALUE}.")
-    String mode;
+    Mode mode;
 
     @Option(names = "--ranks-per-host", paramLabel = "H", defaultValue = "" + RunSpec.DEFAULT_RANKS_PER_HOST,
             description = "Ranks grouped per host (for host failures and capping). Default: ${DEFAULT-VALUE}.")
@@ -71,16 +85,17 @@ public final class RunCommand implements Callable<Integer> {
             description = "Hot spare ranks that adopt lost partitions. Default: ${DEFAULT-VALUE}.")
     int spares;
 
-    @Option(names = "--strategy", paramLabel = "global|dfr", defaultValue = "dfr",
+    @Option(names = "--strategy", paramLabel = "global|dfr", defaultValue = "dfr", converter = StrategyConverter.class,
             description = "Rollback strategy after a failure. Default: ${DEFAULT-VALUE}.")
-    String strategy;
+    Strategy strategy;
 
-    @Option(names = "--fail", paramLabel = "RANK@ITER",
+    @Option(names = "--fail", paramLabel = "RANK@ITER", converter = KillConverter.class,
             description = "Kill RANK at the start of ITER (repeatable; same ITER = simultaneous).")
-    List<String> fail = new ArrayList<>();
+    List<FaultPlan.Kill> fail = new ArrayList<>();
 
-    @Option(names = "--fail-host", paramLabel = "HOST@ITER", description = "Kill every rank of HOST at the start of ITER.")
-    List<String> failHost = new ArrayList<>();
+    @Option(names = "--fail-host", paramLabel = "HOST@ITER", converter = KillConverter.class,
+            description = "Kill every rank of HOST at the start of ITER.")
+    List<FaultPlan.Kill> failHost = new ArrayList<>();
 
     @Option(names = "--fail-during-recovery", paramLabel = "RANK",
             description = "RANK dies after the first recomputed level of the next recovery.")
@@ -109,29 +124,22 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        SizePair cellSize = parsePair("--cells", cells, "NXxNY");
         if (iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--iterations must be >= 1, got " + iterations);
         }
-        if (reference) {
-            return runReference(out, cellSize);
+        if (tolerance != null && !(tolerance > 0 && Double.isFinite(tolerance))) {
+            throw new ParameterException(spec.commandLine(), "--tolerance " + tolerance + " is not allowed: give a number > 0");
         }
-        SizePair grid = parsePair("--ranks-grid", ranksGrid, "PXxPY");
-        JacobiRunConfig config;
+        RunConfig config;
         try {
-            List<FaultPlan.Kill> kills = new ArrayList<>();
-            for (String f : fail) {
-                kills.add(FaultPlan.parseKill(f));
-            }
-            List<FaultPlan.Kill> hosts = new ArrayList<>();
-            for (String f : failHost) {
-                hosts.add(FaultPlan.parseKill(f.replace("HOST", "")));
-            }
-            config = new JacobiRunConfig(grid.first(), grid.second(), cellSize.first(), cellSize.second(), iterations,
-                    checkpointEvery, parseMode(), ranksPerHost, spares, Strategy.parse(strategy), kills, hosts,
-                    new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null);
+            config = new RunConfig(kernel.choice(), kernel.jars(), cells.values(), grid().values(), iterations,
+                    tolerance == null ? RunSpec.NO_TOLERANCE : tolerance, checkpointEvery, mode, ranksPerHost, spares,
+                    strategy, fail, failHost, new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (reference) {
+            return runReference(out, config);
         }
         PowerModel model = null;
         if (idlePowerWatts != null || busyPowerWatts != null) {
@@ -145,9 +153,10 @@ public final class RunCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
+        CliFiles.requireWritableTarget(spec, "--report", report);
         RunReport result;
         try {
-            result = new JacobiRunner().powerModel(model).run(config);
+            result = new Runner().powerModel(model).run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             return 1;
@@ -161,39 +170,49 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Mode parseMode() {
-        try {
-            return Mode.valueOf(mode.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--mode '" + mode + "' is not allowed: use embedded or processes");
+    /** The --ranks-grid given, or the default for as many axes as --cells has. */
+    private Sizes grid() {
+        if (ranksGrid != null) {
+            return ranksGrid;
         }
+        return defaultGrid(cells);
     }
 
-    private int runReference(PrintWriter out, SizePair cellSize) {
-        JacobiProblem problem;
-        try {
-            problem = new JacobiProblem(cellSize.first(), cellSize.second());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        SequentialJacobi seq = new SequentialJacobi(problem);
+    /** 8 partitions shaped like the cells: 8, 2x4, 2x2x2. */
+    static Sizes defaultGrid(Sizes cells) {
+        return switch (cells.axes()) {
+            case 1 -> new Sizes(List.of(8));
+            case 2 -> new Sizes(List.of(2, 4));
+            default -> new Sizes(List.of(2, 2, 2));
+        };
+    }
+
+    private int runReference(PrintWriter out, RunConfig config) {
+        ReferenceSolver seq = config.kernelSetup().reference();
         long start = System.nanoTime();
-        double residual = seq.iterate(iterations);
+        double residual = Double.NaN;
+        int done = 0;
+        boolean converged = false;
+        while (done < iterations && !converged) {
+            residual = seq.iterate();
+            done++;
+            converged = config.runSpec().converged(residual);
+        }
         double seconds = Math.max(System.nanoTime() - start, 1) / 1e9;
-        out.printf(Locale.ROOT, "reference:       sequential, %dx%d cells, %d iterations%n", cellSize.first(), cellSize.second(),
-                iterations);
+        out.printf(Locale.ROOT, "reference:       %s, sequential, %s cells, %d iterations%s%n", config.kernel(), cells,
+                done, converged ? " (stopped by --tolerance)" : "");
         out.println("field sha256:    " + seq.digest());
         out.printf(Locale.ROOT, "final residual:  %.17g%n", residual);
-        out.printf(Locale.ROOT, "iterations/s:    %.1f%n", iterations / seconds);
-        out.printf(Locale.ROOT, "cell updates/s:  %.3e%n", (double) cellSize.product() * iterations / seconds);
+        out.printf(Locale.ROOT, "iterations/s:    %.1f%n", done / seconds);
+        out.printf(Locale.ROOT, "cell updates/s:  %.3e%n", (double) cells.product() * done / seconds);
         out.flush();
         return 0;
     }
 
     static void printSummary(PrintWriter out, RunReport r) {
-        out.printf(Locale.ROOT, "run:             %s, %dx%d ranks, %dx%d cells, %d iterations, checkpoint every %d, %s mode%n",
-                r.strategy(), r.ranksGrid().get(0), r.ranksGrid().get(1), r.cells().get(0), r.cells().get(1),
-                r.iterations(), r.checkpointEvery(), r.mode());
+        out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d, %s mode%n",
+                r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
+                join(r.cells()), r.iterations(), r.checkpointEvery(), r.mode());
         for (RunReport.Recovery rec : r.recoveries()) {
             out.printf(Locale.ROOT, "recovery %d:      ranks %s died at iteration %d; lost partitions %s; checkpoint %d; "
                             + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
@@ -207,6 +226,9 @@ public final class RunCommand implements Callable<Integer> {
                     orDash(rec.detectionMillis()), orDash(rec.agreementMillis()), orDash(rec.replacementMillis()),
                     orDash(rec.recomputeMillis()), orDash(rec.wallMillis()));
         }
+        out.printf(Locale.ROOT, "stopped:         after iteration %d (%s)%n", r.iterationsRun(),
+                r.stoppedBy() == RunReport.StopReason.TOLERANCE ? "residual below --tolerance " + r.tolerance()
+                        : "--iterations reached");
         out.println("field sha256:    " + r.fieldSha256());
         out.printf(Locale.ROOT, "final residual:  %.17g%n", r.finalResidual());
         out.printf(Locale.ROOT, "wall time:       %d ms%n", r.wallMillis());
@@ -217,20 +239,11 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
+    static String join(List<Integer> sizes) {
+        return String.join("x", sizes.stream().map(String::valueOf).toList());
+    }
+
     private static String orDash(Long value) {
         return value == null ? "-" : value.toString();
-    }
-
-    private SizePair parsePair(String option, String text, String form) {
-        return parsePair(spec, option, text, form);
-    }
-
-    /** Parses {@code AxB} with both sizes >= 1, or throws a usage error naming the option. */
-    static SizePair parsePair(CommandSpec spec, String option, String text, String form) {
-        try {
-            return SizePair.parse(option, text, form);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
     }
 }

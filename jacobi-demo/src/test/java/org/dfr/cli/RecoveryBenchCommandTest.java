@@ -63,6 +63,6 @@ class RecoveryBenchCommandTest {
         CliRun r = run("bench-recovery", "--mode", "cloud");
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("--mode 'cloud'").contains("embedded or processes");
+        assertThat(r.err()).contains("--mode").contains("[EMBEDDED, PROCESSES]").contains("'cloud'");
     }
 }

@@ -21,16 +21,22 @@ class RunCommandTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "--cells 0x5 --iterations 3|--cells '0x5'",
-            "--cells 37 --iterations 3|not of the form NXxNY",
+            "--cells 0x5 --iterations 3|'0x5': every size must be >= 1",
+            "--cells 37 --iterations 3|kernel jacobi2d5 takes 2 axes",
+            "--cells 3x3x3x3 --iterations 3|'3x3x3x3' has 4 axes; allowed: N, AxB or AxBxC",
+            "--cells 37x29 --ranks-grid 2x2x2 --iterations 3|--cells 37x29 has 2 axes but --ranks-grid 2x2x2 has 3",
+            "--cells 37x29 --iterations 3 --kernel nope|--kernel 'nope' is not installed; installed: ",
+            "--cells 37x29 --iterations 3 --kernel-option colour=red|kernel jacobi2d5 has no option 'colour'; its options are none",
+            "--cells 37x29 --iterations 3 --kernel-jar /no/such.jar|--kernel-jar /no/such.jar: no such readable file",
+            "--cells 37x29 --iterations 3 --tolerance 0|--tolerance 0.0 is not allowed: give a number > 0",
             "--cells 37x29 --iterations 0|--iterations must be >= 1, got 0",
             "--ranks-grid 40x1 --cells 37x29 --iterations 3|40",
             "--cells 37x29 --iterations 3 --fail 9@2|rank 9 does not exist; ranks are 0..7",
             "--cells 37x29 --iterations 3 --fail 1@4|iteration 4 is past the end of the run",
             "--cells 37x29 --iterations 3 --fail one@2|RANK and ITER must be integers",
             "--cells 37x29 --iterations 3 --fail-host 4@2|host 4 does not exist; hosts are 0..3",
-            "--cells 37x29 --iterations 3 --mode cloud|--mode 'cloud' is not allowed",
-            "--cells 37x29 --iterations 3 --strategy local|unknown strategy 'local'",
+            "--cells 37x29 --iterations 3 --mode cloud|but was 'cloud'",
+            "--cells 37x29 --iterations 3 --strategy local|'local' is not a strategy: allowed are global, dfr",
             "--cells 37x29 --iterations 3 --checkpoint-every 0|checkpointEvery must be >= 1, got 0",
             "--cells 37x29 --iterations 3 --idle-power-watts 40|go together"})
     void when_argumentsAreBad_then_exit2WithAMessageNamingTheValue(String args, String message) {

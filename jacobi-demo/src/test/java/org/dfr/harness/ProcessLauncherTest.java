@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +13,7 @@ class ProcessLauncherTest {
 
     @Test
     void when_problemIsSmall_then_heapIsTheMinimum() {
-        assertThat(ProcessLauncher.heapMib(JacobiRunConfig.of(2, 4, 37, 29, 10, 10)))
+        assertThat(ProcessLauncher.heapMib(RunConfig.of(2, 4, 37, 29, 10, 10)))
                 .isEqualTo(ProcessLauncher.MIN_HEAP_MIB);
     }
 
@@ -23,13 +23,13 @@ class ProcessLauncherTest {
         long block = 2050L * 2050L;
         long expected = ProcessLauncher.BYTES_PER_BLOCK_CELL * block / MIB + 1 + ProcessLauncher.HEAP_OVERHEAD_MIB;
 
-        assertThat(ProcessLauncher.heapMib(JacobiRunConfig.of(2, 2, 4096, 4096, 10, 10))).isEqualTo(expected);
+        assertThat(ProcessLauncher.heapMib(RunConfig.of(2, 2, 4096, 4096, 10, 10))).isEqualTo(expected);
         assertThat(expected * MIB).isGreaterThan(20L * 8 * 2048 * 2048);
     }
 
     @Test
     void when_aFailureHasNoSpare_then_heapAllowsAnAdoptedSecondBlock() {
-        JacobiRunConfig config = JacobiRunConfig.of(2, 2, 4096, 4096, 10, 10);
+        RunConfig config = RunConfig.of(2, 2, 4096, 4096, 10, 10);
         List<FaultPlan.Kill> kill = List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START));
         long one = ProcessLauncher.heapMib(config) - ProcessLauncher.HEAP_OVERHEAD_MIB;
 

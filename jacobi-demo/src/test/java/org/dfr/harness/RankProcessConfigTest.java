@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,7 +22,7 @@ class RankProcessConfigTest {
     @Test
     void when_writtenAndRead_then_everyFieldSurvives() {
         // capping is refused in processes mode, so this embedded config carries every other field
-        JacobiRunConfig run = JacobiRunConfig.of(2, 4, 37, 29, 10, 5)
+        RunConfig run = RunConfig.of(2, 4, 37, 29, 10, 5)
                 .withStrategy(Strategy.GLOBAL)
                 .withSpares(1)
                 .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)),

@@ -1,4 +1,4 @@
-package org.dfr.jacobi.run;
+package org.dfr.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

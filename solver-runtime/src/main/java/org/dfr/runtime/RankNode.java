@@ -62,6 +62,12 @@ public final class RankNode implements AutoCloseable {
      * rank is known to have written every partition of it.
      */
     public static final String COMMITTED_CHECKPOINT_KEY = "checkpoint/committed";
+    /**
+     * Control-board key of the iteration whose global residual was below the run's tolerance, written
+     * by the reduction's root before it sends that sum: a rank that missed the sum (an adopter that
+     * recomputed up to it) learns there that the run ends.
+     */
+    public static final String CONVERGED_KEY = "converged";
     /** Control-board key holding the reason the run failed, when it did. */
     public static final String FAILED_KEY = "failed";
 
@@ -92,6 +98,8 @@ public final class RankNode implements AutoCloseable {
     private int computedIteration;
     private int committedCheckpoint = -1;
     private double lastResidual = Double.NaN;
+    /** The last iteration of the run: {@code spec.iterations()} or, once converged, the converged iteration. */
+    private int lastIteration;
     /** Iteration and epoch whose halos this rank already sent, ahead of its start. */
     private int halosSentIteration = -1;
     private int halosSentEpoch = -1;
@@ -133,6 +141,7 @@ public final class RankNode implements AutoCloseable {
             initialOwner[p] = p;
         }
         this.owner = initialOwner;
+        this.lastIteration = spec.iterations();
         this.activeRanks = distinctOwners(initialOwner);
         try {
             this.dataPlane = new DataPlane(settings.clusterName(), rankId, mailbox, this::dataAddressOf);
@@ -375,15 +384,38 @@ public final class RankNode implements AutoCloseable {
 
     private int iterateFrom(int first) {
         int i = first;
-        while (i <= spec.iterations()) {
+        learnConvergence();
+        while (i <= lastIteration) {
             try {
                 runIteration(i);
                 i++;
             } catch (org.dfr.runtime.net.EpochChangedException | org.dfr.runtime.net.CommunicationException e) {
                 i = failureHandler.recover(this, e);
+                learnConvergence();
             }
         }
         return i;
+    }
+
+    /**
+     * After a recovery (or a spare's adoption) this rank may not have seen the sum that ended the run:
+     * the root recorded the converged iteration on the control board before it sent that sum.
+     */
+    private void learnConvergence() {
+        if (spec.hasTolerance() && lastIteration == spec.iterations()) {
+            String converged = control.get(CONVERGED_KEY);
+            if (converged != null) {
+                lastIteration = Math.min(lastIteration, Integer.parseInt(converged));
+            }
+        }
+    }
+
+    /**
+     * The iteration the run ends with: {@link RunSpec#iterations()}, or the first whose global residual
+     * fell below the tolerance.
+     */
+    public int lastIteration() {
+        return lastIteration;
     }
 
     /** Runs one full iteration (halos, update, checkpoint when due, reduction, swap). */
@@ -408,8 +440,9 @@ public final class RankNode implements AutoCloseable {
             writeCheckpoint(i, false);
             hook.afterCheckpointWrite(this, i);
         }
+        // with a convergence test nobody knows before the sum whether i+1 runs at all
         double residual = allreduce(i, partials, () -> {
-            if (i < spec.iterations() && hook.mayStartEarly(this, i + 1)) {
+            if (i < spec.iterations() && !spec.hasTolerance() && hook.mayStartEarly(this, i + 1)) {
                 startIteration(epoch, i + 1, 1);
             }
         });
@@ -422,6 +455,9 @@ public final class RankNode implements AutoCloseable {
         lastResidual = residual;
         if (checkpoint) {
             commitCheckpoint(i);
+        }
+        if (spec.converged(residual)) {
+            lastIteration = i;
         }
     }
 
@@ -550,6 +586,9 @@ public final class RankNode implements AutoCloseable {
         double sum = 0;
         for (double v : byPartition) {
             sum += v;
+        }
+        if (spec.converged(sum) && iteration > 0) {
+            control.putIfAbsent(CONVERGED_KEY, Integer.toString(iteration));
         }
         double[] reduced = {sum};
         for (int r : ranks) {

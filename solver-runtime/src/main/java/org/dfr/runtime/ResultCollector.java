@@ -76,7 +76,9 @@ public final class ResultCollector {
         }
         String ended = via.promotionRetry().call(() -> control.get(RankNode.ENDED_KEY));
         double residual = ended == null ? Double.NaN : Double.parseDouble(ended);
+        String converged = via.promotionRetry().call(() -> control.get(RankNode.CONVERGED_KEY));
+        int iterationsRun = converged == null ? via.spec().iterations() : Integer.parseInt(converged);
         return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
-                new ArrayList<>(failures.values()), wallMillis);
+                new ArrayList<>(failures.values()), wallMillis, iterationsRun, converged != null);
     }
 }

@@ -11,7 +11,11 @@ import java.util.Map;
  * @param rankStats instrumented counts per rank
  * @param recoveryRecords JSON documents the recovery published (one per recovery), in epoch order
  * @param failureRecords JSON documents of injected or detected failures, in order
+ * @param iterationsRun the last iteration computed: the run's cap, or the iteration whose global residual
+ *        fell below the tolerance
+ * @param converged whether the tolerance stopped the run (rather than the iteration cap)
  */
 public record RunOutcome(Map<Integer, double[]> finalStates, double finalResidual, List<RankStats> rankStats,
-                         List<String> recoveryRecords, List<String> failureRecords, long wallMillis) {
+                         List<String> recoveryRecords, List<String> failureRecords, long wallMillis,
+                         int iterationsRun, boolean converged) {
 }

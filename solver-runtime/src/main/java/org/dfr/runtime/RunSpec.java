@@ -7,12 +7,26 @@ package org.dfr.runtime;
  * <p>Rank {@code r < partitionCount} owns partition {@code r} at start; ranks
  * {@code partitionCount .. partitionCount+spares-1} are spares. The host of rank {@code r} is
  * {@code r / ranksPerHost}.
+ *
+ * @param tolerance when above 0, the run stops after the first iteration whose global residual is below
+ *        it; {@code iterations} stays the cap
  */
-public record RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares) {
+public record RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares,
+                      double tolerance) {
 
     public static final int DEFAULT_RANKS_PER_HOST = 2;
+    /** The tolerance of a run that stops only after {@code iterations}: no residual is below it. */
+    public static final double NO_TOLERANCE = 0.0;
+
+    /** A run without a convergence test: it stops after {@code iterations}. */
+    public RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares) {
+        this(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, NO_TOLERANCE);
+    }
 
     public RunSpec {
+        if (!(tolerance >= 0) || Double.isInfinite(tolerance)) {
+            throw new IllegalArgumentException("tolerance must be a finite number >= 0 (0: none), got " + tolerance);
+        }
         if (partitionCount < 1) {
             throw new IllegalArgumentException("partitionCount must be >= 1, got " + partitionCount);
         }
@@ -28,6 +42,24 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
         if (spares < 0) {
             throw new IllegalArgumentException("spares must be >= 0, got " + spares);
         }
+    }
+
+    /**
+     * Whether the run stops at the first iteration whose global residual is below {@link #tolerance}
+     * ({@code iterations} stays the cap).
+     */
+    public boolean hasTolerance() {
+        return tolerance > 0;
+    }
+
+    /** Whether iteration {@code iteration}'s global residual ends the run. */
+    public boolean converged(double residual) {
+        return hasTolerance() && residual < tolerance;
+    }
+
+    /** The same run with a convergence test ({@code 0}: none). */
+    public RunSpec withTolerance(double value) {
+        return new RunSpec(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, value);
     }
 
     /** Ranks including spares. */

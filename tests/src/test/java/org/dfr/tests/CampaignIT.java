@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.dfr.jacobi.run.Campaign;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
+import org.dfr.harness.Campaign;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,9 +16,9 @@ class CampaignIT {
     @Test
     @Timeout(900)
     void when_randomFailuresAreInjected_then_everyDigestEqualsTheSequentialOne() {
-        JacobiRunConfig base = JacobiRunConfig.of(2, 4, 37, 29, 12, 4);
+        RunConfig base = RunConfig.of(2, 4, 37, 29, 12, 4);
         List<Campaign.Trial> seen = new ArrayList<>();
-        Campaign.Result result = new Campaign(base, new JacobiRunner()).run(20261121L, 50, 840_000, t -> {
+        Campaign.Result result = new Campaign(base, new Runner()).run(20261121L, 50, 840_000, t -> {
             seen.add(t);
             System.out.printf("trial %d %s %s %s %d ms %s%n", t.index(), t.strategy(), t.kills(), t.outcome(),
                     t.millis(), t.detail());

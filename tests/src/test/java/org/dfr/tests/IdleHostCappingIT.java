@@ -15,10 +15,10 @@ import org.dfr.jacobi.FieldDigest;
 import org.dfr.jacobi.JacobiKernel;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
-import org.dfr.jacobi.run.Mode;
-import org.dfr.jacobi.run.RunReport;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.ResilientRun;
@@ -130,10 +130,10 @@ class IdleHostCappingIT {
         for (int h = 0; h < 4; h++) {
             fakeHost(h);
         }
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, 37, 29, 10, 10)
+        RunConfig config = RunConfig.of(2, 4, 37, 29, 10, 10)
                 .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of())
                 .withCapping(true, tmp.resolve("sysfs"), tmp.resolve("journals"));
-        RunReport report = new JacobiRunner().run(config);
+        RunReport report = new Runner().run(config);
 
         assertThat(report.energy()).containsEntry("source", "none");
         assertThat(report.energy().get("frequencyCapping").toString()).contains("host3");
@@ -152,11 +152,11 @@ class IdleHostCappingIT {
         for (int h = 0; h < 4; h++) {
             fakeHost(h);
         }
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, 37, 29, 10, 10).withMode(Mode.PROCESSES)
+        RunConfig config = RunConfig.of(2, 4, 37, 29, 10, 10).withMode(Mode.PROCESSES)
                 .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of())
                 .withCapping(true, tmp.resolve("sysfs"), tmp.resolve("journals"));
 
-        RunReport report = new JacobiRunner().run(config);
+        RunReport report = new Runner().run(config);
 
         SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(37, 29));
         seq.iterate(10);

@@ -13,11 +13,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.Mode;
-import org.dfr.jacobi.run.ProcessLauncher;
-import org.dfr.jacobi.run.RankProcessListener;
-import org.dfr.jacobi.run.RunReport;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Mode;
+import org.dfr.harness.ProcessLauncher;
+import org.dfr.harness.RankProcessListener;
+import org.dfr.harness.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.ClusterSettings;
@@ -64,7 +64,7 @@ class ProcessModeIT {
 
     @Test
     void when_noFailure_then_digestEqualsSequentialAndReportSaysProcesses() {
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES);
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES);
 
         long start = System.nanoTime();
         RunReport report = launcher(new ClusterSettings()).run(config);
@@ -82,7 +82,7 @@ class ProcessModeIT {
     @CsvSource({"dfr, 9", "global, 24"})
     void when_rank1IsSigkilledAtIteration4_then_digestEqualsFailureFreeAndOnlyTheConeIsRecomputed(
             String strategy, long expectedWork) {
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
                 .withMode(Mode.PROCESSES)
                 .withStrategy(Strategy.parse(strategy))
                 .withFaults(List.of(FaultPlan.parseKill("1@4")), List.of(), Set.of());
@@ -113,7 +113,7 @@ class ProcessModeIT {
     @CsvSource({"1, 1", "2, 1", "3, 2", "4, 4"})
     void when_layoutRunsAsProcesses_then_digestEqualsSequential(int px, int py) {
         RunReport report = launcher(new ClusterSettings())
-                .run(JacobiRunConfig.of(px, py, NX, NY, ITERATIONS, 4).withMode(Mode.PROCESSES));
+                .run(RunConfig.of(px, py, NX, NY, ITERATIONS, 4).withMode(Mode.PROCESSES));
 
         assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
         assertThat(children).hasSize(px * py);
@@ -122,7 +122,7 @@ class ProcessModeIT {
     @Test
     void when_hostIsSigkilled_then_bothRanksAreRecoveredByDataFlow() {
         // host 3 = ranks {6,7}; m = 2 from checkpoint 0: level 1 = {4,5,6,7}, level 2 = {6,7}
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
                 .withFaults(List.of(), List.of(FaultPlan.parseKill("3@3")), Set.of());
 
         RunReport report = launcher(new ClusterSettings()).run(config);
@@ -136,7 +136,7 @@ class ProcessModeIT {
     @Test
     void when_coordinatorDiesAndAnAdopterDiesDuringRecovery_then_digestIsStillExact() {
         // rank 0 (the oldest member, the coordinator) dies at 4; its adopter dies after level 1
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
                 .withFaults(List.of(FaultPlan.parseKill("0@4")), List.of(), Set.of(1));
 
         RunReport report = launcher(new ClusterSettings()).run(config);
@@ -162,7 +162,7 @@ class ProcessModeIT {
             FaultPlan.Kill parsed = FaultPlan.parseKill(rankAt[0]);
             plan.add(new FaultPlan.Kill(parsed.rank(), parsed.iteration(), FaultPlan.Point.valueOf(rankAt[1])));
         }
-        JacobiRunConfig config = JacobiRunConfig.of(2, 4, NX, NY, ITERATIONS, checkpointEvery).withSpares(spares)
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, checkpointEvery).withSpares(spares)
                 .withMode(Mode.PROCESSES).withFaults(plan, List.of(), Set.of());
 
         RunReport report = launcher(new ClusterSettings()).run(config);
@@ -178,7 +178,7 @@ class ProcessModeIT {
     void when_aRankFailsWhileOthersRun_then_errorQuotesItsLogAndEveryProcessIsReaped() {
         // rank 0 gives up waiting for its peers at once: a real run-failure exit while rank 1 starts
         ClusterSettings impatient = new ClusterSettings().joinTimeoutMillis(1);
-        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
+        RunConfig config = RunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
 
         assertThatThrownBy(() -> launcher(impatient).run(config))
                 .isInstanceOf(RunFailedException.class)
@@ -189,7 +189,7 @@ class ProcessModeIT {
 
     @Test
     void when_aRankIsTerminatedFromOutside_then_runFailsNamingTheSignal() {
-        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
+        RunConfig config = RunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
         RankProcessListener terminateRank1 = (rank, process) -> {
             children.put(rank, process);
             if (rank == 1) {
@@ -206,7 +206,7 @@ class ProcessModeIT {
     @Test
     void when_everyRankIsSigkilled_then_runFailsForWantOfAReport() {
         // host 0 holds both ranks (2 ranks per host): a node failure that leaves nobody
-        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10)
+        RunConfig config = RunConfig.of(2, 1, NX, NY, ITERATIONS, 10)
                 .withFaults(List.of(), List.of(FaultPlan.parseKill("0@2")), Set.of());
 
         assertThatThrownBy(() -> launcher(new ClusterSettings()).run(config))
@@ -217,7 +217,7 @@ class ProcessModeIT {
 
     @Test
     void when_runExceedsItsTimeLimit_then_runFailsAndEveryProcessIsReaped() {
-        JacobiRunConfig config = JacobiRunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
+        RunConfig config = RunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
 
         assertThatThrownBy(() -> launcher(new ClusterSettings()).runTimeoutMillis(1_000).run(config))
                 .isInstanceOf(RunFailedException.class)

@@ -13,9 +13,9 @@ import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.analysis.RecoveryPlan;
 import org.dfr.jacobi.SequentialJacobi;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
-import org.dfr.jacobi.run.RunReport;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
+import org.dfr.harness.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
@@ -55,12 +55,12 @@ class RecoveryScenariosIT {
         });
     }
 
-    private static JacobiRunConfig paper(int iterations, int checkpointEvery) {
-        return JacobiRunConfig.of(2, 4, NX, NY, iterations, checkpointEvery);
+    private static RunConfig paper(int iterations, int checkpointEvery) {
+        return RunConfig.of(2, 4, NX, NY, iterations, checkpointEvery);
     }
 
-    private static RunReport run(JacobiRunConfig config) {
-        return new JacobiRunner().run(config);
+    private static RunReport run(RunConfig config) {
+        return new Runner().run(config);
     }
 
     private static Kill kill(int rank, int iteration) {
@@ -213,8 +213,8 @@ class RecoveryScenariosIT {
 
     @Test
     void when_failureWhileCheckpointIsWritten_then_thePreviousCheckpointIsUsed() {
-        JacobiRunConfig config = paper(12, 4);
-        RunReport report = new JacobiRunner().run(withPlan(config,
+        RunConfig config = paper(12, 4);
+        RunReport report = new Runner().run(withPlan(config,
                 new FaultPlan(List.of(new Kill(3, 8, Point.AFTER_CHECKPOINT_WRITE)), Set.of())));
 
         assertFailureFreeDigest(report);
@@ -224,7 +224,7 @@ class RecoveryScenariosIT {
 
     @Test
     void when_failureDuringResidualReduction_then_digestIsExact() {
-        RunReport report = new JacobiRunner().run(withPlan(paper(10, 10),
+        RunReport report = new Runner().run(withPlan(paper(10, 10),
                 new FaultPlan(List.of(new Kill(4, 6, Point.DURING_REDUCTION)), Set.of())));
 
         assertFailureFreeDigest(report);
@@ -266,9 +266,7 @@ class RecoveryScenariosIT {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
     }
 
-    private static JacobiRunConfig withPlan(JacobiRunConfig config, FaultPlan plan) {
-        return new JacobiRunConfig(config.px(), config.py(), config.nx(), config.ny(), config.iterations(),
-                config.checkpointEvery(), config.mode(), config.ranksPerHost(), config.spares(), config.strategy(),
-                plan.kills(), List.of(), plan.failDuringRecovery(), false, null, null, null);
+    private static RunConfig withPlan(RunConfig config, FaultPlan plan) {
+        return config.withFaults(plan.kills(), List.of(), plan.failDuringRecovery());
     }
 }

@@ -22,9 +22,9 @@ import org.dfr.jacobi.InThreadPartitionRunner;
 import org.dfr.jacobi.JacobiKernel;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
-import org.dfr.jacobi.run.JacobiRunConfig;
-import org.dfr.jacobi.run.JacobiRunner;
-import org.dfr.jacobi.run.RunReport;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.Runner;
+import org.dfr.harness.RunReport;
 import org.dfr.runtime.BackupRepair;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.EmbeddedCluster;
@@ -58,7 +58,7 @@ class RuntimeIT {
     @ParameterizedTest(name = "{0}x{1} ranks, {2}x{3} cells")
     @CsvSource({"1,1,37,29", "2,1,37,29", "2,4,37,29", "3,2,37,29", "4,4,37,29", "3,2,64,48"})
     void when_layoutRuns_then_digestEqualsSequential(int px, int py, int nx, int ny) {
-        RunReport report = new JacobiRunner().run(JacobiRunConfig.of(px, py, nx, ny, 9, 4));
+        RunReport report = new Runner().run(RunConfig.of(px, py, nx, ny, 9, 4));
 
         SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(nx, ny));
         double residual = seq.iterate(9);

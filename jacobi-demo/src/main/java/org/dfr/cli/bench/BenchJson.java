@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import org.dfr.jacobi.run.RunReports;
+import org.dfr.harness.RunReports;
 
 /** Writes benchmark results as JSON, atomically (temp file + move): a reader never sees half a file. */
 public final class BenchJson {

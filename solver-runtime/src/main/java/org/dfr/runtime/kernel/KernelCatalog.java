@@ -3,6 +3,7 @@ package org.dfr.runtime.kernel;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
@@ -17,28 +18,50 @@ public final class KernelCatalog {
     public static final String DEFAULT_KERNEL = "jacobi2d5";
 
     private final List<KernelProvider> providers;
+    private final List<String> loadErrors;
 
-    private KernelCatalog(List<KernelProvider> providers) {
+    private KernelCatalog(List<KernelProvider> providers, List<String> loadErrors) {
         this.providers = Collections.unmodifiableList(providers);
+        this.loadErrors = List.copyOf(loadErrors);
     }
 
-    /** The providers visible to {@code loader}, sorted by name. */
+    /**
+     * The providers visible to {@code loader}, sorted by name. A provider that cannot be loaded (a class
+     * missing from a jar, a failing constructor) is left out and named in {@link #loadErrors()}; the others
+     * stay usable.
+     *
+     * @throws IllegalArgumentException if two providers have the same name
+     */
     public static KernelCatalog load(ClassLoader loader) {
         List<KernelProvider> found = new ArrayList<>();
-        try {
-            for (KernelProvider p : ServiceLoader.load(KernelProvider.class, loader)) {
-                if (found.stream().anyMatch(q -> q.name().equals(p.name()))) {
-                    throw new IllegalArgumentException("two kernels are named '" + p.name() + "': "
-                            + found.stream().filter(q -> q.name().equals(p.name())).findFirst().orElseThrow().getClass().getName()
-                            + " and " + p.getClass().getName());
+        List<String> errors = new ArrayList<>();
+        Iterator<KernelProvider> it = ServiceLoader.load(KernelProvider.class, loader).iterator();
+        while (true) {
+            KernelProvider p;
+            try {
+                if (!it.hasNext()) {
+                    break;
                 }
-                found.add(p);
+                p = it.next();
+            } catch (ServiceConfigurationError e) {
+                errors.add(e.getMessage());
+                continue;
             }
-        } catch (ServiceConfigurationError e) {
-            throw new IllegalArgumentException("a kernel provider cannot be loaded: " + e.getMessage(), e);
+            for (KernelProvider q : found) {
+                if (q.name().equals(p.name())) {
+                    throw new IllegalArgumentException("two kernels are named '" + p.name() + "': "
+                            + q.getClass().getName() + " and " + p.getClass().getName());
+                }
+            }
+            found.add(p);
         }
         found.sort(Comparator.comparing(KernelProvider::name));
-        return new KernelCatalog(found);
+        return new KernelCatalog(found, errors);
+    }
+
+    /** Why providers listed on the class path could not be loaded; empty when all were. */
+    public List<String> loadErrors() {
+        return loadErrors;
     }
 
     /** The providers on this class's own class path. */
@@ -60,7 +83,8 @@ public final class KernelCatalog {
         return providers.stream().filter(p -> p.name().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("--kernel '" + name + "' is not installed; installed: "
                         + String.join(", ", providers.stream().map(KernelProvider::name).toList())
-                        + " (a jar of your own: --kernel-jar FILE)"));
+                        + " (a jar of your own: --kernel-jar FILE)"
+                        + (loadErrors.isEmpty() ? "" : "; providers that failed to load: " + String.join("; ", loadErrors))));
     }
 
     /** Builds kernel {@code choice} for a problem of {@code cells} split as {@code ranksGrid}. */

@@ -1,0 +1,56 @@
+package org.dfr.harness;
+
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.runtime.kernel.KernelCatalog;
+
+/**
+ * The kernels a run can use: those on this JVM's class path plus those of the user's
+ * {@code --kernel-jar}s. In processes mode the same jars go on every rank JVM's class path, so a rank
+ * finds the kernel the same way.
+ */
+public final class KernelJars {
+
+    private static final Map<List<Path>, KernelCatalog> CATALOGS = new ConcurrentHashMap<>();
+
+    private KernelJars() {
+    }
+
+    /**
+     * The catalog of this class path plus {@code jars}; one class loader per distinct list of jars, kept
+     * for the life of the JVM (a kernel's classes must stay the same across the runs of a campaign).
+     *
+     * @throws IllegalArgumentException naming a jar that is missing or unreadable
+     */
+    public static KernelCatalog catalog(List<Path> jars) {
+        if (jars.isEmpty()) {
+            return CATALOGS.computeIfAbsent(List.of(), k -> KernelCatalog.installed());
+        }
+        List<Path> key = jars.stream().map(p -> p.toAbsolutePath().normalize()).toList();
+        for (Path jar : key) {
+            if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
+                throw new IllegalArgumentException("--kernel-jar " + jar + ": no such readable file (a jar with kernel"
+                        + " providers listed in META-INF/services/org.dfr.runtime.kernel.KernelProvider)");
+            }
+        }
+        return CATALOGS.computeIfAbsent(key, k -> {
+            List<URL> urls = new ArrayList<>();
+            for (Path jar : k) {
+                try {
+                    urls.add(jar.toUri().toURL());
+                } catch (MalformedURLException e) {
+                    throw new IllegalArgumentException("--kernel-jar " + jar + ": not a file path", e);
+                }
+            }
+            return KernelCatalog.load(new URLClassLoader("dfr-kernels", urls.toArray(URL[]::new),
+                    KernelJars.class.getClassLoader()));
+        });
+    }
+}

@@ -1,0 +1,65 @@
+package org.dfr.harness;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import org.dfr.power.HostName;
+
+/**
+ * Where and how a report was made, so that a figure can be traced back: dfr version and git commit,
+ * JVM, OS, CPU model, host name, start time (ISO-8601) and the full command line.
+ *
+ * @param commandLine the {@code dfr} arguments as given (set by the command line; empty from the API)
+ */
+public record Provenance(String dfrVersion, String gitCommit, String jvm, String os, String cpuModel, String hostName,
+                         String startedAt, List<String> commandLine) {
+
+    /** Set once by the command line so that every report of this JVM names it. */
+    private static volatile List<String> commandLineOfThisJvm = List.of();
+    private static final Instant STARTED = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
+
+    /** Records the {@code dfr} arguments of this JVM. */
+    public static void recordCommandLine(List<String> args) {
+        commandLineOfThisJvm = List.copyOf(args);
+    }
+
+    /** The provenance of this JVM. */
+    public static Provenance current() {
+        Properties build = buildProperties();
+        return new Provenance(build.getProperty("version", "unknown"), build.getProperty("git.commit", "unknown"),
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+                System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+                readCpuModel(), HostName.local(), STARTED.toString(), commandLineOfThisJvm);
+    }
+
+    private static Properties buildProperties() {
+        Properties p = new Properties();
+        try (InputStream in = Provenance.class.getResourceAsStream("/dfr-build.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            // unknown version and commit, said so in the report
+        }
+        return p;
+    }
+
+    /** The CPU model from {@code /proc/cpuinfo}, or "unknown" where there is none. */
+    static String readCpuModel() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
+                if (line.startsWith("model name")) {
+                    return line.substring(line.indexOf(':') + 1).trim();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or unreadable
+        }
+        return "unknown";
+    }
+}
