@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         subcommands = {
                 PlanCommand.class,
                 RunCommand.class,
+                KernelsCommand.class,
                 CampaignCommand.class,
                 BenchCommand.class,
                 RecoveryBenchCommand.class,

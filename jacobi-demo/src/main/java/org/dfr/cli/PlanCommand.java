@@ -19,7 +19,12 @@ import org.dfr.cli.plan.PlanTextRenderer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.KernelJars;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -35,7 +40,9 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:",
                 "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
                 "  dfr plan --layout 2d5 --grid 1000x1000 --lost 500500 --checkpoint-iteration 0 --failure-iteration 101 --json",
-                "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10"})
+                "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10",
+                "  dfr plan --kernel heat3d7 --cells 32x32x32 --grid 2x2x2 --lost 3 --checkpoint-iteration 0 --failure-iteration 4",
+                "  dfr plan --kernel graph-jacobi --cells 10000 --grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4"})
 public final class PlanCommand implements Callable<Integer> {
 
     /** Ranks per node in the paper's runs (8 ranks on 4 nodes): the default node count is partitions / 2. */
@@ -50,15 +57,23 @@ public final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--layout", required = true, paramLabel = "1d|2d5|2d9|3d7|global",
+    @Option(names = "--layout", paramLabel = "1d|2d5|2d9|3d7|global",
             converter = LayoutConverter.class,
-            description = "Dependency layout: 1D 3-point, 2D 5-point, 2D 9-point, 3D 7-point stencil, or global.")
+            description = "Dependency layout: 1D 3-point, 2D 5-point, 2D 9-point, 3D 7-point stencil, or global."
+                    + " Or give --kernel instead.")
     LayoutKind layout;
+
+    @Mixin
+    KernelMixin kernel;
+
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
+            description = "With --kernel: the cells the kernel's partitions split (its dependencies may depend on them).")
+    Sizes cells;
 
     @Option(names = "--periodic", description = "Neighbours wrap around the grid edges (torus).")
     boolean periodic;
 
-    @Option(names = "--grid", required = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
+    @Option(names = {"--grid", "--ranks-grid"}, required = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
             description = "Partition grid; a 1D grid may be written N or Nx1. Partition id = (pz*PY + py)*PX + px.")
     GridArgument grid;
 
@@ -114,11 +129,38 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private PartitionDependencies declare() {
+        boolean kernelGiven = spec.commandLine().getParseResult().hasMatchedOption("--kernel") || cells != null;
+        if (layout != null && kernelGiven) {
+            throw usage("give either --layout or --kernel (with --cells), not both");
+        }
+        if (layout == null && !kernelGiven) {
+            throw usage("missing --layout or --kernel: plan a ready-made layout, or the dependencies a kernel declares");
+        }
         try {
-            return layout.declare(grid, periodic);
+            if (layout != null) {
+                return layout.declare(grid, periodic);
+            }
+            if (cells == null) {
+                throw new IllegalArgumentException("--kernel needs --cells: a kernel's dependencies may depend on its block sizes");
+            }
+            if (periodic) {
+                throw new IllegalArgumentException("--periodic is for --layout; a kernel takes its boundary as a"
+                        + " --kernel-option (see dfr kernels)");
+            }
+            int[] written = grid.writtenSizes();
+            if (written.length != cells.axes()) {
+                throw new IllegalArgumentException("--grid " + grid.text() + " has " + written.length + " axes but --cells "
+                        + cells + " has " + cells.axes() + ": give both with the same number of axes");
+            }
+            return KernelJars.catalog(kernel.jars()).create(kernel.choice(), cells.values().stream()
+                    .mapToInt(Integer::intValue).toArray(), java.util.Arrays.copyOf(written, cells.axes())).dependencies();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
+    }
+
+    private String layoutName() {
+        return layout != null ? layout.token() : kernel.choice().toString();
     }
 
     private void runPlan(ConeAnalyzer analyzer, PrintWriter out) {
@@ -142,7 +184,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         RecoveryPlan plan = analyzer.plan(lost, checkpointIteration, failureIteration);
         if (json) {
-            out.println(toJson(PlanReport.of(layout, periodic, grid, plan)));
+            out.println(toJson(PlanReport.of(layoutName(), periodic, grid, plan)));
         } else {
             PlanTextRenderer.render(description(), grid.grid(), plan, out);
         }
@@ -168,7 +210,7 @@ public final class PlanCommand implements Callable<Integer> {
                 ? expectedAnalyzer.overSingleFailures(checkpointInterval)
                 : expectedAnalyzer.forLostPartitions(lost, checkpointInterval);
         if (json) {
-            out.println(toJson(ExpectedReport.of(layout, periodic, grid, lost, cost, model)));
+            out.println(toJson(ExpectedReport.of(layoutName(), periodic, grid, lost, cost, model)));
         } else {
             ExpectedTextRenderer.render(description(), lost, cost, model, out);
         }
@@ -196,6 +238,9 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private String description() {
+        if (layout == null) {
+            return "kernel " + kernel.choice() + " on " + cells + " cells, grid " + grid.text();
+        }
         return layout.displayName() + (periodic ? " periodic" : "") + " on grid " + grid.text();
     }
 

@@ -1,5 +1,8 @@
 package org.dfr.jacobi;
 
+import org.dfr.analysis.BlockLayout;
+import org.dfr.analysis.CellStencil;
+import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.runtime.PartitionKernel;
 
@@ -21,12 +24,15 @@ import org.dfr.runtime.PartitionKernel;
 public final class JacobiKernel implements PartitionKernel {
 
     private final BlockDecomposition decomposition;
-    private final FivePointDependencies dependencies;
+    private final PartitionDependencies dependencies;
 
     /** A kernel computing {@code decomposition.problem()} split as {@code decomposition} says. */
     public JacobiKernel(BlockDecomposition decomposition) {
         this.decomposition = decomposition;
-        this.dependencies = new FivePointDependencies(decomposition.px(), decomposition.py());
+        // the partition dependencies come from the cell stencil through the analyzer, never from a table
+        this.dependencies = DependencyDeclarations.stencil(CellStencil.fivePoint2d(),
+                BlockLayout.of(new int[] {decomposition.problem().nx(), decomposition.problem().ny()},
+                        new int[] {decomposition.px(), decomposition.py()}), false);
     }
 
     /** The decomposition this kernel computes. */

@@ -18,9 +18,9 @@ public record ExpectedReport(String layout, boolean periodic, int[] grid, int pa
                              double meanLostIterations, MeanRecoveryCost dataFlowRollback,
                              MeanRecoveryCost globalRollback, EnergyModel energyModel, EnergySavings energySavings) {
 
-    public static ExpectedReport of(LayoutKind layout, boolean periodic, GridArgument grid, int[] lost,
+    public static ExpectedReport of(String layout, boolean periodic, GridArgument grid, int[] lost,
                                     ExpectedRecoveryCost cost, EnergyModel model) {
-        return new ExpectedReport(layout.token(), periodic, grid.writtenSizes(), cost.partitionCount(), lost,
+        return new ExpectedReport(layout, periodic, grid.writtenSizes(), cost.partitionCount(), lost,
                 lost == null, cost.checkpointIntervalIterations(), cost.meanLostIterations(),
                 cost.dataFlowRollback(), cost.globalRollback(), model, model.savingsOf(cost));
     }

@@ -18,8 +18,8 @@ public record PlanReport(String layout, boolean periodic, int[] grid, int partit
                          long recomputedPartitionIterations, long globalRollbackPartitionIterations,
                          int[] participatingPartitions, int[] idlePartitions, boolean coversEverything) {
 
-    public static PlanReport of(LayoutKind layout, boolean periodic, GridArgument grid, RecoveryPlan plan) {
-        return new PlanReport(layout.token(), periodic, grid.writtenSizes(), plan.partitionCount(),
+    public static PlanReport of(String layout, boolean periodic, GridArgument grid, RecoveryPlan plan) {
+        return new PlanReport(layout, periodic, grid.writtenSizes(), plan.partitionCount(),
                 plan.lostPartitions(), plan.checkpointIteration(), plan.failureIteration(), plan.lostIterations(),
                 plan.levels(), plan.recomputedPartitionIterations(), plan.globalRollbackPartitionIterations(),
                 plan.participatingPartitions(), plan.idlePartitions(), plan.coversEverything());
