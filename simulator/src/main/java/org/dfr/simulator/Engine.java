@@ -15,10 +15,10 @@ import org.dfr.analysis.ConeAnalyzer;
  * <pre>
  *   next[p] = max(cur[p], max_{q in R(p), q != p} cur[q] + halo) + task(p, i) [+ checkpoint] [+ log copies]
  * </pre>
- * so memory grows with partitions, never with tasks. After each level the earliest pending failure is
- * checked: if its node had not finished iteration {@code i} when it died, it died at the start of
- * {@code t = i} (DESIGN.md), level {@code i} is discarded (every survivor falls back to {@code t-1}, as in the
- * runtime) and the recovery runs: the participating partitions recompute their levels with the same
+ * so memory grows with partitions, never with tasks. Before each level the earliest pending failure is
+ * checked: if its node would not have finished iteration {@code i} when it died, it died at the start of
+ * {@code t = i} (DESIGN.md), every survivor falls back to {@code t-1}, as in the runtime (so level {@code i}
+ * is not computed) and the recovery runs: the participating partitions recompute their levels with the same
  * recurrence on two more arrays, starting after detection and replacement from their checkpoints, and every
  * partition resumes iteration {@code t} once the recovery is done. Partitions outside the recovery idle
  * (capped) meanwhile.
@@ -45,8 +45,14 @@ final class Engine {
     private final int perNode;
     private final ConeAnalyzer analyzer;
 
+    /** Finish times of the last completed iteration; read through {@link #curAt} while {@link #uniform}. */
     private double[] cur;
     private double[] next;
+    /** Whether every partition's entry of {@code cur} is {@link #uniformValue} (after a recovery, lazily). */
+    private boolean uniform;
+    private double uniformValue;
+    /** Maximum of {@code cur}. */
+    private double curMax;
     private double[] gPrev;
     private double[] gNext;
     private final int[] depthOf;
@@ -141,7 +147,7 @@ final class Engine {
                 while (explicitAt < explicit.size() && explicit.get(explicitAt).iteration() == i) {
                     for (int p : explicit.get(explicitAt).partitions()) {
                         lost.add(p);
-                        at = Math.max(at, cur[p]);
+                        at = Math.max(at, curAt(p));
                     }
                     explicitAt++;
                 }
@@ -149,11 +155,10 @@ final class Engine {
                 recover(lost, i, at);
                 continue;
             }
-            computeLevel(i);
             double t = arrivals.peekTime();
             if (t < Double.POSITIVE_INFINITY) {
                 int node = arrivals.peekNode();
-                if (t < nodeFinish(node)) {
+                if (t < nodeFinish(node, i)) {
                     arrivals.pop();
                     failures++;
                     TreeSet<Integer> lost = new TreeSet<>();
@@ -166,23 +171,28 @@ final class Engine {
                     continue;
                 }
             }
+            curMax = computeLevel(i);
+            uniform = false;
             double[] swap = cur;
             cur = next;
             next = swap;
             level = i;
         }
-        double makespan = 0;
-        for (double v : cur) {
-            makespan = Math.max(makespan, v);
-        }
+        double makespan = curMax;
         return new SimulationResult(spec.strategy(), n, iterations, !stopped, makespan, failures, recoveries, recomputed,
                 aborted, tasks, energy(makespan), System.nanoTime() - began, records);
     }
 
-    private double nodeFinish(int node) {
+    /** When {@code node} would finish iteration {@code i}: its partitions' tasks only, as {@link #computeLevel} computes them. */
+    private double nodeFinish(int node, int i) {
+        double extra = i % k == 0 ? checkpoint : 0;
         double finish = 0;
         for (int p = node * perNode, end = Math.min(n, p + perNode); p < end; p++) {
-            finish = Math.max(finish, next[p]);
+            double ready = curAt(p);
+            for (int e = graph.rowStart[p], stop = graph.rowStart[p + 1]; e < stop; e++) {
+                ready = Math.max(ready, curAt(graph.others[e]) + halo);
+            }
+            finish = Math.max(finish, ready + times.of(p, i) + extra + graph.consumerCount[p] * logCost);
         }
         return finish;
     }
@@ -205,27 +215,50 @@ final class Engine {
         }
     }
 
-    /** Level {@code i} of every partition, from {@code cur} into {@code next}. */
-    private void computeLevel(int i) {
-        final double[] c = cur;
-        final double[] out = next;
+    private double curAt(int p) {
+        return uniform ? uniformValue : cur[p];
+    }
+
+    /** Level {@code i} of every partition, from {@code cur} into {@code next}; returns the latest finish. */
+    private double computeLevel(int i) {
+        double extra = i % k == 0 ? checkpoint : 0;
+        double latest;
+        if (uniform) {
+            latest = uniformLevel(uniformValue, next, i, extra);
+        } else {
+            latest = level(cur, next, i, extra, logCost);
+        }
+        otherBusySeconds += n * extra;
+        tasks += n;
+        taskCount += n;
+        return latest;
+    }
+
+    /**
+     * The recurrence for every partition from {@code prev} into {@code out} (tasks of iteration {@code i}, plus
+     * {@code extra} and the log copies per task); adds the task seconds; returns the latest finish.
+     */
+    private double level(double[] prev, double[] out, int i, double extra, double log) {
         final int[] rowStart = graph.rowStart;
         final int[] others = graph.others;
         final double h = halo;
-        double extra = i % k == 0 ? checkpoint : 0;
-        if (times.constant() && logCost == 0) {
+        double latest = Double.NEGATIVE_INFINITY;
+        if (times.constant() && log == 0) {
             double add = times.base() + extra;
             int e = 0;
             for (int p = 0; p < n; p++) {
                 double other = Double.NEGATIVE_INFINITY;
                 for (int end = rowStart[p + 1]; e < end; e++) {
-                    double v = c[others[e]];
+                    double v = prev[others[e]];
                     if (v > other) {
                         other = v;
                     }
                 }
-                double ready = Math.max(c[p], other + h);
-                out[p] = ready + add;
+                double f = Math.max(prev[p], other + h) + add;
+                out[p] = f;
+                if (f > latest) {
+                    latest = f;
+                }
             }
             taskSeconds += n * times.base();
         } else {
@@ -236,7 +269,7 @@ final class Engine {
             for (int p = 0; p < n; p++) {
                 double other = Double.NEGATIVE_INFINITY;
                 for (int end = rowStart[p + 1]; e < end; e++) {
-                    double v = c[others[e]];
+                    double v = prev[others[e]];
                     if (v > other) {
                         other = v;
                     }
@@ -244,14 +277,38 @@ final class Engine {
                 double d = times.of(p, i);
                 sum += d;
                 messages += consumers[p];
-                out[p] = Math.max(c[p], other + h) + d + extra + consumers[p] * logCost;
+                double f = Math.max(prev[p], other + h) + d + extra + consumers[p] * log;
+                out[p] = f;
+                if (f > latest) {
+                    latest = f;
+                }
             }
             taskSeconds += sum;
-            otherBusySeconds += messages * logCost;
+            otherBusySeconds += messages * log;
         }
-        otherBusySeconds += n * extra;
-        tasks += n;
-        taskCount += n;
+        return latest;
+    }
+
+    /** {@link #level} when every previous finish is {@code u}: a partition with other inputs waits for the halo. */
+    private double uniformLevel(double u, double[] out, int i, double extra) {
+        final int[] rowStart = graph.rowStart;
+        final int[] consumers = graph.consumerCount;
+        double latest = Double.NEGATIVE_INFINITY;
+        double sum = 0;
+        long messages = 0;
+        for (int p = 0; p < n; p++) {
+            double d = times.of(p, i);
+            double f = (rowStart[p + 1] > rowStart[p] ? u + halo : u) + d + extra + consumers[p] * logCost;
+            sum += d;
+            messages += consumers[p];
+            out[p] = f;
+            if (f > latest) {
+                latest = f;
+            }
+        }
+        taskSeconds += sum;
+        otherBusySeconds += messages * logCost;
+        return latest;
     }
 
     /**
@@ -324,18 +381,25 @@ final class Engine {
             break;
         }
         double end = attemptEnd;
-        boolean cap = spec.power().capIdleDuringRecovery();
-        for (int q = 0; q < n; q++) {
-            if (memberStamp[q] != stamp && cap) {
-                cappedSeconds += end - Math.max(start, cur[q]);
+        if (spec.power().capIdleDuringRecovery()) {
+            if (start >= curMax) {
+                cappedSeconds += (double) (n - shape.order.length) * (end - start);
+            } else {
+                for (int q = 0; q < n; q++) {
+                    if (memberStamp[q] != stamp) {
+                        cappedSeconds += end - Math.max(start, curAt(q));
+                    }
+                }
             }
-            cur[q] = end;
-        }
-        if (random && !failureModel.failuresDuringRecovery()) {
-            arrivals.pauseUntil(end);
         }
         if (spec.recordRecoveries()) {
             records.add(record(shape, lost, c, t, m, abortedHere, attempts, at, start, end));
+        }
+        uniform = true;
+        uniformValue = end;
+        curMax = end;
+        if (random && !failureModel.failuresDuringRecovery()) {
+            arrivals.pauseUntil(end);
         }
     }
 
@@ -368,7 +432,7 @@ final class Engine {
     }
 
     private double startOf(int q, double start) {
-        double s = Math.max(start, cur[q]);
+        double s = Math.max(start, curAt(q));
         return lostStamp[q] == stamp ? s + reload : s;
     }
 
@@ -381,14 +445,15 @@ final class Engine {
         final int[] rowStart = graph.rowStart;
         final int[] others = graph.others;
         final int[] order = shape.order;
-        double end = 0;
-        for (int q = 0; q < n; q++) {
-            end = Math.max(end, cur[q]);
-        }
+        double end = curMax;
         long before = 0;
         double secondsBefore = 0;
         double seconds = 0;
         levelOneEnd = start;
+        if (shape.m > 0 && order.length == n && abortAt == Double.POSITIVE_INFINITY) {
+            runEveryone(shape.m, start, c, end);
+            return;
+        }
         if (shape.m == 0) {
             for (int p : order) {
                 end = Math.max(end, startOf(p, start));
@@ -445,6 +510,29 @@ final class Engine {
         attemptTasksBefore = before;
         attemptSecondsBefore = secondsBefore;
         attemptSeconds = seconds;
+    }
+
+    /** Global rollback's levels, everybody at every level: the plain recurrence from the checkpoint reloads. */
+    private void runEveryone(int m, double start, int c, double end) {
+        for (int q = 0; q < n; q++) {
+            gPrev[q] = startOf(q, start);
+        }
+        double before = taskSeconds;
+        for (int level = 1; level <= m; level++) {
+            double latest = level(gPrev, gNext, c + level, 0, 0);
+            if (level == 1) {
+                levelOneEnd = latest;
+            }
+            end = Math.max(end, latest);
+            double[] swap = gPrev;
+            gPrev = gNext;
+            gNext = swap;
+        }
+        attemptSeconds = taskSeconds - before;
+        taskSeconds = before;
+        attemptEnd = end;
+        attemptTasksBefore = (long) m * n;
+        attemptSecondsBefore = attemptSeconds;
     }
 
     private double levelOneSeconds(RecoveryShape shape, int c) {
