@@ -122,6 +122,41 @@ public final class Campaign {
         return new Result(seed, done, stopped);
     }
 
+    /** Small odd cells per axis count whose blocks split unevenly: 101, 37x29, 9x7x6. */
+    public static List<Integer> smallCells(int axes) {
+        return switch (axes) {
+            case 1 -> List.of(101);
+            case 2 -> List.of(37, 29);
+            default -> List.of(9, 7, 6);
+        };
+    }
+
+    /** 8 partitions shaped like {@code axes}: 8, 2x4, 2x2x2. */
+    public static List<Integer> eightPartitions(int axes) {
+        return switch (axes) {
+            case 1 -> List.of(8);
+            case 2 -> List.of(2, 4);
+            default -> List.of(2, 2, 2);
+        };
+    }
+
+    /**
+     * One base run per installed kernel (of {@code catalog}), with its default options, small cells and
+     * 8 partitions shaped like its axes: a campaign over them draws a kernel per trial.
+     */
+    public static List<RunConfig> everyKernel(org.dfr.runtime.kernel.KernelCatalog catalog, List<java.nio.file.Path> jars,
+                                              int iterations, int checkpointEvery) {
+        List<RunConfig> out = new ArrayList<>();
+        for (org.dfr.runtime.kernel.KernelProvider p : catalog.providers()) {
+            org.dfr.runtime.kernel.KernelChoice choice = org.dfr.runtime.kernel.KernelChoice.of(p.name());
+            out.add(new RunConfig(choice, jars, smallCells(p.dimensions()), eightPartitions(p.dimensions()), iterations,
+                    org.dfr.runtime.RunSpec.NO_TOLERANCE, checkpointEvery, Mode.EMBEDDED,
+                    org.dfr.runtime.RunSpec.DEFAULT_RANKS_PER_HOST, 0, Strategy.DFR, List.of(), List.of(), Set.of(),
+                    false, null, null, null));
+        }
+        return out;
+    }
+
     /** The digest of the sequential reference after the run's iterations (or until it converges). */
     public static String referenceDigest(RunConfig config) {
         ReferenceSolver reference = config.kernelSetup().reference();

@@ -192,7 +192,13 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     /** A run of {@code kernel} with the command line's defaults. */
     public static RunConfig of(KernelChoice kernel, List<Integer> cells, List<Integer> ranksGrid, int iterations,
                                int checkpointEvery) {
-        return new RunConfig(kernel, List.of(), cells, ranksGrid, iterations, RunSpec.NO_TOLERANCE, checkpointEvery,
+        return of(kernel, List.of(), cells, ranksGrid, iterations, checkpointEvery);
+    }
+
+    /** A run of {@code kernel}, found on the class path or in {@code jars}, with the command line's defaults. */
+    public static RunConfig of(KernelChoice kernel, List<Path> jars, List<Integer> cells, List<Integer> ranksGrid,
+                               int iterations, int checkpointEvery) {
+        return new RunConfig(kernel, jars, cells, ranksGrid, iterations, RunSpec.NO_TOLERANCE, checkpointEvery,
                 Mode.EMBEDDED, RunSpec.DEFAULT_RANKS_PER_HOST, 0, Strategy.DFR, List.of(), List.of(), Set.of(), false,
                 null, null, null);
     }

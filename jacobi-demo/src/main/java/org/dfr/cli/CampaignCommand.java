@@ -112,18 +112,13 @@ public final class CampaignCommand implements Callable<Integer> {
             KernelChoice choice = ANY_KERNEL.equals(kernel.choice().name()) ? KernelChoice.of(p.name()) : kernel.choice();
             Sizes c = cells != null ? cells : defaultCells(p.dimensions());
             Sizes g = ranksGrid != null ? ranksGrid : RunCommand.defaultGrid(c);
-            out.add(RunConfig.of(choice, c.values(), g.values(), iterations, checkpointEvery)
-                    .withKernel(choice, kernel.jars()));
+            out.add(RunConfig.of(choice, kernel.jars(), c.values(), g.values(), iterations, checkpointEvery));
         }
         return out;
     }
 
     /** Small odd sizes whose blocks split unevenly: 101, 37x29, 9x7x6. */
     static Sizes defaultCells(int axes) {
-        return switch (axes) {
-            case 1 -> new Sizes(List.of(101));
-            case 2 -> new Sizes(List.of(37, 29));
-            default -> new Sizes(List.of(9, 7, 6));
-        };
+        return new Sizes(Campaign.smallCells(axes));
     }
 }

@@ -105,8 +105,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         }
         RunConfig base;
         try {
-            base = RunConfig.of(kernel.choice(), cells.values(), ranksGrid.values(), iterations, checkpointEvery)
-                    .withKernel(kernel.choice(), kernel.jars())
+            base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
+                            checkpointEvery)
                     .withFaults(List.of(kill), List.of(), Set.of()).withMode(requested);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
