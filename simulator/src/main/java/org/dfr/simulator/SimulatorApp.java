@@ -1,0 +1,185 @@
+package org.dfr.simulator;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.dfr.simulator.report.Charts;
+import org.dfr.simulator.report.CsvFiles;
+import org.dfr.simulator.sweep.CheckpointOptimum;
+import org.dfr.simulator.sweep.Decomposition;
+import org.dfr.simulator.sweep.PointSummary;
+import org.dfr.simulator.sweep.QuadraticFit;
+import org.dfr.simulator.sweep.Sweep;
+import org.dfr.simulator.sweep.SweepPoint;
+import org.dfr.simulator.sweep.SweepSettings;
+
+/**
+ * What {@code dfr simulate} runs: the node sweep (the paper's Fig. 6 a/b/c per decomposition) and the
+ * checkpoint-interval sweep, written as CSV and PNG files into {@link SimulateOptions#out()}.
+ *
+ * <p>Files: {@code points.csv} (every point and strategy: mean and sd over seeds, failures seen),
+ * {@code fits.csv} (DFR's energy saving fitted by {@code a + b P + c P^2}, per dimension),
+ * {@code recomputed-Nd.png}, {@code energy-saving-Nd.png}, {@code runtime-Nd.png} per dimension
+ * ({@code paper-range-*-1d.png} for 1D up to 1000 nodes when larger points exist), and for the interval
+ * sweep {@code checkpoint-interval.csv}, {@code checkpoint-optimum.csv}, {@code checkpoint-interval.png}.
+ */
+public final class SimulatorApp {
+
+    private SimulatorApp() {
+    }
+
+    /** What a call produced. */
+    public record Report(List<PointSummary> points, List<QuadraticFit> fits, List<PointSummary> checkpointPoints,
+                         List<CheckpointOptimum> optima, List<Path> files, long tasksSimulated,
+                         double simulatorSeconds, double wallSeconds) {
+
+        /** Copies the lists. */
+        public Report {
+            points = List.copyOf(points);
+            fits = List.copyOf(fits);
+            checkpointPoints = List.copyOf(checkpointPoints);
+            optima = List.copyOf(optima);
+            files = List.copyOf(files);
+        }
+
+        /** Simulated tasks per second of one core. */
+        public double tasksPerCoreSecond() {
+            return simulatorSeconds == 0 ? 0 : tasksSimulated / simulatorSeconds;
+        }
+    }
+
+    /**
+     * Runs the sweeps of {@code options}, printing progress and the tasks/s figure to {@code out}.
+     *
+     * @throws UncheckedIOException if the output directory or a file cannot be written
+     */
+    public static Report run(SimulateOptions options, PrintStream out) {
+        Path dir = options.out();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create output directory " + dir + ": " + e.getMessage(), e);
+        }
+        TimingModel timing = options.timingModel();
+        FailureModel failures = options.failureModel();
+        List<String> strategies = options.strategies().stream().map(Strategy::cliName).toList();
+        SweepSettings settings = new SweepSettings(options.iterations(), options.seeds(), options.firstSeed(),
+                options.strategies(), timing, failures, options.powerModel(), options.threads());
+        out.printf(Locale.ROOT, "simulate %s: nodes %s, %sD, %d seeds, %d iterations, K=%d, MTBF %.4g h/node, tasks %.4g s,"
+                        + " halo %.4g s, checkpoint %.4g s, strategies %s -> %s%n", options.preset(), options.resolvedNodes(),
+                options.resolvedDimensions(), options.seeds(), options.iterations(), options.checkpointEvery(),
+                options.mtbfHours(), timing.taskSeconds(), timing.haloSeconds(), timing.checkpointSeconds(), strategies, dir);
+        List<Path> files = new ArrayList<>();
+
+        List<SweepPoint> points = new ArrayList<>();
+        for (int d : options.resolvedDimensions()) {
+            for (int n : options.resolvedNodes()) {
+                points.add(new SweepPoint(Decomposition.balanced(d, n), options.checkpointEvery()));
+            }
+        }
+        Sweep.Outcome nodeSweep = Sweep.run(points, settings, line -> out.println("  " + line));
+        List<PointSummary> summaries = nodeSweep.summaries();
+        files.add(write(dir.resolve("points.csv"), PointSummary.class, summaries));
+        List<QuadraticFit> fits = new ArrayList<>();
+        for (int d : options.resolvedDimensions()) {
+            List<PointSummary> mine = summaries.stream().filter(p -> p.dimensions() == d).toList();
+            QuadraticFit fit = fitSavings(d + "D", mine);
+            if (fit != null) {
+                fits.add(fit);
+            }
+            files.addAll(plots(dir, d, "", mine, strategies, fit, options));
+            List<PointSummary> paperRange = mine.stream().filter(p -> p.nodes() <= 1000).toList();
+            if (d == 1 && paperRange.size() < mine.size() && paperRange.stream().map(PointSummary::nodes).distinct().count() >= 3) {
+                files.addAll(plots(dir, d, "paper-range-", paperRange, strategies, fitSavings("1D up to 1000 nodes", paperRange), options));
+            }
+        }
+        if (!fits.isEmpty()) {
+            files.add(write(dir.resolve("fits.csv"), QuadraticFit.class, fits));
+            for (QuadraticFit f : fits) {
+                out.println("  energy saving (MJ) of " + f.label() + " vs global: " + f.formula());
+            }
+        }
+
+        List<PointSummary> intervalPoints = List.of();
+        List<CheckpointOptimum> optima = new ArrayList<>();
+        long tasks = nodeSweep.tasksSimulated();
+        double seconds = nodeSweep.simulatorSeconds();
+        double wall = nodeSweep.wallSeconds();
+        List<Integer> ks = options.resolvedCheckpointSweep();
+        if (!ks.isEmpty()) {
+            Decomposition layout = Decomposition.balanced(1, options.resolvedCheckpointSweepNodes());
+            List<SweepPoint> sweep = ks.stream().map(k -> new SweepPoint(layout, k)).toList();
+            Sweep.Outcome intervals = Sweep.run(sweep, settings, line -> out.println("  " + line));
+            intervalPoints = intervals.summaries();
+            for (String s : strategies) {
+                CheckpointOptimum o = CheckpointOptimum.of(s, intervalPoints, timing, failures);
+                optima.add(o);
+                out.printf(Locale.ROOT, "  checkpoint interval, %d nodes, %s: simulated optimum K=%d (%.4g h); Young/Daly %.4g s = %.3g iterations%n",
+                        layout.nodes(), s, o.simulatedBestK(), o.simulatedBestRuntimeHours(), o.youngDalySeconds(),
+                        o.youngDalyIterations());
+            }
+            files.add(write(dir.resolve("checkpoint-interval.csv"), PointSummary.class, intervalPoints));
+            files.add(write(dir.resolve("checkpoint-optimum.csv"), CheckpointOptimum.class, optima));
+            Path png = dir.resolve("checkpoint-interval.png");
+            Charts.checkpointInterval(png, String.format(Locale.ROOT, "Runtime vs checkpoint interval, 1D, %d nodes, MTBF %.4g h/node",
+                    layout.nodes(), options.mtbfHours()), intervalPoints, strategies, optima);
+            files.add(png);
+            tasks += intervals.tasksSimulated();
+            seconds += intervals.simulatorSeconds();
+            wall += intervals.wallSeconds();
+        }
+        out.printf(Locale.ROOT, "simulated %d tasks in %.1f s of simulator time: %.3g tasks/s per core; wall %.1f s: %.3g tasks/s%n",
+                tasks, seconds, seconds == 0 ? 0 : tasks / seconds, wall, wall == 0 ? 0 : tasks / wall);
+        out.println("wrote " + files.size() + " files to " + dir);
+        return new Report(summaries, fits, intervalPoints, optima, files, tasks, seconds, wall);
+    }
+
+    private static QuadraticFit fitSavings(String label, List<PointSummary> points) {
+        List<PointSummary> dfr = points.stream().filter(p -> p.strategy().equals(Strategy.DFR.cliName())).toList();
+        if (dfr.stream().map(PointSummary::nodes).distinct().count() < 3) {
+            return null;
+        }
+        return QuadraticFit.of("dfr " + label, dfr.stream().map(p -> (double) p.nodes()).toList(),
+                dfr.stream().map(PointSummary::savingVsGlobalMegajoulesMean).toList());
+    }
+
+    private static List<Path> plots(Path dir, int d, String prefix, List<PointSummary> points, List<String> strategies,
+                                    QuadraticFit fit, SimulateOptions options) {
+        if (points.isEmpty()) {
+            return List.of();
+        }
+        int lo = points.stream().mapToInt(PointSummary::nodes).min().orElse(1);
+        int hi = points.stream().mapToInt(PointSummary::nodes).max().orElse(1);
+        boolean logX = hi > 20L * lo;
+        String stencil = switch (d) {
+            case 1 -> "1D 3-point";
+            case 2 -> "2D 5-point";
+            default -> "3D 7-point";
+        };
+        String setting = String.format(Locale.ROOT, "%s, %d iterations, K=%d, MTBF %.4g h, %d seeds", stencil,
+                options.iterations(), options.checkpointEvery(), options.mtbfHours(), options.seeds());
+        List<Path> files = new ArrayList<>();
+        Path recomputed = dir.resolve(prefix + "recomputed-" + d + "d.png");
+        Charts.recomputed(recomputed, "Recomputed iterations per node, " + setting, points, strategies, logX);
+        files.add(recomputed);
+        if (strategies.contains(Strategy.DFR.cliName())) {
+            Path energy = dir.resolve(prefix + "energy-saving-" + d + "d.png");
+            Charts.energySaving(energy, "DFR energy saving vs global, " + setting, points, fit, logX);
+            files.add(energy);
+        }
+        Path runtime = dir.resolve(prefix + "runtime-" + d + "d.png");
+        Charts.runtime(runtime, "Runtime, " + setting, points, strategies, logX);
+        files.add(runtime);
+        return files;
+    }
+
+    private static <T> Path write(Path file, Class<T> type, List<T> rows) {
+        CsvFiles.write(file, type, rows);
+        return file;
+    }
+}

@@ -1,0 +1,126 @@
+package org.dfr.simulator.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+import org.dfr.simulator.sweep.CheckpointOptimum;
+import org.dfr.simulator.sweep.PointSummary;
+import org.dfr.simulator.sweep.QuadraticFit;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The simulator's PNG plots (XChart): the paper's Fig. 6 a/b/c per decomposition, and the checkpoint sweep. */
+public final class Charts {
+
+    private static final int WIDTH = 900;
+    private static final int HEIGHT = 600;
+
+    private Charts() {
+    }
+
+    /** Fig. 6a: recomputed iterations per node against nodes, one series per strategy (mean, sd bars). */
+    public static void recomputed(Path file, String title, List<PointSummary> points, List<String> strategies, boolean logX) {
+        XYChart chart = chart(title, "nodes", "recomputed iterations per node", logX);
+        for (String s : strategies) {
+            addSeries(chart, s, points, s, PointSummary::recomputedPerNodeMean, PointSummary::recomputedPerNodeSd);
+        }
+        save(chart, file);
+    }
+
+    /** Fig. 6c: simulated runtime against nodes, one series per strategy. */
+    public static void runtime(Path file, String title, List<PointSummary> points, List<String> strategies, boolean logX) {
+        XYChart chart = chart(title, "nodes", "runtime (h)", logX);
+        for (String s : strategies) {
+            addSeries(chart, s, points, s, PointSummary::runtimeHoursMean, PointSummary::runtimeHoursSd);
+        }
+        save(chart, file);
+    }
+
+    /** Fig. 6b: DFR's energy saving against global rollback, with the fitted quadratic and its coefficients. */
+    public static void energySaving(Path file, String title, List<PointSummary> points, QuadraticFit fit, boolean logX) {
+        XYChart chart = chart(title, "nodes", "energy saved by DFR vs global (MJ)", logX);
+        addSeries(chart, "dfr (mean, sd over seeds)", points, "dfr", PointSummary::savingVsGlobalMegajoulesMean,
+                PointSummary::savingVsGlobalMegajoulesSd);
+        if (fit != null) {
+            double[] xs = points.stream().filter(p -> p.strategy().equals("dfr")).mapToDouble(PointSummary::nodes)
+                    .sorted().toArray();
+            int samples = 200;
+            double[] fx = new double[samples];
+            double[] fy = new double[samples];
+            double lo = xs[0];
+            double hi = xs[xs.length - 1];
+            for (int i = 0; i < samples; i++) {
+                double u = i / (samples - 1.0);
+                fx[i] = logX ? lo * Math.pow(hi / lo, u) : lo + (hi - lo) * u;
+                fy[i] = fit.at(fx[i]);
+            }
+            XYSeries f = chart.addSeries("fit " + fit.formula(), fx, fy);
+            f.setMarker(SeriesMarkers.NONE);
+        }
+        save(chart, file);
+    }
+
+    /** Runtime against the checkpoint interval, with each strategy's simulated optimum and Young/Daly's interval. */
+    public static void checkpointInterval(Path file, String title, List<PointSummary> points, List<String> strategies,
+                                          List<CheckpointOptimum> optima) {
+        XYChart chart = chart(title, "checkpoint interval K (iterations)", "runtime (h)", false);
+        double lo = points.stream().mapToDouble(p -> p.runtimeHoursMean() - p.runtimeHoursSd()).min().orElse(0);
+        double hi = points.stream().mapToDouble(p -> p.runtimeHoursMean() + p.runtimeHoursSd()).max().orElse(1);
+        for (String s : strategies) {
+            List<PointSummary> mine = points.stream().filter(p -> p.strategy().equals(s)).toList();
+            double[] x = mine.stream().mapToDouble(PointSummary::checkpointEvery).toArray();
+            double[] y = mine.stream().mapToDouble(PointSummary::runtimeHoursMean).toArray();
+            double[] e = mine.stream().mapToDouble(PointSummary::runtimeHoursSd).toArray();
+            chart.addSeries(s, x, y, e);
+        }
+        for (CheckpointOptimum o : optima) {
+            XYSeries best = chart.addSeries(String.format(Locale.ROOT, "%s simulated optimum K=%d", o.strategy(),
+                    o.simulatedBestK()), new double[] {o.simulatedBestK()}, new double[] {o.simulatedBestRuntimeHours()});
+            best.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+            best.setMarker(SeriesMarkers.DIAMOND);
+        }
+        if (!optima.isEmpty()) {
+            double k = optima.get(0).youngDalyIterations();
+            XYSeries young = chart.addSeries(String.format(Locale.ROOT, "Young/Daly sqrt(2 C M) = %.1f s = %.2f iterations",
+                    optima.get(0).youngDalySeconds(), k), new double[] {k, k}, new double[] {lo, hi});
+            young.setMarker(SeriesMarkers.NONE);
+        }
+        save(chart, file);
+    }
+
+    private static XYChart chart(String title, String x, String y, boolean logX) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        Styler.LegendPosition position = Styler.LegendPosition.InsideNW;
+        chart.getStyler().setLegendPosition(position);
+        chart.getStyler().setXAxisLogarithmic(logX);
+        chart.getStyler().setErrorBarsColorSeriesColor(true);
+        chart.getStyler().setXAxisDecimalPattern(logX ? "0" : "#");
+        return chart;
+    }
+
+    private static void addSeries(XYChart chart, String name, List<PointSummary> points, String strategy,
+                                  ToDoubleFunction<PointSummary> mean, ToDoubleFunction<PointSummary> sd) {
+        List<PointSummary> mine = points.stream().filter(p -> p.strategy().equals(strategy))
+                .sorted(java.util.Comparator.comparingInt(PointSummary::nodes)).toList();
+        if (mine.isEmpty()) {
+            return;
+        }
+        chart.addSeries(name, mine.stream().mapToDouble(PointSummary::nodes).toArray(),
+                mine.stream().mapToDouble(mean).toArray(), mine.stream().mapToDouble(sd).toArray());
+    }
+
+    private static void save(XYChart chart, Path file) {
+        try {
+            BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package org.dfr.simulator.sweep;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+import org.apache.commons.math3.fitting.PolynomialCurveFitter;
+import org.apache.commons.math3.fitting.WeightedObservedPoints;
+
+/**
+ * Least-squares {@code y = a + b x + c x^2} (commons-math {@link PolynomialCurveFitter}), for DFR's energy
+ * savings against the node count.
+ *
+ * @param label    what was fitted, e.g. {@code dfr 1D}
+ * @param a        constant term
+ * @param b        linear coefficient
+ * @param c        quadratic coefficient
+ * @param rSquared coefficient of determination on the fitted points
+ * @param points   number of points fitted
+ */
+@JsonPropertyOrder({"label", "a", "b", "c", "rSquared", "points"})
+public record QuadraticFit(String label, double a, double b, double c, double rSquared, int points) {
+
+    /**
+     * Fits {@code ys} against {@code xs}; x is scaled internally by its maximum for conditioning.
+     *
+     * @throws IllegalArgumentException with fewer than three points
+     */
+    public static QuadraticFit of(String label, List<Double> xs, List<Double> ys) {
+        if (xs.size() < 3 || xs.size() != ys.size()) {
+            throw new IllegalArgumentException("a quadratic fit needs at least 3 points but had " + xs.size());
+        }
+        double scale = xs.stream().mapToDouble(Math::abs).max().orElse(1);
+        WeightedObservedPoints points = new WeightedObservedPoints();
+        for (int i = 0; i < xs.size(); i++) {
+            points.add(xs.get(i) / scale, ys.get(i));
+        }
+        double[] k = PolynomialCurveFitter.create(2).fit(points.toList());
+        double a = k[0];
+        double b = k[1] / scale;
+        double c = k[2] / (scale * scale);
+        double mean = ys.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        double total = 0;
+        double residual = 0;
+        for (int i = 0; i < xs.size(); i++) {
+            double x = xs.get(i);
+            double e = ys.get(i) - (a + b * x + c * x * x);
+            residual += e * e;
+            total += (ys.get(i) - mean) * (ys.get(i) - mean);
+        }
+        return new QuadraticFit(label, a, b, c, total == 0 ? 1 : 1 - residual / total, xs.size());
+    }
+
+    /** The fitted value at {@code x}. */
+    public double at(double x) {
+        return a + b * x + c * x * x;
+    }
+
+    /** {@code a + b P + c P^2} with the coefficients, for legends. */
+    public String formula() {
+        return String.format(java.util.Locale.ROOT, "%.4g + %.4g P + %.4g P^2 (R^2 %.4f)", a, b, c, rSquared);
+    }
+}
