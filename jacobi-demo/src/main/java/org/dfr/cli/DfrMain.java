@@ -38,6 +38,7 @@ public final class DfrMain implements Runnable {
     }
 
     public static void main(String[] args) {
+        org.dfr.harness.Provenance.recordCommandLine(java.util.List.of(args));
         int code = commandLine().execute(args);
         System.exit(code);
     }
