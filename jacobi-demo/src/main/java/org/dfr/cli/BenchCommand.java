@@ -31,7 +31,16 @@ import org.dfr.harness.Mode;
 import org.dfr.harness.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import org.dfr.cli.bench.BenchLayouts;
+import org.dfr.cli.bench.ReferenceTiming;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.KernelJars;
+import org.dfr.kernels.Jacobi2d5Provider;
+import org.dfr.runtime.kernel.KernelSetup;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
@@ -41,30 +50,35 @@ import picocli.CommandLine.Spec;
  * checkpoint, so that every ratio compares figures taken minutes apart on the same machine.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Times the sequential Jacobi kernel and the runtime on 1, 2, 4 and 8 ranks on the same grid,",
+        description = {"Times the sequential kernel (default jacobi2d5) and the runtime on 1, 2, 4 and 8 ranks on the same grid,",
                 "the memory-bandwidth bound of the kernel and the cost of a checkpoint; prints each ratio to the",
                 "sequential kernel against the targets. Runtime figures cover the iteration loop only.",
                 "The kernel is vectorised only when the JVM runs with --add-modules jdk.incubator.vector (./dfr does);",
                 "the line \"kernel: ...\" of the output says which one ran."},
         footer = {"", "Examples:",
                 "  java -Xmx8g -XX:+UseParallelGC --add-modules jdk.incubator.vector -jar dfr.jar bench",
-                "  dfr bench --cells 1024x1024 --iterations 50 --ranks 1,2 --skip-processes --json bench.json",
+                "  dfr bench --cells 1024x1024 --iterations 50 --ranks 1,2 --skip-processes --report bench.json",
+                "  dfr bench --kernel heat3d7 --cells 128x128x128 --iterations 20 --ranks 1,8",
                 "", "Exit codes: 0 measured (targets missed are reported, not errors), 1 a run failed, 2 bad arguments."})
 public final class BenchCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--cells", paramLabel = "NXxNY", defaultValue = "4096x4096",
-            description = "Interior cells along x and y. Default: ${DEFAULT-VALUE}.")
-    String cells;
+    @Mixin
+    KernelMixin kernel;
+
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
+            description = "Interior cells per axis. Default: 4096x4096 (2 axes), 16777216 (1), 256x256x256 (3).")
+    Sizes cells;
 
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "100",
             description = "Timed iterations per configuration (>= 1). Default: ${DEFAULT-VALUE}.")
     int iterations;
 
     @Option(names = "--ranks", paramLabel = "N|PXxPY", split = ",", defaultValue = "1,2,4,8",
-            description = "Rank layouts: counts (1, 2, 4, 8 mean 1x1, 2x1, 2x2, 2x4) or grids. Default: ${DEFAULT-VALUE}.")
+            description = "Rank layouts: counts (for 2 axes 1, 2, 4, 8 mean 1x1, 2x1, 2x2, 2x4; for 3 axes 2x2x2 for 8)"
+                    + " or grids with the kernel's axes. Default: ${DEFAULT-VALUE}.")
     List<String> ranks;
 
     @Option(names = "--skip-processes", description = "Do not time the largest layout in processes mode.")
@@ -79,23 +93,27 @@ public final class BenchCommand implements Callable<Integer> {
             description = "Size of each array of the bandwidth copy, far larger than the caches. Default: ${DEFAULT-VALUE}.")
     int bandwidthMib;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
+    @Option(names = {"--report", "--json"}, paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
     Path json;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SizePair grid;
-        List<RankLayout> layouts;
-        JacobiProblem problem;
+        Sizes grid;
+        List<Sizes> layouts;
+        KernelSetup whole;
+        int axes;
         try {
-            grid = SizePair.parse("--cells", cells);
-            layouts = RankLayout.parseAll(ranks);
-            problem = new JacobiProblem(grid.first(), grid.second());
+            axes = KernelJars.catalog(kernel.jars()).get(kernel.choice().name()).dimensions();
+            grid = cells != null ? cells : defaultCells(axes);
+            layouts = BenchLayouts.parseAll(ranks, grid.axes());
+            whole = KernelJars.catalog(kernel.jars()).create(kernel.choice(), toArray(grid.values()),
+                    toArray(java.util.Collections.nCopies(grid.axes(), 1)));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        boolean jacobi = Jacobi2d5Provider.NAME.equals(kernel.choice().name());
         if (iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--iterations must be >= 1, got " + iterations);
         }
@@ -107,7 +125,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
 
         progress(err, "sequential kernel");
-        Throughput sequential = SequentialJacobiTiming.withSystemClock().measure(problem, iterations);
+        Throughput sequential = jacobi
+                ? SequentialJacobiTiming.withSystemClock().measure(new JacobiProblem(grid.get(0), grid.get(1)), iterations)
+                : ReferenceTiming.measure(whole, iterations);
         double seq = sequential.perSecond();
 
         int cores = Runtime.getRuntime().availableProcessors();
@@ -126,19 +146,20 @@ public final class BenchCommand implements Callable<Integer> {
 
         Runner runner = new Runner();
         RunReport largestEmbedded = null;
-        RankLayout largest = layouts.stream().max(Comparator.comparingInt(RankLayout::ranks)).orElseThrow();
-        for (RankLayout layout : layouts) {
+        Sizes largest = layouts.stream().max(Comparator.comparingLong(Sizes::product)).orElseThrow();
+        for (Sizes layout : layouts) {
             String name = layout + " embedded";
             progress(err, name);
             try {
                 RunReport r = runner.run(config(layout, grid, iterations));
-                rows.add(ThroughputRow.measured(name, layout.ranks(), "embedded", r.cellUpdatesPerSecond(),
-                        r.loopMillis(), seq, bounds.get(Math.min(layout.ranks(), cores))));
+                rows.add(ThroughputRow.measured(name, (int) layout.product(), "embedded", r.cellUpdatesPerSecond(),
+                        r.loopMillis(), seq, bounds.get(Math.min((int) layout.product(), cores))));
                 if (layout.equals(largest)) {
                     largestEmbedded = r;
                 }
             } catch (RuntimeException e) {
-                rows.add(ThroughputRow.unavailable(name, layout.ranks(), "embedded", "embedded: failed (" + e.getMessage() + ")"));
+                rows.add(ThroughputRow.unavailable(name, (int) layout.product(), "embedded",
+                        "embedded: failed (" + e.getMessage() + ")"));
             }
         }
         if (!skipProcesses) {
@@ -146,17 +167,17 @@ public final class BenchCommand implements Callable<Integer> {
             progress(err, name);
             try {
                 RunReport r = runner.run(config(largest, grid, iterations).withMode(Mode.PROCESSES));
-                rows.add(ThroughputRow.measured(name, largest.ranks(), "processes", r.cellUpdatesPerSecond(),
-                        r.loopMillis(), seq, bounds.get(Math.min(largest.ranks(), cores))));
+                rows.add(ThroughputRow.measured(name, (int) largest.product(), "processes", r.cellUpdatesPerSecond(),
+                        r.loopMillis(), seq, bounds.get(Math.min((int) largest.product(), cores))));
             } catch (RuntimeException | LinkageError e) {
-                rows.add(ThroughputRow.unavailable(name, largest.ranks(), "processes",
+                rows.add(ThroughputRow.unavailable(name, (int) largest.product(), "processes",
                         "processes mode: unavailable (" + e + ")"));
             }
         }
 
         CheckpointCost checkpoint = checkpointCost(err, runner, largest, grid, largestEmbedded);
-        BenchReport report = new BenchReport(List.of(grid.first(), grid.second()), iterations, seq,
-                JacobiStencil.implementation(), rows,
+        BenchReport report = new BenchReport(grid.values(), iterations, seq,
+                jacobi ? JacobiStencil.implementation() : kernel.choice().toString(), rows,
                 bytesPerSecond, bytesPerSecond / MemoryBandwidth.BYTES_PER_CELL_UPDATE, fraction,
                 BenchTargets.MIN_BANDWIDTH_FRACTION, fraction >= BenchTargets.MIN_BANDWIDTH_FRACTION,
                 List.copyOf(bounds.values()), checkpoint);
@@ -170,14 +191,27 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** One thread for the sequential kernel, and min(ranks, cores) for every layout. */
-    static SortedSet<Integer> bandwidthThreads(List<RankLayout> layouts, int cores) {
+    static SortedSet<Integer> bandwidthThreads(List<Sizes> layouts, int cores) {
         SortedSet<Integer> threads = new TreeSet<>();
         threads.add(1);
-        layouts.forEach(l -> threads.add(Math.min(l.ranks(), cores)));
+        layouts.forEach(l -> threads.add((int) Math.min(l.product(), cores)));
         return threads;
     }
 
-    private CheckpointCost checkpointCost(PrintWriter err, Runner runner, RankLayout layout, SizePair grid,
+    /** The default cells for a kernel of {@code axes} axes: about 1.7e7 cells. */
+    static Sizes defaultCells(int axes) {
+        return switch (axes) {
+            case 1 -> new Sizes(List.of(16_777_216));
+            case 2 -> new Sizes(List.of(4096, 4096));
+            default -> new Sizes(List.of(256, 256, 256));
+        };
+    }
+
+    private static int[] toArray(List<Integer> values) {
+        return values.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private CheckpointCost checkpointCost(PrintWriter err, Runner runner, Sizes layout, Sizes grid,
                                           RunReport withoutCheckpoints) {
         String name = layout.toString();
         if (checkpoints == 0) {
@@ -196,7 +230,7 @@ public final class BenchCommand implements Callable<Integer> {
         progress(err, name + " embedded with " + inLoop + " checkpoints");
         RunReport with;
         try {
-            with = runner.run(RunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations,
+            with = runner.run(RunConfig.of(kernel.choice(), kernel.jars(), grid.values(), layout.values(), iterations,
                     every));
         } catch (RuntimeException e) {
             return CheckpointCost.unavailable(name, "unavailable: the run with checkpoints failed (" + e.getMessage() + ")");
@@ -212,8 +246,8 @@ public final class BenchCommand implements Callable<Integer> {
      * A run without checkpoints inside the loop: {@code checkpointEvery = iterations} only takes the
      * initial one, which happens before the loop starts.
      */
-    private static RunConfig config(RankLayout layout, SizePair grid, int iterations) {
-        return RunConfig.of(layout.px(), layout.py(), grid.first(), grid.second(), iterations, iterations);
+    private RunConfig config(Sizes layout, Sizes grid, int iterations) {
+        return RunConfig.of(kernel.choice(), kernel.jars(), grid.values(), layout.values(), iterations, iterations);
     }
 
     private static void progress(PrintWriter err, String what) {

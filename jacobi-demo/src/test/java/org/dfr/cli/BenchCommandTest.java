@@ -1,13 +1,15 @@
 package org.dfr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.dfr.cli.bench.RankLayout;
+import org.dfr.cli.bench.BenchLayouts;
+import org.dfr.cli.options.Sizes;
 import org.dfr.jacobi.JacobiStencil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,11 +71,19 @@ class BenchCommandTest {
 
     @Test
     void when_layoutsHaveMoreRanksThanCores_then_theirBoundUsesEveryCoreOnce() {
-        List<RankLayout> layouts = RankLayout.parseAll(List.of("1", "2", "4", "8"));
+        List<Sizes> layouts = BenchLayouts.parseAll(List.of("1", "2", "4", "8"), 2);
 
         assertThat(BenchCommand.bandwidthThreads(layouts, 2)).containsExactly(1, 2);
         assertThat(BenchCommand.bandwidthThreads(layouts, 6)).containsExactly(1, 2, 4, 6);
-        assertThat(BenchCommand.bandwidthThreads(RankLayout.parseAll(List.of("2x4")), 1)).containsExactly(1);
+        assertThat(BenchCommand.bandwidthThreads(BenchLayouts.parseAll(List.of("2x4"), 2), 1)).containsExactly(1);
+    }
+
+    @Test
+    void when_kernelHasThreeAxes_then_rankCountsBecomeCubicGrids() {
+        assertThat(BenchLayouts.parseAll(List.of("1", "2", "4", "8", "12", "2x1x3"), 3)).extracting(Sizes::toString)
+                .containsExactly("1x1x1", "2x1x1", "2x2x1", "2x2x2", "2x2x3", "2x1x3");
+        assertThat(BenchLayouts.parseAll(List.of("8"), 1)).extracting(Sizes::toString).containsExactly("8");
+        assertThatThrownBy(() -> BenchLayouts.parseAll(List.of("2x2"), 3)).hasMessageContaining("'2x2' has 2 axes");
     }
 
     @Test
@@ -89,6 +99,6 @@ class BenchCommandTest {
         CliRun r = run("bench", "--cells", "64", "--ranks", "1");
 
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("--cells '64'").contains("AxB");
+        assertThat(r.err()).contains("kernel jacobi2d5 takes 2 axes").contains("--cells 64");
     }
 }

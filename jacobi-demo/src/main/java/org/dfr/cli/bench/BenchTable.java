@@ -13,8 +13,8 @@ public final class BenchTable {
 
     /** Writes the whole report to {@code out}. */
     public static void print(BenchReport r, PrintWriter out) {
-        out.printf(Locale.ROOT, "grid %dx%d cells, %d timed iterations per row%n", r.cells().get(0), r.cells().get(1),
-                r.iterations());
+        out.printf(Locale.ROOT, "grid %s cells, %d timed iterations per row%n",
+                String.join("x", r.cells().stream().map(String::valueOf).toList()), r.iterations());
         out.println("kernel: " + r.kernel());
         out.println("runtime rows: RunReport.cellUpdatesPerSecond over loopMillis, the iteration loop only"
                 + " (cluster start, initial checkpoint and result collection excluded); no checkpoint inside the loop");
