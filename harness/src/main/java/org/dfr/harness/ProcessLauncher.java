@@ -128,6 +128,8 @@ public final class ProcessLauncher {
     private List<String> jvmOptions = List.of();
     private PrintStream log = System.err;
     private PowerModel powerModel;
+    private Path samples;
+    private java.util.function.Consumer<List<org.dfr.power.timeline.TimelineSample>> sampleSink;
 
     /** A launcher whose ranks form their cluster with {@code settings} (a free port range if its base port is -1). */
     public ProcessLauncher(ClusterSettings settings) {
@@ -144,6 +146,18 @@ public final class ProcessLauncher {
     }
 
     /** Told about every rank process started (default: nobody). */
+    /** Writes the run's power time series there as CSV (see {@link Runner#samples}); null for none. */
+    public ProcessLauncher samples(Path file) {
+        this.samples = file;
+        return this;
+    }
+
+    /** Receives the run's power time series (see {@link Runner#sampleSink}); null for none. */
+    public ProcessLauncher sampleSink(java.util.function.Consumer<List<org.dfr.power.timeline.TimelineSample>> sink) {
+        this.sampleSink = sink;
+        return this;
+    }
+
     public ProcessLauncher listener(RankProcessListener value) {
         this.listener = Objects.requireNonNull(value);
         return this;
@@ -199,23 +213,27 @@ public final class ProcessLauncher {
             RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config), ProcessHandle.current().pid())
                     .write(configFile);
             List<String> jvm = jvmCommand(config);
-            CappingRelay relay = capping == null ? null : new CappingRelay(capping);
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
-            RunEnergy.Measured<Void> measured = RunEnergy.measure(Runner.sysfsRoot(config),
-                    Runner.samplePeriod(config), powerModel, () -> {
-                        new Supervision(config, deadline, timeoutMillis, dir, relay)
-                                .run(rank -> command(jvm, configFile, rank, resultFile));
-                        return null;
-                    });
+            RunEnergy power = RunEnergy.open(config, powerModel);
+            CappingRelay relay = capping == null ? null : new CappingRelay(power.listener(capping));
+            power.run(() -> {
+                new Supervision(config, deadline, timeoutMillis, dir, relay)
+                        .run(rank -> command(jvm, configFile, rank, resultFile));
+                return null;
+            });
             if (!Files.exists(resultFile)) {
                 throw new RunFailedException("the run ended but no rank wrote the report (every rank died, or the"
                         + " collector could not finish)");
             }
-            Map<String, Object> energy = new LinkedHashMap<>(measured.energy());
-            if (capping != null) {
-                energy.put("frequencyCapping", capping.summary());
+            RunReport report = RunReports.read(resultFile);
+            Map<String, Object> cappingSummary = capping == null ? null : capping.summary();
+            RunEnergy.Result result = power.finish(report, cappingSummary);
+            Map<String, Object> energy = new LinkedHashMap<>(result.energy());
+            if (cappingSummary != null) {
+                energy.put("frequencyCapping", cappingSummary);
             }
-            return RunReports.read(resultFile).withEnergy(energy);
+            Runner.deliver(result, samples, sampleSink);
+            return report.withEnergy(energy);
         } finally {
             if (capping != null) {
                 capping.close();
@@ -414,11 +432,13 @@ public final class ProcessLauncher {
             for (String line : lines) {
                 msg.append(System.lineSeparator()).append("  ").append(line);
             }
-            return new RunFailedException(msg.toString());
+            return new RunFailedException(code == RankProcessMain.EXIT_CHECKPOINT_LOST
+                    ? RunFailedException.Kind.CHECKPOINT_LOST : RunFailedException.Kind.OTHER, msg.toString());
         }
 
         private RunFailedException timedOut() {
-            return new RunFailedException("the run did not finish within " + timeoutMillis + " ms (ranks still running: "
+            return new RunFailedException(RunFailedException.Kind.TIMEOUT,
+                    "the run did not finish within " + timeoutMillis + " ms (ranks still running: "
                     + stillRunning() + ", exits so far: " + exitCodes + "); every rank process was killed");
         }
 
@@ -463,6 +483,7 @@ public final class ProcessLauncher {
             case RankProcessMain.EXIT_RUN_FAILED -> "the run failed";
             case RankProcessMain.EXIT_USAGE -> "bad arguments";
             case RankProcessMain.EXIT_ORPHANED -> "it lost its launcher";
+            case RankProcessMain.EXIT_CHECKPOINT_LOST -> "the run failed: a needed checkpoint has no copy left";
             default -> code > 128 ? "killed by signal " + (code - 128) : "unexpected error";
         };
     }

@@ -22,6 +22,8 @@ public final class Runner {
 
     private final ClusterSettings settings;
     private PowerModel powerModel;
+    private Path samples;
+    private java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sampleSink;
 
     public Runner() {
         this(new ClusterSettings());
@@ -41,13 +43,44 @@ public final class Runner {
     }
 
     /**
+     * Writes the run's power time series to {@code file} as CSV ({@link org.dfr.power.timeline.TimelineCsv});
+     * null (the default) for none.
+     */
+    public Runner samples(Path file) {
+        this.samples = file;
+        return this;
+    }
+
+    /** Receives the run's power time series when the run ends; null (the default) for none. */
+    public Runner sampleSink(java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sink) {
+        this.sampleSink = sink;
+        return this;
+    }
+
+    /** Writes or hands on the samples of a finished run. */
+    static void deliver(RunEnergy.Result result, Path file,
+                        java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sink) {
+        if (file != null) {
+            try {
+                org.dfr.power.timeline.TimelineCsv.write(file, result.samples());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot write the samples to " + file + ": " + e.getMessage(), e);
+            }
+        }
+        if (sink != null) {
+            sink.accept(result.samples());
+        }
+    }
+
+    /**
      * Runs the configuration.
      *
      * @throws org.dfr.runtime.RunFailedException when the run cannot give a correct result
      */
     public RunReport run(RunConfig config) {
         if (config.mode() == Mode.PROCESSES) {
-            return new ProcessLauncher(settings).powerModel(powerModel).run(config);
+            return new ProcessLauncher(settings).powerModel(powerModel).samples(samples).sampleSink(sampleSink)
+                    .run(config);
         }
         return runEmbedded(config);
     }
@@ -60,18 +93,22 @@ public final class Runner {
                 ? new IdleHostCapping(config.runSpec(), sysfsRoot(config), allHosts(config), config.journal())
                 : null;
         try {
+            RunEnergy power = RunEnergy.open(config, powerModel);
             ResilientRun run = new ResilientRun(setup.kernel(), config.runSpec())
                     .strategy(config.strategy())
                     .faults(config.faultPlan())
-                    .idleListener(capping == null ? IdleRankListener.NONE : capping)
+                    .idleListener(power.listener(capping == null ? IdleRankListener.NONE : capping))
                     .settings(settings);
-            RunEnergy.Measured<RunOutcome> measured = RunEnergy.measure(sysfsRoot(config), samplePeriod(config), powerModel,
-                    run::runEmbedded);
-            Map<String, Object> energy = new LinkedHashMap<>(measured.energy());
-            if (capping != null) {
-                energy.put("frequencyCapping", capping.summary());
+            RunOutcome outcome = power.run(run::runEmbedded);
+            Map<String, Object> cappingSummary = capping == null ? null : capping.summary();
+            RunReport report = RunReports.of(config, setup, outcome, Map.of());
+            RunEnergy.Result result = power.finish(report, cappingSummary);
+            Map<String, Object> energy = new LinkedHashMap<>(result.energy());
+            if (cappingSummary != null) {
+                energy.put("frequencyCapping", cappingSummary);
             }
-            return RunReports.of(config, setup, measured.result(), energy);
+            deliver(result, samples, sampleSink);
+            return report.withEnergy(energy);
         } finally {
             if (capping != null) {
                 capping.close();

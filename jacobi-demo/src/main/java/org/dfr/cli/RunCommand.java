@@ -118,6 +118,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the run report (JSON) to FILE.")
     Path report;
 
+    @Option(names = "--samples", paramLabel = "FILE.csv", description = "Write the power time series (CSV:"
+            + " timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail; see docs/experiments.md).")
+    Path samples;
+
     @Option(names = "--reference", description = "Run the plain sequential implementation instead and print its digest.")
     boolean reference;
 
@@ -154,9 +158,10 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         CliFiles.requireWritableTarget(spec, "--report", report);
+        CliFiles.requireWritableTarget(spec, "--samples", samples);
         RunReport result;
         try {
-            result = new Runner().powerModel(model).run(config);
+            result = new Runner().powerModel(model).samples(samples).run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             return 1;
@@ -165,6 +170,9 @@ public final class RunCommand implements Callable<Integer> {
         if (report != null) {
             RunReports.write(result, report);
             out.println("report:          " + report);
+        }
+        if (samples != null) {
+            out.println("samples:         " + samples);
         }
         out.flush();
         return 0;

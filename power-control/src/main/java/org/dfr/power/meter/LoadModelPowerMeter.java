@@ -39,7 +39,8 @@ public final class LoadModelPowerMeter implements PowerMeter {
     @Override
     public String description() {
         return "model (an estimate, not a measurement): " + PowerModel.FORMULA + " with P_idle="
-                + model.idlePowerWatts() + " W, P_busy=" + model.busyPowerWatts() + " W, load from OSHI ticks, "
+                + model.idlePowerWatts() + " W, P_busy=" + model.busyPowerWatts() + " W, alpha=" + model.alpha() + ", s="
+                + model.idleClockShare() + ", load from OSHI ticks, "
                 + frequency.description();
     }
 
@@ -49,6 +50,8 @@ public final class LoadModelPowerMeter implements PowerMeter {
         parameters.put("formula", PowerModel.FORMULA);
         parameters.put("idlePowerWatts", model.idlePowerWatts());
         parameters.put("busyPowerWatts", model.busyPowerWatts());
+        parameters.put("alpha", model.alpha());
+        parameters.put("idleClockShare", model.idleClockShare());
         parameters.put("frequencyRatio", frequency.description());
         return parameters;
     }

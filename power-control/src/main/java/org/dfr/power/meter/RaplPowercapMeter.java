@@ -28,6 +28,7 @@ public final class RaplPowercapMeter implements PowerMeter {
 
     private final Sysfs sysfs;
     private final List<RaplZone> zones;
+    private final long[] zoneMicroJoules;
     private final long[] lastRaw;
     private long totalMicroJoules;
 
@@ -35,6 +36,7 @@ public final class RaplPowercapMeter implements PowerMeter {
         this.sysfs = sysfs;
         this.zones = List.copyOf(zones);
         this.lastRaw = new long[zones.size()];
+        this.zoneMicroJoules = new long[zones.size()];
         for (int i = 0; i < lastRaw.length; i++) {
             lastRaw[i] = sysfs.readLong(zones.get(i).dir() + "/energy_uj");
         }
@@ -137,12 +139,34 @@ public final class RaplPowercapMeter implements PowerMeter {
 
     @Override
     public synchronized OptionalDouble readEnergyJoules() throws IOException {
-        for (int i = 0; i < lastRaw.length; i++) {
-            RaplZone zone = zones.get(i);
-            long raw = sysfs.readLong(zone.dir() + "/energy_uj");
-            totalMicroJoules += deltaMicroJoules(lastRaw[i], raw, zone.maxEnergyRangeMicroJoules());
-            lastRaw[i] = raw;
-        }
+        readZones();
         return OptionalDouble.of(totalMicroJoules / 1e6);
+    }
+
+    /**
+     * Reads every zone (domain) apart: package and DRAM stay separate.
+     *
+     * @return joules per zone since the meter was opened, in the order of {@link #zones()}
+     */
+    public synchronized double[] readZoneJoules() throws IOException {
+        readZones();
+        double[] out = new double[zoneMicroJoules.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = zoneMicroJoules[i] / 1e6;
+        }
+        return out;
+    }
+
+    private void readZones() throws IOException {
+        long[] raw = new long[lastRaw.length];
+        for (int i = 0; i < lastRaw.length; i++) {
+            raw[i] = sysfs.readLong(zones.get(i).dir() + "/energy_uj");
+        }
+        for (int i = 0; i < lastRaw.length; i++) {
+            long delta = deltaMicroJoules(lastRaw[i], raw[i], zones.get(i).maxEnergyRangeMicroJoules());
+            totalMicroJoules += delta;
+            zoneMicroJoules[i] += delta;
+            lastRaw[i] = raw[i];
+        }
     }
 }

@@ -38,9 +38,12 @@ public final class SysfsFrequencyRatio implements FrequencyRatioSource {
     public double ratio() {
         double sum = 0;
         for (CpufreqPolicy policy : policies) {
-            String file = policy.dir() + (hasCurrent ? "/scaling_cur_freq" : "/scaling_max_freq");
             try {
-                sum += Math.min(1.0, (double) sysfs.readLong(file) / policy.cpuinfoMaxKHz());
+                // the current frequency never exceeds the limit; a tree where it does (a fake one, or a
+                // driver slow to report) is read at the limit, so a cap always shows
+                long limit = sysfs.readLong(policy.dir() + "/scaling_max_freq");
+                long khz = hasCurrent ? Math.min(limit, sysfs.readLong(policy.dir() + "/scaling_cur_freq")) : limit;
+                sum += Math.min(1.0, (double) khz / policy.cpuinfoMaxKHz());
             } catch (IOException e) {
                 sum += 1.0;
             }
@@ -50,7 +53,7 @@ public final class SysfsFrequencyRatio implements FrequencyRatioSource {
 
     @Override
     public String description() {
-        return "f/f_max = mean of " + (hasCurrent ? "scaling_cur_freq" : "scaling_max_freq (an upper bound: the"
+        return "f/f_max = mean of " + (hasCurrent ? "min(scaling_cur_freq, scaling_max_freq)" : "scaling_max_freq (an upper bound: the"
                 + " driver reports no scaling_cur_freq)") + " / cpuinfo_max_freq over " + policies.size()
                 + " cpufreq policies";
     }
