@@ -34,7 +34,21 @@ public final class DfrMain implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new DfrMain());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setParameterExceptionHandler(DfrMain::oneLineUsageError);
         return cl;
+    }
+
+    /**
+     * Bad input gets one line: which command, the bad value and what is allowed, and where the help is;
+     * exit code 2. No usage dump, no stack trace.
+     */
+    static int oneLineUsageError(CommandLine.ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        String command = cl.getCommandSpec().qualifiedName();
+        String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
+        cl.getErr().println(command + ": " + message + " (" + command + " --help lists the options)");
+        cl.getErr().flush();
+        return 2;
     }
 
     public static void main(String[] args) {

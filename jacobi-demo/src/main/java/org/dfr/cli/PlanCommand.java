@@ -94,7 +94,7 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--expected", description = "Print expected values over a checkpoint interval instead of one plan.")
     boolean expected;
 
-    @Option(names = "--checkpoint-interval", paramLabel = "K", description = "Iterations between checkpoints (with --expected).")
+    @Option(names = {"--checkpoint-interval", "--checkpoint-every"}, paramLabel = "K", description = "Iterations between checkpoints (with --expected).")
     Integer checkpointInterval;
 
     @Option(names = "--nodes", paramLabel = "N",

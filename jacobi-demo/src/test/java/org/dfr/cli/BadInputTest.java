@@ -1,0 +1,111 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The bad-input table: every row is a command line a user may well type, and each gets exit code 2 and
+ * ONE line on stderr that names the bad value and what is allowed, with no stack trace, no usage dump,
+ * and no file written. {@code FILE} in a row is replaced by a path in a fresh temporary directory.
+ */
+class BadInputTest {
+
+    @TempDir
+    Path tmp;
+
+    static Stream<Arguments> table() {
+        return Stream.of(
+                // run: sizes and grids
+                row("run --cells 0x5 --iterations 3", "'0x5': every size must be >= 1"),
+                row("run --cells 37xfoo --iterations 3", "'37xfoo' is not of the form N, AxB or AxBxC"),
+                row("run --cells 3x3x3x3 --iterations 3", "'3x3x3x3' has 4 axes"),
+                row("run --cells 37 --iterations 3", "kernel jacobi2d5 takes 2 axes"),
+                row("run --cells 37x29 --ranks-grid 40x1 --iterations 3", "more partitions than --cells 37x29"),
+                row("run --cells 37x29 --ranks-grid 2x2x2 --iterations 3", "has 2 axes but --ranks-grid 2x2x2 has 3"),
+                row("run --kernel heat3d7 --cells 8x8 --iterations 3", "kernel heat3d7 takes 3 axes"),
+                row("run --kernel graph-jacobi --cells 5 --ranks-grid 8 --iterations 3", "more partitions than --cells 5"),
+                row("run --cells 37x29 --iterations 0", "--iterations must be >= 1, got 0"),
+                row("run --cells 37x29 --iterations many", "'many'"),
+                row("run --cells 37x29 --iterations 3 --checkpoint-every 0", "checkpointEvery must be >= 1, got 0"),
+                row("run --cells 37x29 --iterations 3 --tolerance 0", "--tolerance 0.0 is not allowed"),
+                row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
+                // run: failures
+                row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
+                row("run --cells 37x29 --iterations 3 --fail 1@4", "iteration 4 is past the end of the run"),
+                row("run --cells 37x29 --iterations 3 --fail 1@0", "failure iteration must be >= 1, got 0"),
+                row("run --cells 37x29 --iterations 3 --fail one@2", "RANK and ITER must be integers"),
+                row("run --cells 37x29 --iterations 3 --fail 1-2", "expected RANK@ITER"),
+                row("run --cells 37x29 --iterations 3 --fail-host 4@2", "host 4 does not exist; hosts are 0..3"),
+                row("run --cells 37x29 --iterations 3 --fail-during-recovery 12", "--fail-during-recovery 12: ranks are 0..7"),
+                row("run --cells 37x29 --iterations 3 --spares -1", "spares must be >= 0, got -1"),
+                row("run --cells 37x29 --iterations 3 --ranks-per-host 0", "ranksPerHost must be >= 1, got 0"),
+                // run: names and values
+                row("run --cells 37x29 --iterations 3 --mode cloud", "but was 'cloud'"),
+                row("run --cells 37x29 --iterations 3 --strategy local", "'local' is not a strategy: allowed are global, dfr"),
+                row("run --cells 37x29 --iterations 3 --kernel nope", "--kernel 'nope' is not installed; installed: "),
+                row("run --cells 37x29 --iterations 3 --kernel-option colour=red", "kernel jacobi2d5 has no option 'colour'"),
+                row("run --kernel heat1d3 --cells 99 --iterations 3 --kernel-option boundary=open",
+                        "kernel option boundary=open is not allowed: one of fixed, periodic"),
+                row("run --cells 37x29 --iterations 3 --kernel-option novalue", "novalue"),
+                row("run --cells 37x29 --iterations 3 --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
+                row("run --cells 37x29 --iterations 3 --idle-power-watts 40", "go together"),
+                row("run --cells 37x29 --iterations 3 --idle-power-watts 90 --busy-power-watts 40", "90"),
+                row("run --cells 37x29 --iterations 3 --report FILE/", "is a directory"),
+                row("run --cells 37x29 --iterations 3 --colour red", "Unknown options: '--colour'"),
+                row("run --iterations 3", "Missing required option: '--cells"),
+                // campaign
+                row("campaign --trials 0", "--trials must be >= 1, got 0"),
+                row("campaign --max-seconds 0", "--max-seconds must be >= 1, got 0"),
+                row("campaign --kernel any --cells 9x9", "--kernel any draws kernels"),
+                row("campaign --kernel heat3d7 --cells 9x9", "kernel heat3d7 takes 3 axes"),
+                // bench, bench-recovery
+                row("bench --ranks 0", "'0': a rank count must be >= 1"),
+                row("bench --iterations 0 --ranks 1", "--iterations must be >= 1, got 0"),
+                row("bench --kernel heat3d7 --ranks 2x2", "'2x2' has 2 axes but the kernel takes 3"),
+                row("bench-recovery --repetitions 0", "--repetitions must be >= 1, got 0"),
+                row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),
+                // plan
+                row("plan --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4", "missing --layout or --kernel"),
+                row("plan --layout 2d5 --kernel heat1d3 --cells 9 --grid 2x4 --lost 1 --checkpoint-iteration 0"
+                        + " --failure-iteration 4", "give either --layout or --kernel"),
+                row("plan --kernel jacobi2d5 --cells 64x64 --grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
+                        "--grid 8 has 1 axes but --cells 64x64 has 2"),
+                row("plan --layout 2d5 --grid 2x4 --lost 8 --checkpoint-iteration 0 --failure-iteration 4",
+                        "--lost partition 8 is out of range"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 3 --failure-iteration 2",
+                        "--failure-iteration must be greater than --checkpoint-iteration 3"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-every 0",
+                        "--checkpoint-interval must be at least 1 but was 0"),
+                // kernels, unknown commands
+                row("kernels --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
+                row("frobnicate", "Unmatched argument at index 0: 'frobnicate'"));
+    }
+
+    private static Arguments row(String args, String message) {
+        return Arguments.of(args, message);
+    }
+
+    @ParameterizedTest(name = "dfr {0}")
+    @MethodSource("table")
+    void when_inputIsBad_then_exit2WithOneLineNamingTheValue(String args, String message) throws Exception {
+        String[] argv = args.replace("FILE", tmp.toString()).split(" ");
+
+        CliRun r = CliRun.of(argv);
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains(message);
+        assertThat(r.err().strip().lines()).as("one line on stderr").hasSize(1);
+        assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("Usage:");
+        assertThat(r.out()).as("nothing on stdout").isEmpty();
+        try (Stream<Path> written = Files.list(tmp)) {
+            assertThat(written).as("no file written").isEmpty();
+        }
+    }
+}
