@@ -95,7 +95,11 @@ public final class SimulatorApp {
             files.addAll(plots(dir, d, "", mine, strategies, fit, options));
             List<PointSummary> paperRange = mine.stream().filter(p -> p.nodes() <= 1000).toList();
             if (d == 1 && paperRange.size() < mine.size() && paperRange.stream().map(PointSummary::nodes).distinct().count() >= 3) {
-                files.addAll(plots(dir, d, "paper-range-", paperRange, strategies, fitSavings("1D up to 1000 nodes", paperRange), options));
+                QuadraticFit paperFit = fitSavings("1D up to 1000 nodes", paperRange);
+                if (paperFit != null) {
+                    fits.add(paperFit);
+                }
+                files.addAll(plots(dir, d, "paper-range-", paperRange, strategies, paperFit, options));
             }
         }
         if (!fits.isEmpty()) {

@@ -46,8 +46,18 @@ public final class Charts {
     /** Fig. 6b: DFR's energy saving against global rollback, with the fitted quadratic and its coefficients. */
     public static void energySaving(Path file, String title, List<PointSummary> points, QuadraticFit fit, boolean logX) {
         XYChart chart = chart(title, "nodes", "energy saved by DFR vs global (MJ)", logX);
-        addSeries(chart, "dfr (mean, sd over seeds)", points, "dfr", PointSummary::savingVsGlobalMegajoulesMean,
-                PointSummary::savingVsGlobalMegajoulesSd);
+        boolean logY = logX && points.stream().filter(p -> p.strategy().equals("dfr"))
+                .allMatch(p -> p.savingVsGlobalMegajoulesMean() > 0);
+        chart.getStyler().setYAxisLogarithmic(logY);
+        if (logY) {
+            List<PointSummary> dfr = points.stream().filter(p -> p.strategy().equals("dfr"))
+                    .sorted(java.util.Comparator.comparingInt(PointSummary::nodes)).toList();
+            chart.addSeries("dfr (mean over seeds)", dfr.stream().mapToDouble(PointSummary::nodes).toArray(),
+                    dfr.stream().mapToDouble(PointSummary::savingVsGlobalMegajoulesMean).toArray());
+        } else {
+            addSeries(chart, "dfr (mean, sd over seeds)", points, "dfr", PointSummary::savingVsGlobalMegajoulesMean,
+                    PointSummary::savingVsGlobalMegajoulesSd);
+        }
         if (fit != null) {
             double[] xs = points.stream().filter(p -> p.strategy().equals("dfr")).mapToDouble(PointSummary::nodes)
                     .sorted().toArray();
@@ -56,12 +66,18 @@ public final class Charts {
             double[] fy = new double[samples];
             double lo = xs[0];
             double hi = xs[xs.length - 1];
+            int kept = 0;
             for (int i = 0; i < samples; i++) {
                 double u = i / (samples - 1.0);
-                fx[i] = logX ? lo * Math.pow(hi / lo, u) : lo + (hi - lo) * u;
-                fy[i] = fit.at(fx[i]);
+                double x = logX ? lo * Math.pow(hi / lo, u) : lo + (hi - lo) * u;
+                double y = fit.at(x);
+                if (!logY || y > 0) {
+                    fx[kept] = x;
+                    fy[kept++] = y;
+                }
             }
-            XYSeries f = chart.addSeries("fit " + fit.formula(), fx, fy);
+            XYSeries f = chart.addSeries("fit " + fit.formula(), java.util.Arrays.copyOf(fx, kept),
+                    java.util.Arrays.copyOf(fy, kept));
             f.setMarker(SeriesMarkers.NONE);
         }
         save(chart, file);

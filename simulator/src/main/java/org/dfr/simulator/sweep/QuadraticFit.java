@@ -20,7 +20,9 @@ import org.apache.commons.math3.fitting.WeightedObservedPoints;
 public record QuadraticFit(String label, double a, double b, double c, double rSquared, int points) {
 
     /**
-     * Fits {@code ys} against {@code xs}; x is scaled internally by its maximum for conditioning.
+     * Fits {@code ys} against {@code xs}, minimising relative residuals (weights {@code 1/y^2}) when every y is
+     * positive, so points spanning decades (100 to 10^5 nodes) all count; plain least squares otherwise. x is
+     * scaled internally by its maximum for conditioning.
      *
      * @throws IllegalArgumentException with fewer than three points
      */
@@ -29,9 +31,11 @@ public record QuadraticFit(String label, double a, double b, double c, double rS
             throw new IllegalArgumentException("a quadratic fit needs at least 3 points but had " + xs.size());
         }
         double scale = xs.stream().mapToDouble(Math::abs).max().orElse(1);
+        boolean relative = ys.stream().allMatch(y -> y > 0);
         WeightedObservedPoints points = new WeightedObservedPoints();
         for (int i = 0; i < xs.size(); i++) {
-            points.add(xs.get(i) / scale, ys.get(i));
+            double y = ys.get(i);
+            points.add(relative ? 1 / (y * y) : 1, xs.get(i) / scale, y);
         }
         double[] k = PolynomialCurveFitter.create(2).fit(points.toList());
         double a = k[0];
