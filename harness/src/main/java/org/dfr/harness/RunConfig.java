@@ -220,4 +220,11 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, cap, root, journalFile,
                 samplePeriodMillis);
     }
+
+    /** This configuration with another power sampling period (null: the default). */
+    public RunConfig withSamplePeriodMillis(Long millis) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, millis);
+    }
 }

@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
                 BenchCommand.class,
                 RecoveryBenchCommand.class,
                 PowerCommand.class,
+                ExperimentCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class DfrMain implements Runnable {

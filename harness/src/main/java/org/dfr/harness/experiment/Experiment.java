@@ -1,0 +1,353 @@
+package org.dfr.harness.experiment;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+import org.dfr.harness.Provenance;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.Runner;
+import org.dfr.power.meter.PowerModel;
+import org.dfr.power.sysfs.FakeCpufreqTree;
+import org.dfr.power.timeline.TimelineCsv;
+import org.dfr.power.timeline.TimelineSample;
+import org.dfr.runtime.RunFailedException;
+
+/**
+ * Runs an {@link ExperimentSpec}: every run of its {@link Schedule}, then writes the output directory
+ * ({@code experiment.json}, {@code samples.csv}, {@code runs.csv}, {@code summary.csv}, {@code summary.json},
+ * the PNG plots and {@code index.html}; docs/experiments.md describes every column).
+ */
+public final class Experiment {
+
+    /** Told about each run, for progress. */
+    public interface Listener {
+        default void starting(Schedule.Entry entry, int total) {
+        }
+
+        default void finished(Schedule.Entry entry, RunRow row) {
+        }
+
+        default void failed(Schedule.Entry entry, Exception error) {
+        }
+    }
+
+    /** A metric of summary.csv: name, unit, value of a row. */
+    record Metric(String name, String unit, ToDoubleFunction<RunRow> value) {
+    }
+
+    static final List<Metric> METRICS = List.of(
+            new Metric("solver_joules", "J", RunRow::solverJoules),
+            new Metric("recovery_joules", "J", RunRow::recoveryJoules),
+            new Metric("rest_joules", "J", RunRow::restJoules),
+            new Metric("startup_joules", "J", RunRow::startUpJoules),
+            new Metric("idle_host_watts", "W", RunRow::idleHostWatts),
+            new Metric("participating_host_watts", "W", RunRow::participatingHostWatts),
+            new Metric("recovery_wall_ms", "ms", RunRow::recoveryWallMillis),
+            new Metric("recomputed_partition_iterations", "partition-iterations", RunRow::recomputed),
+            new Metric("capped_seconds", "s", RunRow::cappedSeconds),
+            new Metric("wall_ms", "ms", r -> r.wallMillis()));
+
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private final ExperimentSpec spec;
+    private final Path out;
+    private Path specFile;
+    private Listener listener = new Listener() {
+    };
+
+    public Experiment(ExperimentSpec spec, Path out) {
+        this.spec = spec;
+        this.out = out;
+    }
+
+    /** The file the spec was read from, copied into the output. */
+    public Experiment specFile(Path file) {
+        this.specFile = file;
+        return this;
+    }
+
+    public Experiment listener(Listener value) {
+        this.listener = value;
+        return this;
+    }
+
+    /** What an experiment produced. */
+    public record Result(Path out, List<RunRow> rows, Map<String, Object> summary, List<String> failures) {
+    }
+
+    /** Runs the schedule and writes the output directory. */
+    public Result run() throws IOException {
+        spec.validate();
+        Files.createDirectories(out);
+        if (specFile != null) {
+            Files.copy(specFile, out.resolve("experiment-input" + extension(specFile)),
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+        Files.writeString(out.resolve("experiment.json"), spec.toJson() + "\n");
+        Path sysfs = spec.sysfsRoot() == null ? null : Path.of(spec.sysfsRoot());
+        int hosts = hostCount();
+        if (Boolean.TRUE.equals(spec.fakeSysfs())) {
+            sysfs = FakeCpufreqTree.create(out.resolve("fake-sysfs"), hosts, spec.fakeMinKHz(), spec.fakeMaxKHz());
+        }
+        Path journals = out.resolve("journals");
+        Files.createDirectories(journals);
+        PowerModel model = spec.model();
+        List<Schedule.Entry> schedule = Schedule.of(spec);
+        List<RunRow> rows = new ArrayList<>();
+        List<String> failures = new ArrayList<>();
+        Map<Integer, List<TimelineSample>> samplesByRun = new LinkedHashMap<>();
+        Map<Integer, Map<String, Object>> timelines = new LinkedHashMap<>();
+        Map<String, Object> meter = null;
+        try (BufferedWriter samples = Files.newBufferedWriter(out.resolve("samples.csv"), StandardCharsets.UTF_8)) {
+            samples.write("run,variant,repetition,warmup,loop_seconds," + TimelineCsv.HEADER + "\n");
+            for (Schedule.Entry e : schedule) {
+                listener.starting(e, schedule.size());
+                RunConfig config = spec.config(e.variant(), sysfs, journals);
+                List<TimelineSample> got = new ArrayList<>();
+                RunReport report;
+                try {
+                    report = new Runner().powerModel(model).sampleSink(got::addAll).run(config);
+                } catch (RunFailedException | IllegalStateException ex) {
+                    failures.add("run " + e.index() + " (" + e.variant() + "): " + ex.getMessage());
+                    listener.failed(e, ex);
+                    continue;
+                }
+                RunRow row = RunRow.of(e.index(), e.variant(), e.repetition(), report);
+                if (meter == null && report.energy() != null) {
+                    meter = meterOf(report.energy());
+                }
+                double loopStart = loopStart(report.energy());
+                for (TimelineSample s : got) {
+                    samples.write(e.index() + "," + e.variant() + "," + e.repetition() + "," + e.warmup() + ","
+                            + RunRow.num(s.seconds() - loopStart) + "," + TimelineCsv.row(s) + "\n");
+                }
+                if (!e.warmup()) {
+                    rows.add(row);
+                    samplesByRun.put(e.index(), got);
+                    timelines.put(e.index(), timelineOf(report.energy()));
+                }
+                listener.finished(e, row);
+            }
+        }
+        if (meter == null) {
+            meter = Map.of("source", "none", "title", "none: not measured");
+        }
+        List<String> hostNames = hostNames(rows);
+        writeRuns(rows, hostNames);
+        Map<String, Object> summary = summary(rows, hostNames, meter, schedule, failures);
+        JSON.writeValue(out.resolve("summary.json").toFile(), summary);
+        writeSummaryCsv(summary);
+        String title = String.valueOf(meter.get("title"));
+        Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
+        plots.writeAll(out);
+        IndexPage.write(out, spec, title, summary, plots.files());
+        return new Result(out, rows, summary, failures);
+    }
+
+    private int hostCount() {
+        int ranks = 1;
+        for (int p : spec.ranksGrid()) {
+            ranks *= p;
+        }
+        return (ranks + spec.ranksPerHost() - 1) / spec.ranksPerHost();
+    }
+
+    private static String extension(Path file) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return dot < 0 ? ".yaml" : name.substring(dot);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> meterOf(Map<String, Object> energy) {
+        Map<String, Object> meter = new LinkedHashMap<>();
+        String source = String.valueOf(energy.getOrDefault("source", "none"));
+        meter.put("source", source);
+        meter.put("detail", energy.get("detail"));
+        Map<String, Object> parameters = energy.get("parameters") instanceof Map<?, ?> p
+                ? (Map<String, Object>) p : Map.of();
+        meter.put("parameters", parameters);
+        String title;
+        if ("model".equals(source)) {
+            title = String.format(Locale.ROOT, "model: P_idle=%s W, P_busy=%s W, alpha=%s, s=%s (an estimate)",
+                    parameters.get("idlePowerWatts"), parameters.get("busyPowerWatts"), parameters.get("alpha"),
+                    parameters.get("idleClockShare"));
+        } else if ("none".equals(source)) {
+            title = "none: not measured";
+        } else {
+            title = source + " (measured)";
+        }
+        meter.put("title", title);
+        return meter;
+    }
+
+    private static double loopStart(Map<String, Object> energy) {
+        if (energy != null && energy.get("timeline") instanceof Map<?, ?> t && t.get("loopStartSeconds") instanceof Number n) {
+            return n.doubleValue();
+        }
+        return 0;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> timelineOf(Map<String, Object> energy) {
+        return energy != null && energy.get("timeline") instanceof Map<?, ?> t ? (Map<String, Object>) t : Map.of();
+    }
+
+    private static List<String> hostNames(List<RunRow> rows) {
+        Set<String> names = new TreeSet<>((a, b) -> {
+            int c = Integer.compare(a.length(), b.length());
+            return c != 0 ? c : a.compareTo(b);
+        });
+        rows.forEach(r -> names.addAll(r.hostRecoveryWatts().keySet()));
+        return List.copyOf(names);
+    }
+
+    private void writeRuns(List<RunRow> rows, List<String> hosts) throws IOException {
+        StringBuilder csv = new StringBuilder(String.join(",", RunRow.COLUMNS));
+        for (String h : hosts) {
+            csv.append(',').append(h.replaceAll("[^A-Za-z0-9]", "_")).append("_recovery_watts");
+        }
+        csv.append('\n');
+        for (RunRow r : rows) {
+            csv.append(r.csv(hosts)).append('\n');
+        }
+        Files.writeString(out.resolve("runs.csv"), csv.toString());
+    }
+
+    /** @return the summary object (summary.json) */
+    Map<String, Object> summary(List<RunRow> rows, List<String> hosts, Map<String, Object> meter,
+                                List<Schedule.Entry> schedule, List<String> failures) {
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("experiment", spec);
+        summary.put("meter", meter);
+        summary.put("createdAt", Instant.now().toString());
+        summary.put("provenance", Provenance.current());
+        List<Map<String, Object>> order = new ArrayList<>();
+        for (Schedule.Entry e : schedule) {
+            order.add(Map.of("run", e.index(), "variant", e.variant().label(), "repetition", e.repetition(),
+                    "warmup", e.warmup()));
+        }
+        summary.put("schedule", order);
+        summary.put("failures", failures);
+        Map<String, Object> variants = new LinkedHashMap<>();
+        for (Variant v : spec.variants()) {
+            List<RunRow> of = rows.stream().filter(r -> r.variant() == v).toList();
+            Map<String, Object> metrics = new LinkedHashMap<>();
+            for (Metric m : METRICS) {
+                metrics.put(m.name(), statsJson(m.unit(), Stats.of(of.stream().mapToDouble(m.value()).toArray())));
+            }
+            for (String h : hosts) {
+                metrics.put(h + "_recovery_watts", statsJson("W", Stats.of(of.stream()
+                        .mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN)).toArray())));
+            }
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("runs", of.stream().map(RunRow::run).toList());
+            Set<String> idle = new TreeSet<>();
+            Set<String> participating = new TreeSet<>();
+            of.forEach(r -> {
+                idle.addAll(r.idleHosts());
+                participating.addAll(r.participatingHosts());
+            });
+            entry.put("idleHosts", idle);
+            entry.put("participatingHosts", participating);
+            entry.put("metrics", metrics);
+            variants.put(v.label(), entry);
+        }
+        summary.put("variants", variants);
+        summary.put("savingsVsGlobal", savings(rows));
+        return summary;
+    }
+
+    /** Per idle host of each non-global variant: its recovery power against the same host under global rollback. */
+    private List<Map<String, Object>> savings(List<RunRow> rows) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        List<RunRow> global = rows.stream().filter(r -> r.variant() == Variant.GLOBAL).toList();
+        if (global.isEmpty()) {
+            return out;
+        }
+        for (Variant v : spec.variants()) {
+            if (v == Variant.GLOBAL) {
+                continue;
+            }
+            List<RunRow> of = rows.stream().filter(r -> r.variant() == v).toList();
+            Set<String> idle = new TreeSet<>();
+            of.forEach(r -> idle.addAll(r.idleHosts()));
+            for (String h : idle) {
+                Stats g = Stats.of(global.stream().mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN))
+                        .toArray());
+                Stats x = Stats.of(of.stream().mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN))
+                        .toArray());
+                Map<String, Object> s = new LinkedHashMap<>();
+                s.put("variant", v.label());
+                s.put("host", h);
+                s.put("globalWatts", finite(g.mean()));
+                s.put("variantWatts", finite(x.mean()));
+                double saving = g.mean() - x.mean();
+                s.put("savingWatts", finite(saving));
+                s.put("savingPercent", finite(100 * saving / g.mean()));
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> statsJson(String unit, Stats s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("unit", unit);
+        m.put("n", s.n());
+        m.put("mean", finite(s.mean()));
+        m.put("sd", finite(s.sd()));
+        m.put("ci95", List.of(finite(s.ci95Low()) == null ? "n/a" : s.ci95Low(),
+                finite(s.ci95High()) == null ? "n/a" : s.ci95High()));
+        return m;
+    }
+
+    private static Double finite(double v) {
+        return Double.isFinite(v) ? v : null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void writeSummaryCsv(Map<String, Object> summary) throws IOException {
+        String source = String.valueOf(((Map<String, Object>) summary.get("meter")).get("source"));
+        StringBuilder csv = new StringBuilder("variant,metric,unit,n,mean,sd,ci95_low,ci95_high,source\n");
+        Map<String, Object> variants = (Map<String, Object>) summary.get("variants");
+        for (Map.Entry<String, Object> v : variants.entrySet()) {
+            Map<String, Object> metrics = (Map<String, Object>) ((Map<String, Object>) v.getValue()).get("metrics");
+            for (Map.Entry<String, Object> m : metrics.entrySet()) {
+                Map<String, Object> s = (Map<String, Object>) m.getValue();
+                List<Object> ci = (List<Object>) s.get("ci95");
+                csv.append(v.getKey()).append(',').append(m.getKey()).append(',').append(s.get("unit")).append(',')
+                        .append(s.get("n")).append(',').append(cell(s.get("mean"))).append(',')
+                        .append(cell(s.get("sd"))).append(',').append(cell(ci.get(0))).append(',')
+                        .append(cell(ci.get(1))).append(',').append(source).append('\n');
+            }
+        }
+        for (Map<String, Object> s : (List<Map<String, Object>>) summary.get("savingsVsGlobal")) {
+            String prefix = s.get("variant") + "," + s.get("host") + "_saving_vs_global,";
+            csv.append(prefix).append("W,,").append(cell(s.get("savingWatts"))).append(",,,,").append(source)
+                    .append('\n');
+            csv.append(s.get("variant")).append(',').append(s.get("host")).append("_saving_vs_global_percent,%,,")
+                    .append(cell(s.get("savingPercent"))).append(",,,,").append(source).append('\n');
+        }
+        Files.writeString(out.resolve("summary.csv"), csv.toString());
+    }
+
+    private static String cell(Object v) {
+        return v instanceof Number n ? RunRow.num(n.doubleValue()) : "";
+    }
+}

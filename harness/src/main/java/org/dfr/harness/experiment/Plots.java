@@ -1,0 +1,243 @@
+package org.dfr.harness.experiment;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.dfr.power.energy.Phase;
+import org.dfr.power.timeline.TimelineSample;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * The experiment's PNG plots, drawn with XChart; every title names the meter ({@code model} with its
+ * constants, {@code rapl}, {@code perf} or {@code none}).
+ *
+ * <ol>
+ *   <li>{@code fig5-power.png}: power over time, one panel per host, one curve per variant (mean over the
+ *       repetitions on a grid of the sampling period, error bars one standard deviation), time 0 = start of the
+ *       iteration loop; the phases of the last variant's first repetition shaded;</li>
+ *   <li>{@code energy.png}: energy per variant (solver total, recovery, rest) with 95 % confidence intervals;</li>
+ *   <li>{@code recovery.png}: recomputed work and recovery wall time per variant with 95 % confidence intervals.</li>
+ * </ol>
+ */
+final class Plots {
+
+    static final Color[] VARIANT_COLORS = {new Color(200, 30, 30), new Color(30, 90, 200), new Color(20, 150, 60)};
+    static final Color SHADE_DETECTION = new Color(120, 120, 120, 60);
+    static final Color SHADE_RECOVERY = new Color(255, 200, 0, 60);
+    static final Color SHADE_CAPPED = new Color(0, 190, 255, 70);
+
+    private final ExperimentSpec spec;
+    private final String meter;
+    private final List<RunRow> rows;
+    private final Map<Integer, List<TimelineSample>> samples;
+    private final Map<Integer, Map<String, Object>> timelines;
+    private final List<String> files = new ArrayList<>();
+
+    Plots(ExperimentSpec spec, String meter, List<RunRow> rows, Map<Integer, List<TimelineSample>> samples,
+          Map<Integer, Map<String, Object>> timelines) {
+        this.spec = spec;
+        this.meter = meter;
+        this.rows = rows;
+        this.samples = samples;
+        this.timelines = timelines;
+    }
+
+    List<String> files() {
+        return files;
+    }
+
+    void writeAll(Path out) throws IOException {
+        power(out.resolve("fig5-power.png"));
+        energy(out.resolve("energy.png"));
+        recovery(out.resolve("recovery.png"));
+    }
+
+    private double loopStart(int run) {
+        Object v = timelines.getOrDefault(run, Map.of()).get("loopStartSeconds");
+        return v instanceof Number n ? n.doubleValue() : 0;
+    }
+
+    private List<String> hosts() {
+        Set<String> hosts = new TreeSet<>((a, b) -> {
+            int c = Integer.compare(a.length(), b.length());
+            return c != 0 ? c : a.compareTo(b);
+        });
+        samples.values().forEach(l -> l.forEach(s -> hosts.add(s.host())));
+        return List.copyOf(hosts);
+    }
+
+    /** The sample of {@code host} covering time {@code t} (loop-relative), or null. */
+    private static TimelineSample at(List<TimelineSample> series, double t) {
+        for (TimelineSample s : series) {
+            if (s.seconds() >= t) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private void power(Path file) throws IOException {
+        double step = spec.samplePeriodMillis() / 1000.0;
+        double tMax = 0;
+        for (Map.Entry<Integer, List<TimelineSample>> e : samples.entrySet()) {
+            for (TimelineSample s : e.getValue()) {
+                tMax = Math.max(tMax, s.seconds() - loopStart(e.getKey()));
+            }
+        }
+        double tMin = -1.0;
+        int points = Math.max(2, (int) Math.ceil((tMax - tMin) / step));
+        List<String> hosts = hosts();
+        Set<String> idleHosts = new TreeSet<>();
+        rows.stream().filter(r -> r.variant() != Variant.GLOBAL).forEach(r -> idleHosts.addAll(r.idleHosts()));
+        List<XYChart> charts = new ArrayList<>();
+        Variant shaded = spec.variants().get(spec.variants().size() - 1);
+        RunRow shadedRun = rows.stream().filter(r -> r.variant() == shaded).findFirst().orElse(null);
+        for (String host : hosts) {
+            String role = idleHosts.contains(host) ? "idle in dfr" : "participating";
+            XYChart chart = new XYChartBuilder().width(900).height(420)
+                    .title(host + " (" + role + "): power over time [" + meter + "]")
+                    .xAxisTitle("s since the iteration loop started").yAxisTitle("W").build();
+            chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+            chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+            chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 10));
+            chart.getStyler().setErrorBarsColorSeriesColor(true);
+            chart.getStyler().setMarkerSize(0);
+            double yMax = 1;
+            List<double[]> means = new ArrayList<>();
+            double[] x = new double[points];
+            for (int i = 0; i < points; i++) {
+                x[i] = tMin + i * step;
+            }
+            for (Variant v : spec.variants()) {
+                double[] mean = new double[points];
+                double[] sd = new double[points];
+                int last = 0;
+                List<RunRow> of = rows.stream().filter(r -> r.variant() == v).toList();
+                for (int i = 0; i < points; i++) {
+                    double[] values = new double[of.size()];
+                    for (int k = 0; k < of.size(); k++) {
+                        int run = of.get(k).run();
+                        List<TimelineSample> series = samples.getOrDefault(run, List.of()).stream()
+                                .filter(s -> s.host().equals(host)).toList();
+                        TimelineSample s = at(series, x[i] + loopStart(run));
+                        values[k] = s == null || s.watts() == null ? Double.NaN : s.watts();
+                    }
+                    Stats st = Stats.of(values);
+                    if (st.n() > 0) {
+                        last = i;
+                    }
+                    mean[i] = Double.isFinite(st.mean()) ? st.mean() : 0;
+                    sd[i] = Double.isFinite(st.sd()) ? st.sd() : 0;
+                    yMax = Math.max(yMax, mean[i] + sd[i]);
+                }
+                // a curve ends where its last run ended
+                means.add(java.util.Arrays.copyOf(mean, last + 1));
+                means.add(java.util.Arrays.copyOf(sd, last + 1));
+            }
+            if (shadedRun != null) {
+                List<TimelineSample> series = samples.getOrDefault(shadedRun.run(), List.of()).stream()
+                        .filter(s -> s.host().equals(host)).toList();
+                double top = yMax * 1.05;
+                shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.DETECTION, Phase.AGREEMENT),
+                        "detection+agreement (" + shaded + ")", SHADE_DETECTION);
+                shade(chart, x, series, loopStart(shadedRun.run()), top,
+                        Set.of(Phase.RECOVERY_ACTIVE, Phase.RECOVERY_IDLE), "recovery (" + shaded + ")", SHADE_RECOVERY);
+                shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.CAPPED),
+                        "capped (" + shaded + ")", SHADE_CAPPED);
+            }
+            for (int k = 0; k < spec.variants().size(); k++) {
+                Variant v = spec.variants().get(k);
+                double[] y = means.get(2 * k);
+                XYSeries s = chart.addSeries(v.label() + " (mean +- sd)", java.util.Arrays.copyOf(x, y.length), y,
+                        means.get(2 * k + 1));
+                s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+                s.setMarker(SeriesMarkers.NONE);
+                s.setLineColor(VARIANT_COLORS[k % VARIANT_COLORS.length]);
+            }
+            chart.getStyler().setYAxisMin(0.0);
+            chart.getStyler().setYAxisMax(yMax * 1.1);
+            charts.add(chart);
+        }
+        int cols = charts.size() > 1 ? 2 : 1;
+        int rowsCount = (charts.size() + cols - 1) / cols;
+        BitmapEncoder.saveBitmap(charts, rowsCount, cols, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        files.add(file.getFileName().toString());
+    }
+
+    private static void shade(XYChart chart, double[] x, List<TimelineSample> series, double loopStart, double top,
+                              Set<Phase> phases, String name, Color color) {
+        double[] y = new double[x.length];
+        boolean any = false;
+        for (int i = 0; i < x.length; i++) {
+            TimelineSample s = at(series, x[i] + loopStart);
+            if (s != null && phases.contains(s.phase())) {
+                y[i] = top;
+                any = true;
+            }
+        }
+        if (!any) {
+            return;
+        }
+        XYSeries s = chart.addSeries(name, x, y);
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setFillColor(color);
+        s.setLineColor(new Color(0, 0, 0, 0));
+    }
+
+    private void energy(Path file) throws IOException {
+        CategoryChart chart = new CategoryChartBuilder().width(900).height(480)
+                .title("Energy per variant, mean with 95 % CI, start-up excluded [" + meter + "]")
+                .xAxisTitle("variant").yAxisTitle("J").build();
+        chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 12));
+        chart.getStyler().setErrorBarsColor(Color.BLACK);
+        List<String> labels = spec.variants().stream().map(Variant::label).toList();
+        addBars(chart, "solver total", labels, RunRow::solverJoules);
+        addBars(chart, "recovery (detection to resume)", labels, RunRow::recoveryJoules);
+        addBars(chart, "rest", labels, RunRow::restJoules);
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        files.add(file.getFileName().toString());
+    }
+
+    private void recovery(Path file) throws IOException {
+        List<String> labels = spec.variants().stream().map(Variant::label).toList();
+        CategoryChart work = new CategoryChartBuilder().width(520).height(420)
+                .title("Recomputed work [" + meter + "]").xAxisTitle("variant").yAxisTitle("partition-iterations")
+                .build();
+        addBars(work, "recomputed partition-iterations", labels, RunRow::recomputed);
+        CategoryChart time = new CategoryChartBuilder().width(520).height(420)
+                .title("Recovery wall time, 95 % CI [" + meter + "]").xAxisTitle("variant").yAxisTitle("ms").build();
+        addBars(time, "recovery wall (detection to resume)", labels, RunRow::recoveryWallMillis);
+        for (CategoryChart c : List.of(work, time)) {
+            c.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 10));
+            c.getStyler().setErrorBarsColor(Color.BLACK);
+            c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        }
+        BitmapEncoder.saveBitmap(List.of(work, time), 1, 2, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        files.add(file.getFileName().toString());
+    }
+
+    private void addBars(CategoryChart chart, String name, List<String> labels,
+                         java.util.function.ToDoubleFunction<RunRow> metric) {
+        List<Double> means = new ArrayList<>();
+        List<Double> errors = new ArrayList<>();
+        for (Variant v : spec.variants()) {
+            Stats s = Stats.of(rows.stream().filter(r -> r.variant() == v).mapToDouble(metric).toArray());
+            means.add(Double.isFinite(s.mean()) ? s.mean() : 0.0);
+            errors.add(s.halfWidth());
+        }
+        chart.addSeries(name, labels, means, errors);
+    }
+}

@@ -1,0 +1,150 @@
+package org.dfr.harness.experiment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.dfr.harness.RunReport;
+
+/**
+ * One run of an experiment, as a row of {@code runs.csv}. Energies in J, powers in W (J/s), times in ms; NaN
+ * (an empty cell) where the meter gives nothing.
+ *
+ * @param run              position in the schedule
+ * @param variant          the variant
+ * @param repetition       1..N, 0 for a warm-up
+ * @param source           the meter: rapl, perf, model or none
+ * @param wallMillis       the run's wall time (cluster formed to result collected)
+ * @param solverJoules     energy of every host from the end of start-up to the end of the run
+ * @param startUpJoules    energy during start-up (reported apart)
+ * @param recoveryJoules   energy in detection, agreement, recovery-active, recovery-idle and capped
+ * @param recoveryWallMillis detection to resume, summed over recoveries
+ * @param recomputed       recomputed partition-iterations, summed over recoveries
+ * @param idleHosts        hosts whose ranks were all idle in the first recovery
+ * @param participatingHosts hosts with a participating rank in the first recovery
+ * @param idleHostWatts    mean power of the idle hosts over their recovery phases
+ * @param participatingHostWatts mean power of the participating hosts over their recovery phases
+ * @param cappedSeconds    time hosts spent capped, summed over hosts
+ * @param hostRecoveryWatts per host, mean power over its recovery phases (recovery-active, -idle, capped)
+ * @param fieldSha256      the result's digest
+ */
+public record RunRow(int run, Variant variant, int repetition, String source, long wallMillis, double solverJoules,
+                     double startUpJoules, double recoveryJoules, double recoveryWallMillis, double recomputed,
+                     Set<String> idleHosts, Set<String> participatingHosts, double idleHostWatts,
+                     double participatingHostWatts, double cappedSeconds, Map<String, Double> hostRecoveryWatts,
+                     String fieldSha256) {
+
+    /** @return the energy outside recoveries */
+    public double restJoules() {
+        return solverJoules - recoveryJoules;
+    }
+
+    /** The fixed columns of runs.csv, before one {@code hostN_recovery_watts} column per host. */
+    public static final List<String> COLUMNS = List.of("run", "variant", "repetition", "warmup", "source", "wall_ms",
+            "solver_joules", "startup_joules", "recovery_joules", "rest_joules", "recovery_wall_ms",
+            "recomputed_partition_iterations", "idle_hosts", "participating_hosts", "idle_host_watts",
+            "participating_host_watts", "capped_seconds", "field_sha256");
+
+    /** @return the CSV cells of this row, then its host columns in {@code hosts} order */
+    public String csv(List<String> hosts) {
+        List<String> cells = new ArrayList<>(List.of(Integer.toString(run), variant.label(), Integer.toString(repetition),
+                Boolean.toString(repetition == 0), source, Long.toString(wallMillis), num(solverJoules),
+                num(startUpJoules), num(recoveryJoules), num(restJoules()), num(recoveryWallMillis), num(recomputed),
+                String.join(" ", idleHosts), String.join(" ", participatingHosts), num(idleHostWatts),
+                num(participatingHostWatts), num(cappedSeconds), fieldSha256));
+        for (String h : hosts) {
+            cells.add(num(hostRecoveryWatts.getOrDefault(h, Double.NaN)));
+        }
+        return String.join(",", cells);
+    }
+
+    static String num(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6f", v) : "";
+    }
+
+    /** @return the row of {@code report} */
+    @SuppressWarnings("unchecked")
+    public static RunRow of(int run, Variant variant, int repetition, RunReport report) {
+        Map<String, Object> energy = report.energy() == null ? Map.of() : report.energy();
+        String source = String.valueOf(energy.getOrDefault("source", "none"));
+        double solver = number(energy.get("joules"));
+        double startUp = energy.get("startUp") instanceof Map<?, ?> m ? number(m.get("joules")) : Double.NaN;
+        double recovery = 0;
+        double capped = 0;
+        boolean measured = !"none".equals(source);
+        Map<String, Double> hostWatts = new LinkedHashMap<>();
+        Object hostsValue = energy.get("hosts");
+        if (hostsValue instanceof List<?> hosts) {
+            for (Object o : hosts) {
+                Map<String, Object> host = (Map<String, Object>) o;
+                Map<String, Map<String, Object>> phases = (Map<String, Map<String, Object>>) host.getOrDefault("phases",
+                        Map.of());
+                double recJ = 0;
+                double recS = 0;
+                for (Map.Entry<String, Map<String, Object>> p : phases.entrySet()) {
+                    double j = number(p.getValue().get("joules"));
+                    double s = number(p.getValue().get("seconds"));
+                    String phase = p.getKey();
+                    if (phase.equals("detection") || phase.equals("agreement") || phase.startsWith("recovery-")
+                            || phase.equals("capped")) {
+                        recovery += Double.isFinite(j) ? j : 0;
+                    }
+                    if (phase.startsWith("recovery-") || phase.equals("capped")) {
+                        recJ += Double.isFinite(j) ? j : 0;
+                        recS += s;
+                    }
+                    if (phase.equals("capped")) {
+                        capped += s;
+                    }
+                }
+                hostWatts.put(String.valueOf(host.get("host")), measured && recS > 0 ? recJ / recS : Double.NaN);
+            }
+        }
+        Set<String> idle = new TreeSet<>();
+        Set<String> participating = new TreeSet<>();
+        double recoveryWall = 0;
+        double recomputed = 0;
+        List<RunReport.Recovery> recoveries = report.recoveries() == null ? List.of() : report.recoveries();
+        for (RunReport.Recovery r : recoveries) {
+            recoveryWall += r.wallMillis() == null ? 0 : r.wallMillis();
+            recomputed += r.recomputedPartitionIterations();
+        }
+        if (!recoveries.isEmpty()) {
+            RunReport.Recovery first = recoveries.get(0);
+            int perHost = report.ranksPerHost();
+            for (int r : first.participatingRanks()) {
+                participating.add("host" + r / perHost);
+            }
+            for (int r : first.idleRanks()) {
+                String h = "host" + r / perHost;
+                if (!participating.contains(h)) {
+                    idle.add(h);
+                }
+            }
+        }
+        return new RunRow(run, variant, repetition, source, report.wallMillis(), measured ? solver : Double.NaN,
+                measured ? startUp : Double.NaN, measured ? recovery : Double.NaN, recoveryWall, recomputed, idle,
+                participating, mean(hostWatts, idle), mean(hostWatts, participating), capped, hostWatts,
+                report.fieldSha256());
+    }
+
+    private static double mean(Map<String, Double> watts, Set<String> hosts) {
+        double sum = 0;
+        int n = 0;
+        for (String h : hosts) {
+            Double w = watts.get(h);
+            if (w != null && Double.isFinite(w)) {
+                sum += w;
+                n++;
+            }
+        }
+        return n == 0 ? Double.NaN : sum / n;
+    }
+
+    private static double number(Object o) {
+        return o instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+}

@@ -1,0 +1,243 @@
+package org.dfr.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.dfr.harness.experiment.Experiment;
+import org.dfr.harness.experiment.ExperimentSpec;
+import org.dfr.harness.experiment.RunRow;
+import org.dfr.harness.experiment.Schedule;
+import org.dfr.harness.experiment.Variant;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code dfr experiment}: a scenario times variants, repeated, summarised and plotted (docs/experiments.md). */
+@Command(name = "experiment", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run a scenario under several recovery variants (global, dfr, dfr+capping), repeated in a"
+                + " seeded interleaved order, and write samples.csv, runs.csv, summary.csv, summary.json, PNG plots"
+                + " and index.html to --out. Settings come from --preset, then --config (YAML or JSON), then flags.",
+                "See docs/experiments.md."})
+public final class ExperimentCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--out", paramLabel = "DIR", required = true, description = "Output directory.")
+    Path out;
+
+    @Option(names = "--preset", paramLabel = "NAME", description = "A preset: paper-fig5.")
+    String preset;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Experiment file, YAML or JSON (copied into --out).")
+    Path config;
+
+    @Option(names = "--kernel", paramLabel = "NAME", description = "Kernel (default jacobi2d5).")
+    String kernel;
+
+    @Option(names = "--cells", paramLabel = "NXxNY", description = "Interior cells per axis.")
+    String cells;
+
+    @Option(names = "--ranks-grid", paramLabel = "PXxPY", description = "Ranks per axis.")
+    String ranksGrid;
+
+    @Option(names = "--iterations", paramLabel = "N")
+    Integer iterations;
+
+    @Option(names = "--checkpoint-every", paramLabel = "K")
+    Integer checkpointEvery;
+
+    @Option(names = "--fail", paramLabel = "RANK@ITER", description = "A rank dies at the start of ITER (repeatable).")
+    List<String> fail;
+
+    @Option(names = "--mode", paramLabel = "embedded|processes")
+    String mode;
+
+    @Option(names = "--ranks-per-host", paramLabel = "H")
+    Integer ranksPerHost;
+
+    @Option(names = "--variants", paramLabel = "V,V", split = ",",
+            description = "Variants among global, dfr, dfr+capping (default all three).")
+    List<String> variants;
+
+    @Option(names = "--repetitions", paramLabel = "N", description = "Measured runs per variant.")
+    Integer repetitions;
+
+    @Option(names = "--warmups", paramLabel = "W", description = "Warm-up runs before the measured ones.")
+    Integer warmups;
+
+    @Option(names = "--seed", paramLabel = "S", description = "Seed of the order of the runs.")
+    Long seed;
+
+    @Option(names = "--idle-power-watts", paramLabel = "W", description = "Load model: idle power.")
+    Double idlePowerWatts;
+
+    @Option(names = "--busy-power-watts", paramLabel = "W", description = "Load model: busy power.")
+    Double busyPowerWatts;
+
+    @Option(names = "--model-alpha", paramLabel = "A", description = "Load model: exponent of f/f_max (default 1).")
+    Double modelAlpha;
+
+    @Option(names = "--model-idle-clock-share", paramLabel = "S",
+            description = "Load model: share of the idle power that follows the clock, 0..1 (default 0).")
+    Double modelIdleClockShare;
+
+    @Option(names = "--sysfs-root", paramLabel = "DIR", description = "Sysfs tree for capping and the model.")
+    Path sysfsRoot;
+
+    @Option(names = "--fake-sysfs", negatable = true,
+            description = "Create a fake cpufreq tree per host under --out and use it (the paper-fig5 preset does).")
+    Boolean fakeSysfs;
+
+    @Option(names = "--sample-period-millis", paramLabel = "P", description = "Power sampling period.")
+    Long samplePeriodMillis;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        ExperimentSpec resolved;
+        try {
+            ExperimentSpec flags = new ExperimentSpec(null, kernel, sizes("--cells", cells), sizes("--ranks-grid", ranksGrid),
+                    iterations, checkpointEvery, fail, mode, ranksPerHost,
+                    variants == null ? null : variants.stream().map(Variant::parse).toList(), repetitions, warmups, seed,
+                    idlePowerWatts, busyPowerWatts, modelAlpha, modelIdleClockShare,
+                    sysfsRoot == null ? null : sysfsRoot.toString(),
+                    sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs, null, null, samplePeriodMillis);
+            ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
+                    : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
+            if (config != null) {
+                base = ExperimentSpec.read(config).orElse(base);
+            }
+            resolved = flags.orElse(base);
+            resolved.validate();
+        } catch (IllegalArgumentException | com.fasterxml.jackson.core.JacksonException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        List<Schedule.Entry> schedule = Schedule.of(resolved);
+        out.printf(Locale.ROOT, "experiment %s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d runs"
+                        + " (%d warm-up) -> %s%n", resolved.name(), resolved.kernel(), resolved.cells(),
+                resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), schedule.size(),
+                resolved.warmups(), this.out);
+        out.flush();
+        boolean terminal = System.console() != null;
+        ProgressBar bar = terminal ? new ProgressBarBuilder().setTaskName("experiment").setInitialMax(schedule.size())
+                .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(System.err))
+                .setUpdateIntervalMillis(500).build() : null;
+        List<String> failed = new ArrayList<>();
+        Experiment.Result result;
+        long start = System.nanoTime();
+        try {
+            result = new Experiment(resolved, this.out).specFile(config).listener(new Experiment.Listener() {
+                @Override
+                public void starting(Schedule.Entry e, int total) {
+                    if (bar != null) {
+                        bar.setExtraMessage(e.variant() + (e.warmup() ? " warm-up" : " rep " + e.repetition()));
+                    }
+                }
+
+                @Override
+                public void finished(Schedule.Entry e, RunRow row) {
+                    if (bar != null) {
+                        bar.step();
+                    } else {
+                        line(out, e, total(), String.format(Locale.ROOT, "%s: solver %.1f J, recovery %.1f J, wall %d ms",
+                                row.source(), row.solverJoules(), row.recoveryJoules(), row.wallMillis()), start);
+                    }
+                }
+
+                @Override
+                public void failed(Schedule.Entry e, Exception error) {
+                    failed.add(error.getMessage());
+                    if (bar != null) {
+                        bar.step();
+                    } else {
+                        line(out, e, total(), "FAILED: " + error.getMessage(), start);
+                    }
+                }
+
+                private int total() {
+                    return schedule.size();
+                }
+            }).run();
+        } finally {
+            if (bar != null) {
+                bar.close();
+            }
+        }
+        printSummary(out, result);
+        return failed.isEmpty() ? 0 : 1;
+    }
+
+    private static void line(PrintWriter out, Schedule.Entry e, int total, String what, long start) {
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        double eta = elapsed / e.index() * (total - e.index());
+        out.printf(Locale.ROOT, "[%d/%d] %-12s %-8s %s (elapsed %.0f s, ETA %.0f s)%n", e.index(), total, e.variant(),
+                e.warmup() ? "warm-up" : "rep " + e.repetition(), what, elapsed, eta);
+        out.flush();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void printSummary(PrintWriter out, Experiment.Result result) {
+        Map<String, Object> summary = result.summary();
+        Map<String, Object> meter = (Map<String, Object>) summary.get("meter");
+        out.println("meter: " + meter.get("title"));
+        Map<String, Object> variants = (Map<String, Object>) summary.get("variants");
+        out.printf(Locale.ROOT, "%-12s %22s %22s %16s %16s %14s %10s%n", "variant", "solver J (95% CI)",
+                "recovery J (95% CI)", "idle host W", "particip. W", "recovery ms", "recomputed");
+        for (Map.Entry<String, Object> v : variants.entrySet()) {
+            Map<String, Object> m = (Map<String, Object>) ((Map<String, Object>) v.getValue()).get("metrics");
+            out.printf(Locale.ROOT, "%-12s %22s %22s %16s %16s %14s %10s%n", v.getKey(), ci(m.get("solver_joules")),
+                    ci(m.get("recovery_joules")), mean(m.get("idle_host_watts")), mean(m.get("participating_host_watts")),
+                    mean(m.get("recovery_wall_ms")), mean(m.get("recomputed_partition_iterations")));
+        }
+        for (Map<String, Object> s : (List<Map<String, Object>>) summary.get("savingsVsGlobal")) {
+            out.printf(Locale.ROOT, "%s, idle %s: %s W vs %s W under global: saving %s J/s (%s %%)%n", s.get("variant"),
+                    s.get("host"), fmt(s.get("variantWatts")), fmt(s.get("globalWatts")), fmt(s.get("savingWatts")),
+                    fmt(s.get("savingPercent")));
+        }
+        for (String f : result.failures()) {
+            out.println("failed: " + f);
+        }
+        out.println("output: " + result.out().toAbsolutePath() + " (index.html)");
+        out.flush();
+    }
+
+    private static String ci(Object stats) {
+        Map<String, Object> s = (Map<String, Object>) stats;
+        List<Object> ci = (List<Object>) s.get("ci95");
+        return fmt(s.get("mean")) + " (" + fmt(ci.get(0)) + ".." + fmt(ci.get(1)) + ")";
+    }
+
+    private static String mean(Object stats) {
+        return fmt(((Map<String, Object>) stats).get("mean"));
+    }
+
+    private static String fmt(Object v) {
+        return v instanceof Number n ? String.format(Locale.ROOT, "%.1f", n.doubleValue()) : "n/a";
+    }
+
+    private List<Integer> sizes(String option, String text) {
+        if (text == null) {
+            return null;
+        }
+        List<Integer> values = new ArrayList<>();
+        for (String part : text.toLowerCase(Locale.ROOT).split("x")) {
+            try {
+                values.add(Integer.parseInt(part.trim()));
+            } catch (NumberFormatException e) {
+                throw new ParameterException(spec.commandLine(), option + " " + text + ": give sizes like 256x256");
+            }
+        }
+        return values;
+    }
+}
