@@ -257,7 +257,7 @@ final class RunEnergy {
             notes.add("estimated by a model, not measured");
         } else {
             energy = TimelineEnergy.measured(selection.source(), timeline.machine(), domains, List.copyOf(ticks),
-                    List.copyOf(readings), HostName.local(), bodyStart, clock);
+                    Collections.unmodifiableList(new ArrayList<>(readings)), HostName.local(), bodyStart, clock);
             detail = reasonNone != null ? reasonNone : selection.meter().description();
             parameters.putAll(selection.meter().parameters());
             if (reasonNone == null) {
