@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.dfr.analysis.CheckpointIntervalAdvice;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.EnergyModel;
 import org.dfr.analysis.ExpectedCostAnalyzer;
@@ -105,6 +106,11 @@ public final class PlanCommand implements Callable<Integer> {
             description = "Mean time between failures of one node (default: 5 years = ${DEFAULT-VALUE} s).")
     double nodeMtbfSeconds = DEFAULT_NODE_MTBF_SECONDS;
 
+    @Option(names = "--checkpoint-seconds", paramLabel = "C",
+            description = "With --expected: the cost of one checkpoint; prints Young's and Daly's interval for the"
+                    + " system MTBF and, without --checkpoint-interval, plans at Daly's.")
+    Double checkpointSeconds;
+
     @Option(names = "--iteration-seconds", paramLabel = "S", description = "Duration of one iteration (default: ${DEFAULT-VALUE}).")
     double iterationSeconds = DEFAULT_ITERATION_SECONDS;
 
@@ -195,8 +201,21 @@ public final class PlanCommand implements Callable<Integer> {
             throw usage("--checkpoint-iteration and --failure-iteration are not used with --expected;"
                     + " give --checkpoint-interval K instead");
         }
+        EnergyModel model = energyModel(analyzer.partitionCount());
+        CheckpointIntervalAdvice advice = null;
+        if (checkpointSeconds != null) {
+            try {
+                advice = new CheckpointIntervalAdvice(checkpointSeconds, 1.0 / model.systemFailureRatePerSecond(),
+                        iterationSeconds);
+            } catch (IllegalArgumentException e) {
+                throw usage("--checkpoint-seconds " + checkpointSeconds + ": " + e.getMessage());
+            }
+            if (checkpointInterval == null) {
+                checkpointInterval = advice.dalyIterations();
+            }
+        }
         if (checkpointInterval == null) {
-            throw usage("--expected needs --checkpoint-interval K");
+            throw usage("--expected needs --checkpoint-interval K (or --checkpoint-seconds C for Daly's interval)");
         }
         if (checkpointInterval < 1) {
             throw usage("--checkpoint-interval must be at least 1 but was " + checkpointInterval);
@@ -204,7 +223,6 @@ public final class PlanCommand implements Callable<Integer> {
         if (lost != null) {
             requireLostInRange(analyzer.partitionCount());
         }
-        EnergyModel model = energyModel(analyzer.partitionCount());
         ExpectedCostAnalyzer expectedAnalyzer = new ExpectedCostAnalyzer(analyzer);
         ExpectedRecoveryCost cost = lost == null
                 ? expectedAnalyzer.overSingleFailures(checkpointInterval)
@@ -213,6 +231,13 @@ public final class PlanCommand implements Callable<Integer> {
             out.println(toJson(ExpectedReport.of(layoutName(), periodic, grid, lost, cost, model)));
         } else {
             ExpectedTextRenderer.render(description(), lost, cost, model, out);
+            if (advice != null) {
+                out.println(String.format(java.util.Locale.ROOT,
+                        "checkpoint interval advice: checkpoint %.4g s, system MTBF %.4g s: Young sqrt(2CM) = %.4g s"
+                                + " = %d iterations, Daly = %.4g s = %d iterations (planned above: K = %d)",
+                        advice.checkpointSeconds(), advice.systemMtbfSeconds(), advice.youngSeconds(),
+                        advice.youngIterations(), advice.dalySeconds(), advice.dalyIterations(), checkpointInterval));
+            }
         }
     }
 

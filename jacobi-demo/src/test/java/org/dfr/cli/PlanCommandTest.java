@@ -171,4 +171,20 @@ class PlanCommandTest {
         assertThat(r.err()).as("stderr of %s", String.join(" ", full)).contains(messageParts);
         assertThat(r.out()).isEmpty();
     }
+
+    @org.junit.jupiter.api.Test
+    void when_checkpointCostIsGiven_then_youngAndDalyIntervalsArePrintedAndDalysIsPlanned() {
+        // 4 nodes of MTBF 3600 s: system MTBF 900 s; C = 0.5 s: Young sqrt(2 * 0.5 * 900) = 30 s = 300 iterations
+        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1", "--expected", "--checkpoint-seconds",
+                "0.5", "--nodes", "4", "--node-mtbf-seconds", "3600", "--iteration-seconds", "0.1");
+
+        double ratio = 0.5 / 1800;
+        double daly = Math.sqrt(2 * 0.5 * 900) * (1 + Math.sqrt(ratio) / 3 + ratio / 9) - 0.5;
+        int dalyIterations = (int) Math.rint(daly / 0.1);
+        org.assertj.core.api.Assertions.assertThat(r.exitCode()).as(r.err()).isZero();
+        org.assertj.core.api.Assertions.assertThat(r.out())
+                .contains("Young sqrt(2CM) = 30.00 s = 300 iterations")
+                .contains("= " + dalyIterations + " iterations (planned above: K = " + dalyIterations + ")")
+                .contains("checkpoint interval K = " + dalyIterations + ":");
+    }
 }
