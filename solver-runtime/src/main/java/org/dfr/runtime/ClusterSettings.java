@@ -29,6 +29,11 @@ public final class ClusterSettings {
     private long messageTimeoutMillis = DEFAULT_MESSAGE_TIMEOUT_MILLIS;
     private long recoveryTimeoutMillis = DEFAULT_RECOVERY_TIMEOUT_MILLIS;
     private long joinTimeoutMillis = DEFAULT_JOIN_TIMEOUT_MILLIS;
+    private java.util.List<String> hostAddresses = java.util.List.of();
+    private long dataToken = new java.security.SecureRandom().nextLong();
+
+    /** The address every member binds when no host addresses are given: loopback. */
+    public static final String DEFAULT_ADDRESS = "127.0.0.1";
 
     public String clusterName() {
         return clusterName;
@@ -95,6 +100,54 @@ public final class ClusterSettings {
 
     public ClusterSettings joinTimeoutMillis(long millis) {
         this.joinTimeoutMillis = positive("joinTimeoutMillis", millis);
+        return this;
+    }
+
+    /**
+     * The address the members of each host bind and advertise (Hazelcast and the data plane), host
+     * {@code h} at index {@code h}; empty (the default) puts every member on {@link #DEFAULT_ADDRESS}.
+     * Rank 0's host is the seed every other member joins through.
+     */
+    public java.util.List<String> hostAddresses() {
+        return hostAddresses;
+    }
+
+    public ClusterSettings hostAddresses(java.util.List<String> addresses) {
+        for (String a : addresses) {
+            if (a == null || a.isBlank()) {
+                throw new IllegalArgumentException("a host address must not be empty");
+            }
+        }
+        this.hostAddresses = java.util.List.copyOf(addresses);
+        return this;
+    }
+
+    /**
+     * The address the members of host {@code host} bind and advertise.
+     *
+     * @throws IllegalArgumentException when host addresses are given and none is for {@code host}
+     */
+    public String addressOfHost(int host) {
+        if (hostAddresses.isEmpty()) {
+            return DEFAULT_ADDRESS;
+        }
+        if (host < 0 || host >= hostAddresses.size()) {
+            throw new IllegalArgumentException("no address for host " + host + ": " + hostAddresses.size()
+                    + " host addresses are given (" + String.join(",", hostAddresses) + ")");
+        }
+        return hostAddresses.get(host);
+    }
+
+    /**
+     * The secret a data-plane connection must present before the member accepts it: generated per
+     * run (a new one for every settings object) and handed to the rank processes with the run.
+     */
+    public long dataToken() {
+        return dataToken;
+    }
+
+    public ClusterSettings dataToken(long token) {
+        this.dataToken = token;
         return this;
     }
 

@@ -14,13 +14,19 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.concurrent.ThreadLocalRandom;
 
-/** Builds the Hazelcast member configuration of a rank: loopback only, TCP-IP join, no multicast. */
+/**
+ * Builds the Hazelcast member configuration of a rank: TCP-IP join through rank 0, no multicast. Every
+ * member binds the address of its host ({@link ClusterSettings#addressOfHost}, loopback by default)
+ * and advertises its data-plane address as member attributes.
+ */
 public final class HazelcastConfigs {
 
     /** Member attribute holding the rank id. */
     public static final String RANK_ATTRIBUTE = "dfr.rank";
     /** Member attribute holding the data-plane port. */
     public static final String DATA_PORT_ATTRIBUTE = "dfr.dataPort";
+    /** Member attribute holding the data-plane host address. */
+    public static final String DATA_HOST_ATTRIBUTE = "dfr.dataHost";
     /** IMap of replicated checkpoints. */
     public static final String CHECKPOINT_MAP = "dfr.checkpoints";
     /** Small IMaps used for agreement and results; all carry one synchronous backup. */
@@ -57,11 +63,14 @@ public final class HazelcastConfigs {
      */
     public static Config member(ClusterSettings settings, int rank, int dataPort, int memberCount, int host,
                                 int hostCount) {
+        String bind = settings.addressOfHost(host);
+        String seed = settings.addressOfHost(0);
         Config config = new Config();
         config.setClusterName(settings.clusterName());
         config.setInstanceName(settings.clusterName() + "-rank" + rank);
         config.getMemberAttributeConfig().setAttribute(RANK_ATTRIBUTE, Integer.toString(rank));
         config.getMemberAttributeConfig().setAttribute(DATA_PORT_ATTRIBUTE, Integer.toString(dataPort));
+        config.getMemberAttributeConfig().setAttribute(DATA_HOST_ATTRIBUTE, bind);
         if (hostCount >= 2) {
             config.getMemberAttributeConfig().setAttribute(PartitionGroupMetaData.PARTITION_GROUP_ZONE, "host" + host);
             config.getPartitionGroupConfig().setEnabled(true)
@@ -72,7 +81,7 @@ public final class HazelcastConfigs {
         // the base port is rank 0's alone: a rank started before it must not take it and pass for it
         network.setPort(rank == 0 ? settings.basePort() : settings.basePort() + 1)
                 .setPortAutoIncrement(true).setPortCount(memberCount + 2);
-        network.getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+        network.getInterfaces().setEnabled(true).addInterface(bind);
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
@@ -82,20 +91,20 @@ public final class HazelcastConfigs {
             // (probing the empty ports of the range costs about two seconds). It must hold the base
             // port, through which the others join: if that port was taken meanwhile, fail now
             network.setPortAutoIncrement(false);
-            join.getTcpIpConfig().addMember("127.0.0.1:" + settings.basePort());
+            join.getTcpIpConfig().addMember(seed + ":" + settings.basePort());
         } else {
             for (int port = settings.basePort(); port < settings.basePort() + memberCount + 2; port++) {
-                join.getTcpIpConfig().addMember("127.0.0.1:" + port);
+                join.getTcpIpConfig().addMember(seed + ":" + port);
             }
             // join through rank 0 or not at all: without this, a member whose probes time out on a
             // loaded machine takes itself for the first one and founds a second cluster, which never
             // merges (merges are off, see below), and the run waits for members it will never see
-            join.getTcpIpConfig().setRequiredMember("127.0.0.1:" + settings.basePort());
+            join.getTcpIpConfig().setRequiredMember(seed + ":" + settings.basePort());
         }
 
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.setProperty("hazelcast.local.localAddress", "127.0.0.1");
+        config.setProperty("hazelcast.local.localAddress", bind);
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         // a member that cannot reach rank 0 gives up when the run would (default: 300 s)
         config.setProperty("hazelcast.max.join.seconds",
@@ -138,19 +147,24 @@ public final class HazelcastConfigs {
      * concurrent runs (tests) rarely collide; the unique cluster name makes a collision harmless.
      */
     public static int freeBasePort(int count) {
+        return freeBasePort(count, java.util.List.of(ClusterSettings.DEFAULT_ADDRESS));
+    }
+
+    /** As {@link #freeBasePort(int)}, the range free on every one of {@code addresses}. */
+    public static int freeBasePort(int count, java.util.List<String> addresses) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 200; attempt++) {
             int base = 20_000 + random.nextInt(30_000);
-            if (rangeIsFree(base, count)) {
+            if (addresses.stream().allMatch(a -> rangeIsFree(a, base, count))) {
                 return base;
             }
         }
-        throw new IllegalStateException("no free range of " + count + " ports on 127.0.0.1");
+        throw new IllegalStateException("no free range of " + count + " ports on " + String.join(", ", addresses));
     }
 
-    private static boolean rangeIsFree(int base, int count) {
+    private static boolean rangeIsFree(String address, int base, int count) {
         for (int port = base; port < base + count; port++) {
-            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(address))) {
                 socket.setReuseAddress(true);
             } catch (IOException e) {
                 return false;
