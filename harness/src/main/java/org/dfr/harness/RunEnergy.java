@@ -88,6 +88,7 @@ final class RunEnergy {
     private final List<double[]> readings = Collections.synchronizedList(new ArrayList<>());
     private final List<String> domains = new ArrayList<>();
     private final ConcurrentLinkedQueue<long[]> events = new ConcurrentLinkedQueue<>();
+    private final Object frequencyLock = new Object();
     private final String reasonNone;
     private ScheduledExecutorService executor;
     private long bodyStart;
@@ -138,14 +139,29 @@ final class RunEnergy {
         return new IdleRankListener() {
             @Override
             public void rankIdle(int rank) {
-                delegate.rankIdle(rank);
-                event(rank, 0);
+                if (ratios.isEmpty()) {
+                    delegate.rankIdle(rank);
+                    event(rank, 0);
+                    return;
+                }
+                // a cap and the reading of the frequency it sets are one step for the sampler
+                synchronized (frequencyLock) {
+                    delegate.rankIdle(rank);
+                    event(rank, 0);
+                }
             }
 
             @Override
             public void rankBusy(int rank) {
-                delegate.rankBusy(rank);
-                event(rank, 1);
+                if (ratios.isEmpty()) {
+                    delegate.rankBusy(rank);
+                    event(rank, 1);
+                    return;
+                }
+                synchronized (frequencyLock) {
+                    delegate.rankBusy(rank);
+                    event(rank, 1);
+                }
             }
         };
     }
@@ -197,8 +213,11 @@ final class RunEnergy {
     private synchronized long tick() {
         long now = System.nanoTime();
         if (model != null) {
-            for (Map.Entry<Integer, FrequencyRatioSource> e : ratios.entrySet()) {
-                traces.get("host" + e.getKey()).add(now, e.getValue().ratio());
+            synchronized (frequencyLock) {
+                long at = System.nanoTime();
+                for (Map.Entry<Integer, FrequencyRatioSource> e : ratios.entrySet()) {
+                    traces.get("host" + e.getKey()).add(at, e.getValue().ratio());
+                }
             }
             ticks.add(now);
             return now;
@@ -515,7 +534,9 @@ final class RunEnergy {
                     }
                     alive++;
                     long[] first = list.get(2 * k);
-                    if (t < first[0] || first[2] == 1) {
+                    long[] resumed = list.get(2 * k + 1);
+                    // before its first event the rank decides and loads checkpoints; after its resume it computes
+                    if (t < first[0] || first[2] == 1 || t >= resumed[0]) {
                         busy++;
                     }
                 } else {

@@ -192,12 +192,13 @@ public final class ExperimentCommand implements Callable<Integer> {
         Map<String, Object> meter = (Map<String, Object>) summary.get("meter");
         out.println("meter: " + meter.get("title"));
         Map<String, Object> variants = (Map<String, Object>) summary.get("variants");
-        out.printf(Locale.ROOT, "%-12s %22s %22s %16s %16s %14s %10s%n", "variant", "solver J (95% CI)",
-                "recovery J (95% CI)", "idle host W", "particip. W", "recovery ms", "recomputed");
+        out.printf(Locale.ROOT, "%-12s %22s %22s %12s %12s %12s %12s %10s%n", "variant", "solver J (95% CI)",
+                "recovery J (95% CI)", "idle host W", "while idle", "particip. W", "recovery ms", "recomputed");
         for (Map.Entry<String, Object> v : variants.entrySet()) {
             Map<String, Object> m = (Map<String, Object>) ((Map<String, Object>) v.getValue()).get("metrics");
-            out.printf(Locale.ROOT, "%-12s %22s %22s %16s %16s %14s %10s%n", v.getKey(), ci(m.get("solver_joules")),
-                    ci(m.get("recovery_joules")), mean(m.get("idle_host_watts")), mean(m.get("participating_host_watts")),
+            out.printf(Locale.ROOT, "%-12s %22s %22s %12s %12s %12s %12s %10s%n", v.getKey(), ci(m.get("solver_joules")),
+                    ci(m.get("recovery_joules")), mean(m.get("idle_host_watts")), mean(m.get("idle_phase_watts")),
+                    mean(m.get("participating_host_watts")),
                     mean(m.get("recovery_wall_ms")), mean(m.get("recomputed_partition_iterations")));
         }
         for (Map<String, Object> s : (List<Map<String, Object>>) summary.get("savingsVsGlobal")) {
@@ -205,6 +206,10 @@ public final class ExperimentCommand implements Callable<Integer> {
                     s.get("host"), fmt(s.get("variantWatts")), fmt(s.get("globalWatts")), fmt(s.get("savingWatts")),
                     fmt(s.get("savingPercent")));
         }
+        Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
+        out.printf(Locale.ROOT, "idle hosts while idle: dfr %s W, dfr+capping %s W: capping saves %s J/s (%s %%)%n",
+                fmt(c.get("dfrWatts")), fmt(c.get("dfrCappingWatts")), fmt(c.get("savingWatts")),
+                fmt(c.get("savingPercent")));
         for (String f : result.failures()) {
             out.println("failed: " + f);
         }

@@ -57,6 +57,7 @@ public final class Experiment {
             new Metric("startup_joules", "J", RunRow::startUpJoules),
             new Metric("idle_host_watts", "W", RunRow::idleHostWatts),
             new Metric("participating_host_watts", "W", RunRow::participatingHostWatts),
+            new Metric("idle_phase_watts", "W", RunRow::idlePhaseWatts),
             new Metric("recovery_wall_ms", "ms", RunRow::recoveryWallMillis),
             new Metric("recomputed_partition_iterations", "partition-iterations", RunRow::recomputed),
             new Metric("capped_seconds", "s", RunRow::cappedSeconds),
@@ -270,6 +271,7 @@ public final class Experiment {
         }
         summary.put("variants", variants);
         summary.put("savingsVsGlobal", savings(rows));
+        summary.put("cappingVsDfr", cappingVsDfr(rows));
         return summary;
     }
 
@@ -304,6 +306,21 @@ public final class Experiment {
             }
         }
         return out;
+    }
+
+    /** The idle hosts' power while idle, dfr+capping against dfr: what capping itself saves. */
+    private static Map<String, Object> cappingVsDfr(List<RunRow> rows) {
+        Stats dfr = Stats.of(rows.stream().filter(r -> r.variant() == Variant.DFR).mapToDouble(RunRow::idlePhaseWatts)
+                .toArray());
+        Stats capped = Stats.of(rows.stream().filter(r -> r.variant() == Variant.DFR_CAPPING)
+                .mapToDouble(RunRow::idlePhaseWatts).toArray());
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("metric", "idle_phase_watts");
+        m.put("dfrWatts", finite(dfr.mean()));
+        m.put("dfrCappingWatts", finite(capped.mean()));
+        m.put("savingWatts", finite(dfr.mean() - capped.mean()));
+        m.put("savingPercent", finite(100 * (dfr.mean() - capped.mean()) / dfr.mean()));
+        return m;
     }
 
     private static Map<String, Object> statsJson(String unit, Stats s) {
@@ -344,6 +361,11 @@ public final class Experiment {
             csv.append(s.get("variant")).append(',').append(s.get("host")).append("_saving_vs_global_percent,%,,")
                     .append(cell(s.get("savingPercent"))).append(",,,,").append(source).append('\n');
         }
+        Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
+        csv.append("dfr+capping,idle_phase_saving_vs_dfr,W,,").append(cell(c.get("savingWatts"))).append(",,,,")
+                .append(source).append('\n');
+        csv.append("dfr+capping,idle_phase_saving_vs_dfr_percent,%,,").append(cell(c.get("savingPercent")))
+                .append(",,,,").append(source).append('\n');
         Files.writeString(out.resolve("summary.csv"), csv.toString());
     }
 

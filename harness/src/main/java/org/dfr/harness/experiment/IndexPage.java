@@ -60,7 +60,12 @@ final class IndexPage {
                     .append(num(s.get("savingWatts"))).append("</td><td>").append(num(s.get("savingPercent")))
                     .append("</td></tr>\n");
         }
-        h.append("</table>\n<p>Files: <a href=\"runs.csv\">runs.csv</a>, <a href=\"summary.csv\">summary.csv</a>, "
+        Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
+        h.append("</table>\n<h2>What capping saves: idle hosts while idle, dfr+capping against dfr [")
+                .append(esc(meter)).append("]</h2>\n<p>dfr ").append(num(c.get("dfrWatts"))).append(" W, dfr+capping ")
+                .append(num(c.get("dfrCappingWatts"))).append(" W: saving ").append(num(c.get("savingWatts")))
+                .append(" J/s (").append(num(c.get("savingPercent"))).append(" %).</p>\n");
+        h.append("<p>Files: <a href=\"runs.csv\">runs.csv</a>, <a href=\"summary.csv\">summary.csv</a>, "
                 + "<a href=\"summary.json\">summary.json</a>, <a href=\"samples.csv\">samples.csv</a>, "
                 + "<a href=\"experiment.json\">experiment.json</a>.</p>\n</body></html>\n");
         Files.writeString(out.resolve("index.html"), h.toString());

@@ -27,6 +27,8 @@ import org.dfr.harness.RunReport;
  * @param participatingHosts hosts with a participating rank in the first recovery
  * @param idleHostWatts    mean power of the idle hosts over their recovery phases
  * @param participatingHostWatts mean power of the participating hosts over their recovery phases
+ * @param idlePhaseWatts  mean power of the idle hosts while every rank of theirs was idle (recovery-idle or
+ *                         capped): where capping acts
  * @param cappedSeconds    time hosts spent capped, summed over hosts
  * @param hostRecoveryWatts per host, mean power over its recovery phases (recovery-active, -idle, capped)
  * @param fieldSha256      the result's digest
@@ -34,7 +36,7 @@ import org.dfr.harness.RunReport;
 public record RunRow(int run, Variant variant, int repetition, String source, long wallMillis, double solverJoules,
                      double startUpJoules, double recoveryJoules, double recoveryWallMillis, double recomputed,
                      Set<String> idleHosts, Set<String> participatingHosts, double idleHostWatts,
-                     double participatingHostWatts, double cappedSeconds, Map<String, Double> hostRecoveryWatts,
+                     double participatingHostWatts, double idlePhaseWatts, double cappedSeconds, Map<String, Double> hostRecoveryWatts,
                      String fieldSha256) {
 
     /** @return the energy outside recoveries */
@@ -46,7 +48,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
     public static final List<String> COLUMNS = List.of("run", "variant", "repetition", "warmup", "source", "wall_ms",
             "solver_joules", "startup_joules", "recovery_joules", "rest_joules", "recovery_wall_ms",
             "recomputed_partition_iterations", "idle_hosts", "participating_hosts", "idle_host_watts",
-            "participating_host_watts", "capped_seconds", "field_sha256");
+            "participating_host_watts", "idle_phase_watts", "capped_seconds", "field_sha256");
 
     /** @return the CSV cells of this row, then its host columns in {@code hosts} order */
     public String csv(List<String> hosts) {
@@ -54,7 +56,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
                 Boolean.toString(repetition == 0), source, Long.toString(wallMillis), num(solverJoules),
                 num(startUpJoules), num(recoveryJoules), num(restJoules()), num(recoveryWallMillis), num(recomputed),
                 String.join(" ", idleHosts), String.join(" ", participatingHosts), num(idleHostWatts),
-                num(participatingHostWatts), num(cappedSeconds), fieldSha256));
+                num(participatingHostWatts), num(idlePhaseWatts), num(cappedSeconds), fieldSha256));
         for (String h : hosts) {
             cells.add(num(hostRecoveryWatts.getOrDefault(h, Double.NaN)));
         }
@@ -76,6 +78,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
         double capped = 0;
         boolean measured = !"none".equals(source);
         Map<String, Double> hostWatts = new LinkedHashMap<>();
+        Map<String, Double> hostIdleWatts = new LinkedHashMap<>();
         Object hostsValue = energy.get("hosts");
         if (hostsValue instanceof List<?> hosts) {
             for (Object o : hosts) {
@@ -84,6 +87,8 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
                         Map.of());
                 double recJ = 0;
                 double recS = 0;
+                double idleJ = 0;
+                double idleS = 0;
                 for (Map.Entry<String, Map<String, Object>> p : phases.entrySet()) {
                     double j = number(p.getValue().get("joules"));
                     double s = number(p.getValue().get("seconds"));
@@ -99,8 +104,13 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
                     if (phase.equals("capped")) {
                         capped += s;
                     }
+                    if (phase.equals("capped") || phase.equals("recovery-idle")) {
+                        idleJ += Double.isFinite(j) ? j : 0;
+                        idleS += s;
+                    }
                 }
                 hostWatts.put(String.valueOf(host.get("host")), measured && recS > 0 ? recJ / recS : Double.NaN);
+                hostIdleWatts.put(String.valueOf(host.get("host")), measured && idleS > 0 ? idleJ / idleS : Double.NaN);
             }
         }
         Set<String> idle = new TreeSet<>();
@@ -127,7 +137,8 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
         }
         return new RunRow(run, variant, repetition, source, report.wallMillis(), measured ? solver : Double.NaN,
                 measured ? startUp : Double.NaN, measured ? recovery : Double.NaN, recoveryWall, recomputed, idle,
-                participating, mean(hostWatts, idle), mean(hostWatts, participating), capped, hostWatts,
+                participating, mean(hostWatts, idle), mean(hostWatts, participating), mean(hostIdleWatts, idle), capped,
+                hostWatts,
                 report.fieldSha256());
     }
 

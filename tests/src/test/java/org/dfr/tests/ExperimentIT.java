@@ -1,0 +1,210 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.apache.commons.math3.distribution.TDistribution;
+import org.dfr.harness.experiment.Experiment;
+import org.dfr.harness.experiment.ExperimentSpec;
+import org.dfr.harness.experiment.Schedule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A small energy experiment (2x4 ranks on 4 hosts of 2, 64x64 cells, rank 1 killed at iteration 4, the three
+ * variants twice each) on the load model and a fake cpufreq tree per host: summary.json agrees with runs.csv,
+ * the schedule is the seed's, the capped phase appears for the idle host, every title says "model", and the
+ * PNGs are real images.
+ */
+class ExperimentIT {
+
+    @TempDir
+    static Path tmp;
+
+    static Path out;
+    static Experiment.Result result;
+    static ExperimentSpec spec;
+
+    @BeforeAll
+    static void runExperiment() throws IOException {
+        Path file = tmp.resolve("small.yaml");
+        Files.writeString(file, """
+                name: small
+                kernel: jacobi2d5
+                cells: [64, 64]
+                ranksGrid: [2, 4]
+                iterations: 8
+                checkpointEvery: 8
+                failures: ["1@4"]
+                repetitions: 2
+                warmups: 0
+                seed: 42
+                idlePowerWatts: 40
+                busyPowerWatts: 120
+                modelIdleClockShare: 0.25
+                fakeSysfs: true
+                samplePeriodMillis: 20
+                """);
+        spec = ExperimentSpec.read(file).orElse(ExperimentSpec.defaults());
+        out = tmp.resolve("out");
+        result = new Experiment(spec, out).specFile(file).run();
+    }
+
+    private static List<Map<String, String>> csv(Path file) throws IOException {
+        List<String> lines = Files.readAllLines(file);
+        String[] header = lines.get(0).split(",", -1);
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] cells = line.split(",", -1);
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int i = 0; i < header.length; i++) {
+                row.put(header[i], cells[i]);
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    @Test
+    void summaryStatisticsAreThoseOfTheRunsRows() throws IOException {
+        assertThat(result.failures()).isEmpty();
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertThat(summary.path("provenance").path("jvm").asText()).isNotEmpty();
+        List<Map<String, String>> runs = csv(out.resolve("runs.csv"));
+        assertThat(runs).hasSize(6);
+        for (String variant : List.of("global", "dfr", "dfr+capping")) {
+            for (String metric : List.of("solver_joules", "recovery_joules", "recovery_wall_ms",
+                    "recomputed_partition_iterations", "idle_host_watts", "participating_host_watts")) {
+                double[] values = runs.stream().filter(r -> r.get("variant").equals(variant))
+                        .map(r -> r.get(metric.equals("recovery_wall_ms") ? "recovery_wall_ms" : metric))
+                        .filter(s -> !s.isEmpty()).mapToDouble(Double::parseDouble).toArray();
+                JsonNode stats = summary.path("variants").path(variant).path("metrics").path(metric);
+                assertThat(stats.path("n").asInt()).as(variant + " " + metric).isEqualTo(values.length);
+                if (values.length == 0) {
+                    continue;
+                }
+                double mean = (values[0] + values[values.length - 1]) / 2;
+                assertThat(values).hasSize(2);
+                double sd = Math.abs(values[0] - values[1]) / Math.sqrt(2);
+                double half = new TDistribution(1).inverseCumulativeProbability(0.975) * sd / Math.sqrt(2);
+                assertThat(stats.path("mean").asDouble()).as(variant + " " + metric).isCloseTo(mean, within(1e-5));
+                assertThat(stats.path("sd").asDouble()).isCloseTo(sd, within(1e-5));
+                if (sd > 0) {
+                    assertThat(stats.path("ci95").get(0).asDouble()).isCloseTo(mean - half, within(1e-4));
+                    assertThat(stats.path("ci95").get(1).asDouble()).isCloseTo(mean + half, within(1e-4));
+                }
+            }
+        }
+        // the recovery is the cone of the plan in both dfr variants, everything under global rollback
+        assertThat(summary.path("variants").path("dfr").path("metrics").path("recomputed_partition_iterations")
+                .path("mean").asDouble()).isLessThan(summary.path("variants").path("global").path("metrics")
+                .path("recomputed_partition_iterations").path("mean").asDouble());
+    }
+
+    @Test
+    void theSameSeedGivesTheSameSchedule() throws IOException {
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        List<Schedule.Entry> expected = Schedule.of(spec);
+        assertThat(Schedule.of(ExperimentSpec.read(out.resolve("experiment.json")))).isEqualTo(expected);
+        JsonNode schedule = summary.path("schedule");
+        assertThat(schedule.size()).isEqualTo(expected.size());
+        List<Map<String, String>> runs = csv(out.resolve("runs.csv"));
+        for (int i = 0; i < expected.size(); i++) {
+            assertThat(schedule.get(i).path("variant").asText()).isEqualTo(expected.get(i).variant().label());
+            assertThat(runs.get(i).get("variant")).isEqualTo(expected.get(i).variant().label());
+            assertThat(runs.get(i).get("run")).isEqualTo(Integer.toString(expected.get(i).index()));
+        }
+        // the same failure in every run: the same recomputed work within a variant
+        for (String variant : List.of("global", "dfr", "dfr+capping")) {
+            assertThat(runs.stream().filter(r -> r.get("variant").equals(variant))
+                    .map(r -> r.get("recomputed_partition_iterations")).distinct()).hasSize(1);
+        }
+    }
+
+    @Test
+    void modelEverywhereAndTheIdleHostIsCappedOnlyWithCapping() throws IOException {
+        JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
+        assertThat(summary.path("meter").path("source").asText()).isEqualTo("model");
+        assertThat(summary.path("meter").path("title").asText()).startsWith("model: P_idle=40.0 W, P_busy=120.0 W");
+        assertThat(Files.readString(out.resolve("index.html"))).contains("[model: P_idle=40.0 W");
+        assertThat(Files.readAllLines(out.resolve("summary.csv")).subList(1, 5)).allMatch(l -> l.endsWith(",model"));
+        assertThat(Files.exists(out.resolve("experiment-input.yaml"))).isTrue();
+        List<Map<String, String>> samples = csv(out.resolve("samples.csv"));
+        Set<String> cappedHosts = new HashSet<>();
+        Set<String> cappedVariants = new HashSet<>();
+        for (Map<String, String> s : samples) {
+            assertThat(s.get("source")).isEqualTo("model");
+            if (s.get("phase").equals("capped")) {
+                cappedHosts.add(s.get("host"));
+                cappedVariants.add(s.get("variant"));
+            }
+        }
+        // while idle: P_idle uncapped; capped to 1.2 of 2.6 GHz, 40 * (0.75 + 0.25 * 1.2 / 2.6) by the model's law
+        JsonNode variants = summary.path("variants");
+        assertThat(variants.path("dfr").path("metrics").path("idle_phase_watts").path("mean").asDouble())
+                .isCloseTo(40.0, within(1e-6));
+        assertThat(variants.path("dfr+capping").path("metrics").path("idle_phase_watts").path("mean").asDouble())
+                .isCloseTo(40 * (0.75 + 0.25 * 1.2 / 2.6), within(1e-6));
+        assertThat(summary.path("cappingVsDfr").path("savingPercent").asDouble())
+                .isCloseTo(100 * 0.25 * (1 - 1.2 / 2.6), within(1e-4));
+        assertThat(cappedVariants).containsExactly("dfr+capping");
+        assertThat(cappedHosts).containsExactly("host3");
+        assertThat(samples.stream().map(s -> s.get("phase")).distinct())
+                .contains("start-up", "compute", "checkpoint", "detection", "agreement", "recovery-active", "finish");
+    }
+
+    @Test
+    void plotsAreImages() throws IOException {
+        BufferedImage fig5 = ImageIO.read(out.resolve("fig5-power.png").toFile());
+        assertThat(fig5.getWidth()).isEqualTo(1800);
+        assertThat(fig5.getHeight()).isEqualTo(840);
+        assertThat(colours(fig5)).isGreaterThan(20);
+        assertThat(hasColour(fig5, 20, 150, 60)).as("the dfr+capping curve").isTrue();
+        assertThat(hasColour(fig5, 200, 30, 30)).as("the global curve").isTrue();
+        BufferedImage energy = ImageIO.read(out.resolve("energy.png").toFile());
+        assertThat(energy.getWidth()).isEqualTo(900);
+        assertThat(energy.getHeight()).isEqualTo(480);
+        assertThat(colours(energy)).isGreaterThan(5);
+        BufferedImage recovery = ImageIO.read(out.resolve("recovery.png").toFile());
+        assertThat(recovery.getWidth()).isEqualTo(1040);
+        assertThat(recovery.getHeight()).isEqualTo(420);
+        assertThat(colours(recovery)).isGreaterThan(5);
+    }
+
+    private static int colours(BufferedImage image) {
+        Set<Integer> seen = new HashSet<>();
+        for (int y = 0; y < image.getHeight(); y += 3) {
+            for (int x = 0; x < image.getWidth(); x += 3) {
+                seen.add(image.getRGB(x, y));
+            }
+        }
+        return seen.size();
+    }
+
+    private static boolean hasColour(BufferedImage image, int r, int g, int b) {
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                int rgb = image.getRGB(x, y);
+                if (Math.abs(((rgb >> 16) & 255) - r) < 8 && Math.abs(((rgb >> 8) & 255) - g) < 8
+                        && Math.abs((rgb & 255) - b) < 8) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
