@@ -200,7 +200,7 @@ public final class ProcessLauncher {
         long timeoutMillis = runTimeoutMillis > 0 ? runTimeoutMillis : derivedTimeoutMillis(config);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         int basePort = settings.basePort() > 0 ? settings.basePort()
-                : HazelcastConfigs.freeBasePort(spec.memberCount() + 2);
+                : HazelcastConfigs.freeBasePort(spec.memberCount() + 2, addressesOf(spec));
         Path dir = createTempDirectory();
         // the ranks of a host live in different JVMs: this one decides for every host (CappingLines)
         IdleHostCapping capping = config.capIdleHosts()
@@ -240,6 +240,15 @@ public final class ProcessLauncher {
             }
             deleteRecursively(dir);
         }
+    }
+
+    /** The distinct addresses the run's hosts bind (loopback alone by default). */
+    private java.util.List<String> addressesOf(RunSpec spec) {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (int h = 0; h < spec.hostCount(); h++) {
+            out.add(settings.addressOfHost(h));
+        }
+        return java.util.List.copyOf(out);
     }
 
     /** {@code -Xmx} of each rank process, in MiB (see the class comment). */

@@ -17,14 +17,18 @@ import org.dfr.runtime.ClusterSettings;
  * @param clusterName the unique name of this run's Hazelcast cluster
  * @param basePort first port of the members' range on 127.0.0.1
  * @param collectTimeoutMillis how long a non-collecting rank waits for the collector before leaving
+ * @param hostAddresses the address of each host's members (empty: loopback)
+ * @param dataToken the secret data-plane connections present
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
-                                long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid) {
+                                long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
+                                java.util.List<String> hostAddresses, long dataToken) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
         Objects.requireNonNull(clusterName);
+        hostAddresses = hostAddresses == null ? java.util.List.of() : java.util.List.copyOf(hostAddresses);
         if (basePort <= 0) {
             throw new IllegalArgumentException("basePort must be a port number, got " + basePort);
         }
@@ -35,7 +39,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                                        long collectTimeoutMillis, long launcherPid) {
         return new RankProcessConfig(run, settings.clusterName(), basePort, settings.heartbeatIntervalMillis(),
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
-                settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid);
+                settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid, settings.hostAddresses(),
+                settings.dataToken());
     }
 
     /** A fresh {@link ClusterSettings} equal to the launcher's. */
@@ -47,7 +52,9 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 .maxNoHeartbeatMillis(maxNoHeartbeatMillis)
                 .messageTimeoutMillis(messageTimeoutMillis)
                 .recoveryTimeoutMillis(recoveryTimeoutMillis)
-                .joinTimeoutMillis(joinTimeoutMillis);
+                .joinTimeoutMillis(joinTimeoutMillis)
+                .hostAddresses(hostAddresses)
+                .dataToken(dataToken);
     }
 
     /** Writes this configuration as JSON, atomically. */

@@ -20,6 +20,7 @@ import org.dfr.harness.Runner;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunSpec;
 import org.dfr.runtime.kernel.ReferenceSolver;
@@ -101,6 +102,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "RANK dies after the first recomputed level of the next recovery.")
     List<Integer> failDuringRecovery = new ArrayList<>();
 
+    @Option(names = "--host-addresses", paramLabel = "ADDR[,ADDR...]", split = ",",
+            description = "The address each host's ranks bind and advertise, host 0 first (rank 0's is the seed the"
+                    + " others join through); e.g. 127.0.0.2,127.0.0.3,... to give every simulated host its own"
+                    + " loopback address. Default: all on 127.0.0.1.")
+    List<String> hostAddresses = new ArrayList<>();
+
     @Option(names = "--cap-idle-hosts", description = "Cap the CPU frequency of hosts whose ranks are all idle during recovery.")
     boolean capIdleHosts;
 
@@ -159,9 +166,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
+        ClusterSettings settings = clusterSettings(config);
         RunReport result;
         try {
-            result = new Runner().powerModel(model).samples(samples).run(config);
+            result = new Runner(settings).powerModel(model).samples(samples).run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             return 1;
@@ -176,6 +184,29 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The cluster of this run: a fresh name and token, and the hosts' addresses when given. */
+    private ClusterSettings clusterSettings(RunConfig config) {
+        ClusterSettings settings = new ClusterSettings();
+        if (hostAddresses.isEmpty()) {
+            return settings;
+        }
+        int hosts = config.runSpec().hostCount();
+        if (hostAddresses.size() < hosts) {
+            throw new ParameterException(spec.commandLine(), "--host-addresses gives " + hostAddresses.size()
+                    + " addresses but the run has " + hosts + " hosts (" + config.runSpec().memberCount()
+                    + " ranks, " + config.ranksPerHost() + " per host): give one per host");
+        }
+        for (String a : hostAddresses) {
+            try {
+                java.net.InetAddress.getByName(a);
+            } catch (java.net.UnknownHostException e) {
+                throw new ParameterException(spec.commandLine(), "--host-addresses: '" + a
+                        + "' is not an address or a known host name");
+            }
+        }
+        return settings.hostAddresses(hostAddresses);
     }
 
     /** The --ranks-grid given, or the default for as many axes as --cells has. */
