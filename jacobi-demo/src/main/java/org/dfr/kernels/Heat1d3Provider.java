@@ -1,15 +1,10 @@
 package org.dfr.kernels;
 
-import java.util.List;
 import org.dfr.analysis.BlockLayout;
 import org.dfr.analysis.CellStencil;
-import org.dfr.runtime.kernel.KernelOption;
-import org.dfr.runtime.kernel.KernelProblem;
-import org.dfr.runtime.kernel.KernelProvider;
 import org.dfr.runtime.stencil.CellFunction;
 import org.dfr.runtime.stencil.StencilBoundary;
 import org.dfr.runtime.stencil.StencilKernel;
-import org.dfr.runtime.stencil.StencilSetup;
 
 /**
  * {@code heat1d3}: 1D 3-point explicit heat equation, with the exact arithmetic, boundary and initial state of DESIGN.md
@@ -17,7 +12,7 @@ import org.dfr.runtime.stencil.StencilSetup;
  * {@code periodic} (the same arithmetic on a torus). Built on {@link StencilKernel}, whose dependencies come
  * from {@link CellStencil#threePoint1d()} through the analyzer.
  */
-public final class Heat1d3Provider implements KernelProvider {
+public final class Heat1d3Provider extends BoundaryOptionProvider {
 
     /** The kernel's name. */
     public static final String NAME = "heat1d3";
@@ -25,35 +20,13 @@ public final class Heat1d3Provider implements KernelProvider {
     /** The initial interior value of DESIGN.md. */
     public static final CellFunction INITIAL = (x, y, z) -> ((31 * x) % 101) / 100.0;
 
-    @Override
-    public String name() {
-        return NAME;
+    public Heat1d3Provider() {
+        super(NAME, 1, "1D 3-point explicit heat equation");
     }
 
     @Override
-    public String description() {
-        return "1D 3-point explicit heat equation (option boundary=fixed|periodic)";
-    }
-
-    @Override
-    public int dimensions() {
-        return 1;
-    }
-
-    @Override
-    public List<KernelOption> options() {
-        return List.of(KernelOption.ofChoice("boundary", "fixed", List.of("fixed", "periodic"),
-                "fixed: the boundary values of DESIGN.md; periodic: every axis wraps around"));
-    }
-
-    @Override
-    public StencilSetup create(KernelProblem problem) {
-        problem.requireShape(NAME, 1);
-        String boundary = problem.options().values().getOrDefault("boundary", "fixed");
-        if (!boundary.equals("fixed") && !boundary.equals("periodic")) {
-            throw new IllegalArgumentException("kernel option boundary=" + boundary + " is not allowed: one of fixed, periodic");
-        }
-        return new StencilSetup(kernel(problem.cells(), problem.ranksGrid(), boundary.equals("periodic")));
+    StencilKernel build(int[] cells, int[] ranksGrid, boolean periodic) {
+        return kernel(cells, ranksGrid, periodic);
     }
 
     /**
