@@ -13,7 +13,7 @@ import org.dfr.runtime.ClusterSettings;
  * pid (a rank halts as soon as its launcher is gone, so that a SIGKILLed launcher leaves no orphans).
  * Written once as a JSON file that all ranks read; the rank id and result file travel as arguments.
  *
- * @param run the Jacobi run
+ * @param run the run (kernel, sizes, faults)
  * @param clusterName the unique name of this run's Hazelcast cluster
  * @param basePort first port of the members' range on 127.0.0.1
  * @param collectTimeoutMillis how long a non-collecting rank waits for the collector before leaving
