@@ -17,7 +17,8 @@ import org.dfr.runtime.kernel.ReferenceSolver;
  * reference. The same seed gives the same trials; a time budget bounds the campaign.
  *
  * <p>Outcomes: {@code OK} (the failure-free digest), {@code UNRECOVERABLE} (the run stopped with the
- * clear "no copy of checkpoint" error because two simultaneous deaths took both copies: correct
+ * clear "no copy of checkpoint" error, {@link RunFailedException.Kind#CHECKPOINT_LOST}, because two
+ * simultaneous deaths took both copies: correct
  * behaviour, counted apart), {@code WRONG} (a different digest) and {@code ERROR} (any other
  * failure). Only the last two fail a campaign.
  */
@@ -110,7 +111,7 @@ public final class Campaign {
                 trial = new Trial(i, base.kernel().name(), strategy, kills, same ? Outcome.OK : Outcome.WRONG, work, millisSince(start),
                         same ? "" : "digest " + report.fieldSha256() + " != " + expected);
             } catch (RunFailedException e) {
-                boolean clear = e.getMessage() != null && e.getMessage().contains("no copy of checkpoint");
+                boolean clear = e.kind() == RunFailedException.Kind.CHECKPOINT_LOST;
                 trial = new Trial(i, base.kernel().name(), strategy, kills, clear ? Outcome.UNRECOVERABLE : Outcome.ERROR, 0,
                         millisSince(start), e.getMessage());
             } catch (RuntimeException e) {

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.dfr.recovery.RankKiller;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.Leadership;
 import org.dfr.runtime.RankNode;
 import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
@@ -28,7 +29,9 @@ import picocli.CommandLine.Option;
  *
  * <p>Exit codes: {@value #EXIT_OK} done; {@value #EXIT_RUN_FAILED} the run failed (the reason is
  * printed and put on the control board); {@value #EXIT_USAGE} bad arguments; {@value #EXIT_ORPHANED}
- * the launcher died, so this rank halted; 137 killed by a planned failure.
+ * the launcher died, so this rank halted; {@value #EXIT_CHECKPOINT_LOST} the run failed because a
+ * checkpoint a recovery needs has no copy left ({@link RunFailedException.Kind#CHECKPOINT_LOST});
+ * 137 killed by a planned failure.
  */
 @Command(name = "dfr-rank", mixinStandardHelpOptions = true,
         description = "One rank of a processes-mode run (started by the dfr launcher, not by hand).")
@@ -53,6 +56,7 @@ public final class RankProcessMain implements Callable<Integer> {
     public static final int EXIT_RUN_FAILED = 1;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_ORPHANED = 3;
+    public static final int EXIT_CHECKPOINT_LOST = 4;
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "rank configuration (JSON)")
     Path configFile;
@@ -101,7 +105,7 @@ public final class RankProcessMain implements Callable<Integer> {
             // partitions migrate in the background after the joins: rank 0 lets them settle (so that
             // the loop does not share the CPU with moving checkpoints, and a member lost right after
             // the start cannot take a checkpoint's only copy with it), then holds migrations
-            if (rank == 0) {
+            if (Leadership.isFounder(rank)) {
                 node.holdMigrations(settings.joinTimeoutMillis());
             }
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
@@ -122,12 +126,13 @@ public final class RankProcessMain implements Callable<Integer> {
             return EXIT_OK;
         } catch (RuntimeException e) {
             String reason = e instanceof RunFailedException ? e.getMessage() : "rank " + rank + ": " + e;
+            RunFailedException.Kind kind = e instanceof RunFailedException rf ? rf.kind() : RunFailedException.Kind.OTHER;
             System.err.println("dfr-rank: run failed: " + reason);
             if (!(e instanceof RunFailedException)) {
                 e.printStackTrace();
             }
-            announceFailure(node, reason);
-            return EXIT_RUN_FAILED;
+            announceFailure(node, kind, reason);
+            return kind == RunFailedException.Kind.CHECKPOINT_LOST ? EXIT_CHECKPOINT_LOST : EXIT_RUN_FAILED;
         } finally {
             if (node != null) {
                 node.close();
@@ -158,12 +163,12 @@ public final class RankProcessMain implements Callable<Integer> {
         RunReports.write(RunReports.of(config, setup, outcome, Runner.noEnergy()), resultFile);
     }
 
-    private static void announceFailure(RankNode node, String reason) {
+    private static void announceFailure(RankNode node, RunFailedException.Kind kind, String reason) {
         if (node == null) {
             return;
         }
         try {
-            node.control().put(RankNode.FAILED_KEY, reason);
+            node.control().put(RankNode.FAILED_KEY, RunFailedException.boardValue(kind, reason));
         } catch (RuntimeException ignored) {
             // the cluster may be gone already; the launcher sees the exit code and the message anyway
         }

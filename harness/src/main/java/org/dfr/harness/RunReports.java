@@ -1,7 +1,6 @@
 package org.dfr.harness;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -13,6 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.dfr.recovery.Adoption;
+import org.dfr.recovery.FailureRecord;
+import org.dfr.recovery.RecoveryRecord;
+import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RankStats;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.kernel.KernelSetup;
@@ -45,36 +48,33 @@ public final class RunReports {
         int iterationsRun = outcome.iterationsRun();
         List<RunReport.Recovery> recoveries = new ArrayList<>();
         Map<Integer, Long> detectionByIteration = new TreeMap<>();
+        List<FailureRecord> failureRecords = outcome.failureRecords().stream().map(FailureRecord::fromJson).toList();
         for (String json : outcome.recoveryRecords()) {
-            JsonNode r = read(json);
-            Long detectedAt = r.hasNonNull("detectedAtMillis") ? r.get("detectedAtMillis").asLong() : null;
-            Long decidedAt = r.hasNonNull("decidedAtMillis") ? r.get("decidedAtMillis").asLong() : null;
-            Long resumedAt = r.hasNonNull("resumedAtMillis") ? r.get("resumedAtMillis").asLong() : null;
-            Long killedAt = killAnsweredBy(outcome, r.get("failureIteration").asInt());
+            RecoveryRecord r = RecoveryRecord.fromJson(json);
+            Long detectedAt = r.detectedAtMillis();
+            Long decidedAt = r.decidedAtMillis();
+            Long resumedAt = r.resumedAtMillis();
+            Long killedAt = killAnsweredBy(failureRecords, r.failureIteration());
             Long detection = detectedAt != null && killedAt != null ? Math.max(0, detectedAt - killedAt) : null;
             if (detection != null) {
-                detectionByIteration.putIfAbsent(r.get("failureIteration").asInt(), detection);
+                detectionByIteration.putIfAbsent(r.failureIteration(), detection);
             }
-            recoveries.add(new RunReport.Recovery(r.get("epoch").asInt(), r.get("strategy").asText(),
-                    r.get("effectiveStrategy").asText(), ints(r.get("deadRanks")), ints(r.get("lostPartitions")),
-                    r.get("checkpointIteration").asInt(), r.get("failureIteration").asInt(),
-                    r.get("lostIterations").asInt(), levels(r.get("levels")),
-                    r.get("recomputedPartitionIterations").asLong(), ints(r.get("participatingRanks")),
-                    ints(r.get("idleRanks")), strings(r.get("adoptions")), r.get("coversEverything").asBoolean(),
+            recoveries.add(new RunReport.Recovery(r.epoch(), label(r.strategy()), label(r.effectiveStrategy()),
+                    r.deadRanks(), r.lostPartitions(), r.checkpointIteration(), r.failureIteration(),
+                    r.lostIterations(), r.levels(), r.recomputedPartitionIterations(), r.participatingRanks(),
+                    r.idleRanks(), r.adoptions().stream().map(Adoption::text).toList(), r.coversEverything(),
                     detection, detectedAt != null && decidedAt != null ? decidedAt - detectedAt : null,
-                    r.hasNonNull("replacementMillis") ? r.get("replacementMillis").asLong() : null,
-                    r.hasNonNull("recomputeMillis") ? r.get("recomputeMillis").asLong() : null,
+                    r.replacementMillis(), r.recomputeMillis(),
                     detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null));
         }
         Map<String, RunReport.Failure> failures = new TreeMap<>();
-        for (String json : outcome.failureRecords()) {
-            JsonNode f = read(json);
-            int iteration = f.get("iteration").asInt();
-            String point = f.get("point").asText();
+        for (FailureRecord f : failureRecords) {
+            int iteration = f.iteration();
+            String point = f.point();
             String key = String.format("%08d/%s", Math.max(iteration, 0), point);
             RunReport.Failure old = failures.get(key);
             List<Integer> ranks = new ArrayList<>(old == null ? List.of() : old.ranks());
-            ranks.add(f.get("rank").asInt());
+            ranks.add(f.rank());
             ranks.sort(null);
             failures.put(key, new RunReport.Failure(ranks, iteration, point,
                     iteration > 0 ? detectionByIteration.get(iteration) : null));
@@ -102,48 +102,20 @@ public final class RunReports {
      * The death a recovery answers: the latest kill at or before its failure iteration (with several
      * failures in a run, the earlier ones were answered by earlier recoveries).
      */
-    private static Long killAnsweredBy(RunOutcome outcome, int failureIteration) {
+    private static Long killAnsweredBy(List<FailureRecord> failures, int failureIteration) {
         Long chosen = null;
-        for (String json : outcome.failureRecords()) {
-            JsonNode f = read(json);
-            long at = f.get("killedAtMillis").asLong();
-            if (f.get("iteration").asInt() <= failureIteration && (chosen == null || at > chosen)) {
+        for (FailureRecord f : failures) {
+            long at = f.killedAtMillis();
+            if (f.iteration() <= failureIteration && (chosen == null || at > chosen)) {
                 chosen = at;
             }
         }
         return chosen;
     }
 
-    private static JsonNode read(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static List<Integer> ints(JsonNode array) {
-        List<Integer> out = new ArrayList<>();
-        if (array != null) {
-            array.forEach(n -> out.add(n.asInt()));
-        }
-        return out;
-    }
-
-    private static List<String> strings(JsonNode array) {
-        List<String> out = new ArrayList<>();
-        if (array != null) {
-            array.forEach(n -> out.add(n.asText()));
-        }
-        return out;
-    }
-
-    private static List<List<Integer>> levels(JsonNode array) {
-        List<List<Integer>> out = new ArrayList<>();
-        if (array != null) {
-            array.forEach(level -> out.add(ints(level)));
-        }
-        return out;
+    /** The report's name of a strategy; empty when the recovery could not decide one. */
+    private static String label(Strategy strategy) {
+        return strategy == null ? "" : strategy.label();
     }
 
     /** Writes a report atomically: a reader never sees half a file. */

@@ -23,7 +23,7 @@ public final class DataFlowRollback implements RollbackStrategy {
         RecoveryFacts f = RecoveryFacts.of(input);
         RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
         if (plan.lostIterations() > 0 && plan.coversEverything()) {
-            return GlobalRollback.directive(input, f, Strategy.DFR.label(), true);
+            return GlobalRollback.directive(input, f, Strategy.DFR, true);
         }
         List<List<Integer>> levels = new ArrayList<>();
         for (int k = 1; k <= plan.levelCount(); k++) {
@@ -32,9 +32,9 @@ public final class DataFlowRollback implements RollbackStrategy {
         int[] participating = plan.lostIterations() == 0 ? f.lost() : plan.level(1);
         List<Integer> participatingRanks = f.ownersOf(participating);
         List<Integer> idle = GlobalRollback.without(f.activeRanks(), participatingRanks);
-        return new RecoveryDirective(input.nextEpoch(), Strategy.DFR.label(), Strategy.DFR.label(), f.lostList(),
+        return new RecoveryDirective(input.nextEpoch(), Strategy.DFR, Strategy.DFR, f.lostList(),
                 f.deadRanks(), f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(),
                 levels, plan.recomputedPartitionIterations(), participatingRanks, idle,
-                new ArrayList<>(input.members()), false, null);
+                new ArrayList<>(input.members()), false, null, null);
     }
 }

@@ -8,15 +8,20 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.dfr.runtime.BackupRepair;
+import org.dfr.runtime.Communicator;
+import org.dfr.runtime.DoubleBuffer;
+import org.dfr.runtime.Leadership;
+import org.dfr.runtime.Ownership;
 import org.dfr.runtime.PartitionKernel;
-import org.dfr.runtime.RankNode;
+import org.dfr.runtime.PartitionStates;
+import org.dfr.runtime.RecoveryView;
 import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.net.EpochChangedException;
 import org.dfr.runtime.net.MessageKind;
 
 /**
- * Executes a {@link RecoveryDirective} on one rank.
+ * Executes a {@link RecoveryDirective} on one rank, which it sees through its {@link RecoveryView}.
  *
  * <p>Global: every owned partition reloads checkpoint {@code c} into its live buffers and the normal
  * loop recomputes {@code c+1 .. t-1}. Data-flow: survivors keep their live state at {@code t-1}
@@ -33,14 +38,14 @@ final class DirectiveExecutor {
         this.idleListener = idleListener;
     }
 
-    int execute(RankNode node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state) {
+    int execute(RecoveryView node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state) {
         node.acknowledgeDead(d.deadRanks());
-        node.mailbox().enterEpoch(d.epoch());
+        node.communicator().mailbox().enterEpoch(d.epoch());
         if (!node.liveRanks().containsAll(d.members())) {
             throw new EpochChangedException("a member left after the decision of epoch " + d.epoch());
         }
         if (d.abortReason() != null) {
-            throw new RunFailedException(d.abortReason());
+            throw d.abortFailure();
         }
         long start = System.nanoTime();
         state.replacementNanos = 0;
@@ -48,7 +53,7 @@ final class DirectiveExecutor {
         int target = d.failureIteration() - 1;
         Set<Integer> previouslyOwned = toSet(node.ownedPartitions());
         boolean hadLiveState = !state.invalid.containsAll(previouslyOwned);
-        node.setOwnership(d.ownershipArray());
+        node.adoptOwnership(Ownership.of(d.ownershipArray()));
         int[] owned = node.ownedPartitions();
         if (owned.length == 0) {
             // this rank owns nothing any more (cannot happen with the current replacement rule)
@@ -63,12 +68,12 @@ final class DirectiveExecutor {
             node.control().put(ResultCollector.REPLACEMENT_PREFIX + d.epoch() + "/" + node.rankId(),
                     Long.toString(state.replacementNanos / 1_000_000));
         }
-        int[] active = node.activeRanks();
-        node.barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), active);
+        Ownership ownership = node.ownership();
+        node.communicator().barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), ownership.activeRanks());
         idleListener.rankBusy(node.rankId());
         state.pendingTarget = -1;
         state.invalid.clear();
-        if (node.rankId() == active[0]) {
+        if (Leadership.isRoot(node.rankId(), ownership)) {
             RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000);
             // the loss used up copies of the partitions it held: let Hazelcast re-create them now
             // that the recovery no longer needs the cluster to hold still
@@ -77,32 +82,35 @@ final class DirectiveExecutor {
         return d.failureIteration();
     }
 
-    private void recomputeGlobally(RankNode node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
+    private void recomputeGlobally(RecoveryView node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
                                    int[] owned, Set<Integer> previouslyOwned, int c, int target) {
         state.pendingTarget = target;
         for (int p : owned) {
             state.invalid.add(p);
         }
         idleListener.rankBusy(node.rankId());
+        PartitionStates states = node.states();
         for (int p : owned) {
-            node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned, state));
+            states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));
         }
-        node.setLiveIteration(c);
+        states.setLiveIteration(c);
         node.setCommittedCheckpoint(c);
         for (int i = c + 1; i <= target; i++) {
             node.runIteration(i);
-            node.hook().afterRecoveryStep(node, i - c);
+            node.afterRecoveryStep(i - c);
         }
     }
 
-    private void recomputeCone(RankNode node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
+    private void recomputeCone(RecoveryView node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
                                int[] owned, Set<Integer> previouslyOwned, boolean hadLiveState, int c, int target) {
         Set<Integer> lost = new HashSet<>(d.lostPartitions());
         state.pendingTarget = target;
+        PartitionStates states = node.states();
+        Communicator comm = node.communicator();
         if (hadLiveState) {
-            node.fallBackTo(target);
+            states.fallBackTo(target);
         } else {
-            node.setLiveIteration(target);
+            states.setLiveIteration(target);
         }
         for (int p : owned) {
             if (lost.contains(p)) {
@@ -118,7 +126,7 @@ final class DirectiveExecutor {
         if (m == 0) {
             for (int p : owned) {
                 if (lost.contains(p)) {
-                    node.installLiveState(p, loadCheckpoint(node, c, p, previouslyOwned, state));
+                    states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));
                 }
             }
             idleListener.rankIdle(node.rankId());
@@ -126,13 +134,13 @@ final class DirectiveExecutor {
         }
         Set<Integer> level1 = levels.get(0);
         // duplicate buffers: state c of every owned cone partition, and of owned cone-edge partitions
-        Map<Integer, double[][]> dup = new HashMap<>();
+        Map<Integer, DoubleBuffer> dup = new HashMap<>();
         Set<Integer> edge = new TreeSet<>();
         for (int q : owned) {
             boolean inCone = level1.contains(q);
             boolean feedsCone = false;
             if (!inCone) {
-                for (int consumer : node.consumersOf(q)) {
+                for (int consumer : comm.consumersOf(q)) {
                     if (level1.contains(consumer)) {
                         feedsCone = true;
                         break;
@@ -141,7 +149,7 @@ final class DirectiveExecutor {
             }
             if (inCone || feedsCone) {
                 double[] s = loadCheckpoint(node, c, q, previouslyOwned, state);
-                dup.put(q, new double[][] {s, s.clone()});
+                dup.put(q, DoubleBuffer.of(s));
                 if (feedsCone) {
                     edge.add(q);
                 }
@@ -150,13 +158,13 @@ final class DirectiveExecutor {
         boolean participates = owned.length > 0 && java.util.Arrays.stream(owned).anyMatch(level1::contains);
         int epoch = d.epoch();
         // step 1 senders: level-1 partitions and the cone's edge, all at state c
-        for (Map.Entry<Integer, double[][]> e : dup.entrySet()) {
-            node.sendHalos(MessageKind.RECOMPUTE_HALO, epoch, c + 1, e.getKey(), e.getValue()[0],
-                    consumersIn(node, e.getKey(), level1));
+        for (Map.Entry<Integer, DoubleBuffer> e : dup.entrySet()) {
+            comm.sendHalos(MessageKind.RECOMPUTE_HALO, epoch, c + 1, e.getKey(), e.getValue().live(),
+                    consumersIn(comm, e.getKey(), level1));
         }
         if (!participates) {
             idleListener.rankIdle(node.rankId());
-            node.hook().afterRecoveryStep(node, 1);
+            node.afterRecoveryStep(1);
             return;
         }
         idleListener.rankBusy(node.rankId());
@@ -165,39 +173,37 @@ final class DirectiveExecutor {
             int iteration = c + k;
             for (int p : owned) {
                 if (level.contains(p)) {
-                    double[][] b = dup.get(p);
-                    node.receiveHalos(MessageKind.RECOMPUTE_HALO, epoch, iteration, p, b[0]);
-                    kernel.update(p, b[0], b[1]);
+                    DoubleBuffer b = dup.get(p);
+                    comm.receiveHalos(MessageKind.RECOMPUTE_HALO, epoch, iteration, p, b.live());
+                    kernel.update(p, b.live(), b.next());
                     node.countUpdate();
-                    double[] t = b[0];
-                    b[0] = b[1];
-                    b[1] = t;
+                    b.swap();
                 }
             }
             if (k < m) {
                 Set<Integer> nextLevel = levels.get(k);
                 for (int p : owned) {
                     if (level.contains(p)) {
-                        node.sendHalos(MessageKind.RECOMPUTE_HALO, epoch, iteration + 1, p, dup.get(p)[0],
-                                consumersIn(node, p, nextLevel));
+                        comm.sendHalos(MessageKind.RECOMPUTE_HALO, epoch, iteration + 1, p, dup.get(p).live(),
+                                consumersIn(comm, p, nextLevel));
                     }
                 }
             }
-            node.hook().afterRecoveryStep(node, k);
+            node.afterRecoveryStep(k);
         }
         for (int p : owned) {
             if (lost.contains(p)) {
-                node.installLiveState(p, dup.get(p)[0]);
+                states.install(p, dup.get(p).live());
             }
         }
     }
 
-    private static int[] consumersIn(RankNode node, int partition, Set<Integer> level) {
-        return java.util.Arrays.stream(node.consumersOf(partition)).filter(level::contains).toArray();
+    private static int[] consumersIn(Communicator comm, int partition, Set<Integer> level) {
+        return java.util.Arrays.stream(comm.consumersOf(partition)).filter(level::contains).toArray();
     }
 
     /** Loads a checkpoint, timing it as replacement work when this rank adopts the partition. */
-    private static double[] loadCheckpoint(RankNode node, int c, int p, Set<Integer> previouslyOwned,
+    private static double[] loadCheckpoint(RecoveryView node, int c, int p, Set<Integer> previouslyOwned,
                                            RecoveryProtocol.RankRecoveryState state) {
         long t0 = System.nanoTime();
         double[] s = loadCheckpoint(node, c, p, previouslyOwned);
@@ -207,14 +213,14 @@ final class DirectiveExecutor {
         return s;
     }
 
-    private static double[] loadCheckpoint(RankNode node, int c, int p, Set<Integer> previouslyOwned) {
+    private static double[] loadCheckpoint(RecoveryView node, int c, int p, Set<Integer> previouslyOwned) {
         double[] local = node.checkpoints().local(c, p);
         if (local != null) {
             return local.clone();
         }
         double[] replicated = node.checkpoints().replicated(c, p);
         if (replicated == null) {
-            throw new RunFailedException("no copy of checkpoint " + c + " of partition " + p
+            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + c + " of partition " + p
                     + " is left (rank " + node.rankId() + (previouslyOwned.contains(p) ? " owned it" : " adopted it") + ")");
         }
         node.checkpoints().adoptLocal(c, p, replicated);

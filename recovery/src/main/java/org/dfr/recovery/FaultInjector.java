@@ -1,11 +1,9 @@
 package org.dfr.recovery;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.dfr.runtime.IterationHook;
-import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RankContext;
 import org.dfr.runtime.ResultCollector;
 
 /**
@@ -27,58 +25,54 @@ public final class FaultInjector implements IterationHook {
     }
 
     @Override
-    public void beforeIteration(RankNode rank, int iteration) {
+    public void beforeIteration(RankContext rank, int iteration) {
         maybeKill(rank, iteration, FaultPlan.Point.ITERATION_START);
     }
 
     /** A rank killed at the start of an iteration first completes the previous one, as the plan means. */
     @Override
-    public boolean mayStartEarly(RankNode rank, int iteration) {
+    public boolean mayStartEarly(RankContext rank, int iteration) {
         return !planned(rank, iteration, FaultPlan.Point.ITERATION_START);
     }
 
     @Override
-    public void afterCheckpointWrite(RankNode rank, int iteration) {
+    public void afterCheckpointWrite(RankContext rank, int iteration) {
         maybeKill(rank, iteration, FaultPlan.Point.AFTER_CHECKPOINT_WRITE);
     }
 
     @Override
-    public void afterPartialSent(RankNode rank, int iteration) {
+    public void afterPartialSent(RankContext rank, int iteration) {
         maybeKill(rank, iteration, FaultPlan.Point.DURING_REDUCTION);
     }
 
     @Override
-    public void afterRecoveryStep(RankNode rank, int level) {
+    public void afterRecoveryStep(RankContext rank, int level) {
         if (level == 1 && recoveryKillsArmed.remove(rank.rankId())) {
             die(rank, -1, "after the first recomputed level of a recovery");
         }
     }
 
-    private void maybeKill(RankNode rank, int iteration, FaultPlan.Point point) {
+    private void maybeKill(RankContext rank, int iteration, FaultPlan.Point point) {
         if (planned(rank, iteration, point)) {
             die(rank, iteration, point.name());
         }
     }
 
     /** Whether the plan kills {@code rank} at this point of {@code iteration}. */
-    private boolean planned(RankNode rank, int iteration, FaultPlan.Point point) {
+    private boolean planned(RankContext rank, int iteration, FaultPlan.Point point) {
         // scheduled deaths belong to the failure-free timeline, not to a recomputation
         return !rank.inRecovery() && plan.kills().stream()
                 .anyMatch(k -> k.rank() == rank.rankId() && k.iteration() == iteration && k.point() == point);
     }
 
-    private void die(RankNode rank, int iteration, String where) {
+    private void die(RankContext rank, int iteration, String where) {
         // the record must be on the (replicated) board before the death, and carry the time of death:
         // the death is scheduled a little after the write starts, and happens then or, if the write
         // was slower, right after it (the recorded time is then early, and detection looks slower)
         long deathAtMillis = System.currentTimeMillis() + RECORD_BUDGET_MILLIS;
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("rank", rank.rankId());
-        record.put("iteration", iteration);
-        record.put("point", where);
-        record.put("killedAtMillis", deathAtMillis);
+        FailureRecord record = new FailureRecord(rank.rankId(), iteration, where, deathAtMillis);
         int key = (Math.max(iteration, 0) * 100_000) + rank.rankId();
-        rank.control().put(ResultCollector.FAILURE_PREFIX + key, RecoveryProtocol.write(record));
+        rank.control().put(ResultCollector.FAILURE_PREFIX + key, record.toJson());
         long waitMillis = deathAtMillis - System.currentTimeMillis();
         if (waitMillis > 0) {
             java.util.concurrent.locks.LockSupport.parkNanos(waitMillis * 1_000_000L);

@@ -10,10 +10,10 @@ public final class GlobalRollback implements RollbackStrategy {
     @Override
     public RecoveryDirective decide(RecoveryInput input) {
         RecoveryFacts f = RecoveryFacts.of(input);
-        return directive(input, f, Strategy.GLOBAL.label(), false);
+        return directive(input, f, Strategy.GLOBAL, false);
     }
 
-    static RecoveryDirective directive(RecoveryInput input, RecoveryFacts f, String asked, boolean coversEverything) {
+    static RecoveryDirective directive(RecoveryInput input, RecoveryFacts f, Strategy asked, boolean coversEverything) {
         int n = f.ownership().length;
         int m = f.failureIteration() - 1 - f.checkpointIteration();
         List<Integer> all = IntStream.range(0, n).boxed().toList();
@@ -21,11 +21,11 @@ public final class GlobalRollback implements RollbackStrategy {
         for (int k = 0; k < m; k++) {
             levels.add(all);
         }
-        return new RecoveryDirective(input.nextEpoch(), asked, Strategy.GLOBAL.label(), f.lostList(), f.deadRanks(),
+        return new RecoveryDirective(input.nextEpoch(), asked, Strategy.GLOBAL, f.lostList(), f.deadRanks(),
                 f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(), levels,
                 (long) m * n, m == 0 ? f.ownersOf(f.lost()) : f.activeRanks(),
                 m == 0 ? without(f.activeRanks(), f.ownersOf(f.lost())) : List.of(),
-                new ArrayList<>(input.members()), coversEverything || m > 0, null);
+                new ArrayList<>(input.members()), coversEverything || m > 0, null, null);
     }
 
     static List<Integer> without(List<Integer> all, List<Integer> remove) {

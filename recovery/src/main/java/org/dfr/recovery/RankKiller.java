@@ -1,7 +1,7 @@
 package org.dfr.recovery;
 
 import java.io.IOException;
-import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RankContext;
 
 /** How a rank dies: abruptly, never politely. */
 public interface RankKiller {
@@ -9,10 +9,10 @@ public interface RankKiller {
     /**
      * Kills the rank; does not return normally.
      */
-    RuntimeException kill(RankNode node);
+    RuntimeException kill(RankContext node);
 
     /** In-JVM members: {@code LifecycleService.terminate()}, sockets closed, the rank's thread unwinds. */
-    RankKiller TERMINATE_MEMBER = RankNode::killAbruptly;
+    RankKiller TERMINATE_MEMBER = RankContext::killAbruptly;
 
     /** A member in its own JVM: SIGKILL to this very process. */
     RankKiller SIGKILL_PROCESS = new SigkillSelf();
@@ -42,7 +42,7 @@ public interface RankKiller {
         }
 
         @Override
-        public synchronized RuntimeException kill(RankNode node) {
+        public synchronized RuntimeException kill(RankContext node) {
             long pid = ProcessHandle.current().pid();
             prepare();
             try {

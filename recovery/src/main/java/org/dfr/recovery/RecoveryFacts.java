@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * message of {@code c}, each sent after that rank wrote its checkpoint.
  */
 record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, int[] ownership,
-                     List<String> adoptions, List<Integer> deadRanks) {
+                     List<Adoption> adoptions, List<Integer> deadRanks) {
 
     static RecoveryFacts of(RecoveryInput in) {
         int restore = Integer.MAX_VALUE;
@@ -53,7 +53,7 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         }
         TreeSet<Integer> spares = new TreeSet<>(in.members());
         spares.removeAll(active);
-        List<String> adoptions = new ArrayList<>();
+        List<Adoption> adoptions = new ArrayList<>();
         for (int p : lost) {
             if (in.members().contains(owner[p])) {
                 continue; // invalid but its owner lives: the owner recomputes it
@@ -66,7 +66,7 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
             }
             owner[p] = adopter;
             active.add(adopter);
-            adoptions.add(p + ":" + adopter);
+            adoptions.add(new Adoption(p, adopter));
         }
         return new RecoveryFacts(checkpoint, restore + 1, lost.stream().mapToInt(Integer::intValue).toArray(),
                 owner, adoptions, new ArrayList<>(in.deadRanks()));

@@ -1,20 +1,19 @@
 package org.dfr.recovery;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.dfr.runtime.ControlBoard;
 import org.dfr.runtime.FailureHandler;
+import org.dfr.runtime.Membership;
+import org.dfr.runtime.RankKilledException;
 import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RecoveryView;
 import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.net.CommunicationException;
@@ -36,8 +35,6 @@ import org.slf4j.LoggerFactory;
 public final class RecoveryProtocol implements FailureHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryProtocol.class);
-    static final ObjectMapper JSON = new ObjectMapper()
-            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     private static final String STATUS_PREFIX = "status/";
     private static final String DIRECTIVE_PREFIX = "directive/";
 
@@ -50,20 +47,20 @@ public final class RecoveryProtocol implements FailureHandler {
         this.executor = new DirectiveExecutor(idleListener);
     }
 
-    RankRecoveryState stateOf(RankNode node) {
+    RankRecoveryState stateOf(RecoveryView node) {
         return states.computeIfAbsent(node.rankId(), r -> new RankRecoveryState());
     }
 
     @Override
-    public int recover(RankNode node, RuntimeException cause) {
+    public int recover(RecoveryView node, RuntimeException cause) {
         RankRecoveryState state = stateOf(node);
         node.setInRecovery(true);
         LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
         while (true) {
             long stoppedAt = System.currentTimeMillis();
-            int epoch = node.mailbox().epoch();
-            node.announceRecovery();
-            RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.computedIteration(),
+            int epoch = node.communicator().epoch();
+            node.communicator().announceRecovery(node.liveRanks());
+            RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.states().computedIteration(),
                     node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
             long putStart = System.nanoTime();
             node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), write(status));
@@ -81,7 +78,7 @@ public final class RecoveryProtocol implements FailureHandler {
     }
 
     @Override
-    public int awaitWork(RankNode spare) {
+    public int awaitWork(RecoveryView spare) {
         RankRecoveryState state = stateOf(spare);
         int seenEpoch = 0;
         while (true) {
@@ -105,7 +102,7 @@ public final class RecoveryProtocol implements FailureHandler {
         }
     }
 
-    private RecoveryDirective awaitDirectiveOrEnd(RankNode node, int afterEpoch) {
+    private RecoveryDirective awaitDirectiveOrEnd(RecoveryView node, int afterEpoch) {
         long deadline = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
         while (true) {
             long seen = node.control().version();
@@ -116,17 +113,17 @@ public final class RecoveryProtocol implements FailureHandler {
             if (d != null) {
                 return d;
             }
-            if (node.isOldestMember()) {
+            if (node.isCoordinator()) {
                 coordinate(node, afterEpoch);
             }
             if (node.isKilled()) {
-                throw new RankNode.RankKilledException(node.rankId());
+                throw new RankKilledException(node.rankId());
             }
             node.control().awaitChange(seen, deadline);
         }
     }
 
-    private RecoveryDirective awaitDirective(RankNode node, int epoch) {
+    private RecoveryDirective awaitDirective(RecoveryView node, int epoch) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(node.settings().recoveryTimeoutMillis());
         while (true) {
             long seen = node.control().version();
@@ -134,14 +131,15 @@ public final class RecoveryProtocol implements FailureHandler {
             if (d != null) {
                 return d;
             }
-            if (node.control().get(RankNode.FAILED_KEY) != null) {
-                throw new RunFailedException(node.control().get(RankNode.FAILED_KEY));
+            String failed = node.control().get(RankNode.FAILED_KEY);
+            if (failed != null) {
+                throw RunFailedException.fromBoardValue(failed);
             }
-            if (node.isOldestMember()) {
+            if (node.isCoordinator()) {
                 coordinate(node, epoch);
             }
             if (node.isKilled()) {
-                throw new RankNode.RankKilledException(node.rankId());
+                throw new RankKilledException(node.rankId());
             }
             if (System.nanoTime() > deadline) {
                 throw new RunFailedException("rank " + node.rankId() + ": no recovery decision for epoch " + (epoch + 1)
@@ -151,7 +149,7 @@ public final class RecoveryProtocol implements FailureHandler {
         }
     }
 
-    private static RecoveryDirective newestDirective(RankNode node, int afterEpoch) {
+    private static RecoveryDirective newestDirective(RecoveryView node, int afterEpoch) {
         String json = node.control().get(DIRECTIVE_PREFIX + (afterEpoch + 1));
         if (json == null) {
             return null;
@@ -167,7 +165,7 @@ public final class RecoveryProtocol implements FailureHandler {
     }
 
     /** The coordinator's part: decide once every live active rank reported for {@code epoch}. */
-    private void coordinate(RankNode node, int epoch) {
+    private void coordinate(RecoveryView node, int epoch) {
         ControlBoard board = node.control();
         if (board.get(DIRECTIVE_PREFIX + (epoch + 1)) != null) {
             return;
@@ -214,13 +212,13 @@ public final class RecoveryProtocol implements FailureHandler {
         }
     }
 
-    private static int[] currentOwnership(RankNode node, int epoch) {
+    private static int[] currentOwnership(RecoveryView node, int epoch) {
         if (epoch == 0) {
-            return node.ownership();
+            return node.ownership().toArray();
         }
         String json = node.control().get(DIRECTIVE_PREFIX + epoch);
         if (json == null) {
-            return node.ownership();
+            return node.ownership().toArray();
         }
         return read(json, RecoveryDirective.class).ownershipArray();
     }
@@ -234,13 +232,13 @@ public final class RecoveryProtocol implements FailureHandler {
     }
 
     /** Partitions that must load from the replicated copy need one: otherwise fail clearly. */
-    private static RecoveryDirective checkCheckpointCopies(RankNode node, RecoveryDirective d) {
+    private static RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryDirective d) {
         if (d.abortReason() != null) {
             return d;
         }
         Set<Integer> needReplicated = new HashSet<>();
-        for (String a : d.adoptions()) {
-            needReplicated.add(Integer.parseInt(a.substring(0, a.indexOf(':'))));
+        for (Adoption a : d.adoptions()) {
+            needReplicated.add(a.partition());
         }
         // right after a loss the backups are being promoted and a copy can look absent for a moment:
         // a copy is gone only if it is still absent once every partition has a live owner again
@@ -258,12 +256,12 @@ public final class RecoveryProtocol implements FailureHandler {
             return d;
         }
         missing.sort(null);
-        return abortOf(d, "no copy of checkpoint " + d.checkpointIteration() + " is left for partitions " + missing
+        return d.aborted(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + d.checkpointIteration() + " is left for partitions " + missing
                 + ": their owners (ranks " + d.deadRanks() + ") died together with the members holding the"
                 + " replicated copy, so the state cannot be rebuilt");
     }
 
-    private static List<Integer> missingCopies(RankNode node, int checkpoint, Set<Integer> partitions) {
+    private static List<Integer> missingCopies(RecoveryView node, int checkpoint, Set<Integer> partitions) {
         List<Integer> missing = new ArrayList<>();
         for (int p : partitions) {
             if (!node.checkpoints().hasReplicated(checkpoint, p)) {
@@ -273,77 +271,44 @@ public final class RecoveryProtocol implements FailureHandler {
         return missing;
     }
 
-    private static RecoveryDirective abortOf(RecoveryDirective d, String reason) {
-        return new RecoveryDirective(d.epoch(), d.strategy(), d.effectiveStrategy(), d.lostPartitions(), d.deadRanks(),
-                d.checkpointIteration(), d.failureIteration(), d.ownership(), d.adoptions(), List.of(),
-                0, List.of(), List.of(), d.members(), d.coversEverything(), reason);
-    }
-
     private static RecoveryDirective abort(RecoveryInput in, String reason) {
         List<Integer> own = toList(in.ownership());
-        return new RecoveryDirective(in.nextEpoch(), "", "", List.of(), new ArrayList<>(in.deadRanks()), 0, 0, own,
-                List.of(), List.of(), 0, List.of(), List.of(), new ArrayList<>(in.members()), false, reason);
+        return new RecoveryDirective(in.nextEpoch(), null, null, List.of(), new ArrayList<>(in.deadRanks()), 0, 0, own,
+                List.of(), List.of(), 0, List.of(), List.of(), new ArrayList<>(in.members()), false, reason,
+                RunFailedException.Kind.OTHER);
     }
 
-    private static void publishRecord(RankNode node, RecoveryDirective d, List<RankStatus> statuses) {
+    private static void publishRecord(RecoveryView node, RecoveryDirective d, List<RankStatus> statuses) {
         // detection: the first moment any survivor knew, by its own membership event or a failed message
         long detectedAt = Long.MAX_VALUE;
-        for (RankNode.MemberLoss loss : node.drainLosses()) {
+        for (Membership.MemberLoss loss : node.drainLosses()) {
             detectedAt = Math.min(detectedAt, loss.observedAtMillis());
         }
         for (RankStatus s : statuses) {
             detectedAt = Math.min(detectedAt, s.stoppedAtMillis());
         }
-        Map<String, Object> record = new LinkedHashMap<>();
-        record.put("epoch", d.epoch());
-        record.put("strategy", d.strategy());
-        record.put("effectiveStrategy", d.effectiveStrategy());
-        record.put("deadRanks", d.deadRanks());
-        record.put("lostPartitions", d.lostPartitions());
-        record.put("checkpointIteration", d.checkpointIteration());
-        record.put("failureIteration", d.failureIteration());
-        record.put("lostIterations", d.lostIterations());
-        record.put("levels", d.levels());
-        record.put("recomputedPartitionIterations", d.recomputedPartitionIterations());
-        record.put("participatingRanks", d.participatingRanks());
-        record.put("idleRanks", d.idleRanks());
-        record.put("adoptions", d.adoptions());
-        record.put("coversEverything", d.coversEverything());
-        record.put("detectedAtMillis", detectedAt == Long.MAX_VALUE ? null : detectedAt);
-        record.put("decidedAtMillis", System.currentTimeMillis());
-        record.put("abortReason", d.abortReason());
-        node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), write(record));
+        RecoveryRecord record = RecoveryRecord.decided(d, detectedAt == Long.MAX_VALUE ? null : detectedAt,
+                System.currentTimeMillis());
+        node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), record.toJson());
     }
 
-    /** Called by the lowest active rank after the resume barrier: completes the recovery record. */
-    static void recordResumed(RankNode node, RecoveryDirective d, long recomputeMillis) {
+    /** Called by the root after the resume barrier: completes the recovery record. */
+    static void recordResumed(RecoveryView node, RecoveryDirective d, long recomputeMillis) {
         String key = ResultCollector.RECOVERY_PREFIX + d.epoch();
         String json = node.control().get(key);
         if (json == null) {
             return;
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> record = read(json, TreeMap.class);
-        Map<String, Object> updated = new LinkedHashMap<>(record);
-        updated.put("resumedAtMillis", System.currentTimeMillis());
-        updated.put("recomputeMillis", recomputeMillis);
-        node.control().put(key, write(updated));
+        RecoveryRecord updated = RecoveryRecord.fromJson(json).resumed(System.currentTimeMillis(), recomputeMillis);
+        node.control().put(key, updated.toJson());
     }
 
     static String write(Object value) {
-        try {
-            return JSON.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProtocolJson.write(value);
     }
 
     static <T> T read(String json, Class<T> type) {
-        try {
-            return JSON.readValue(json, type);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("unreadable control message: " + json, e);
-        }
+        return ProtocolJson.read(json, type);
     }
 
     /** Per-rank memory of the recovery: which owned partitions hold no usable live state. */

@@ -26,6 +26,7 @@ public final class EmbeddedCluster {
     private final FailureHandler failureHandler;
     private final IterationHook hook;
 
+    /** A cluster of {@link RunSpec#memberCount()} ranks running {@code kernel}. */
     public EmbeddedCluster(RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
                            FailureHandler failureHandler, IterationHook hook) {
         this.spec = spec;
@@ -53,10 +54,13 @@ public final class EmbeddedCluster {
         List<RankNode> nodes = new ArrayList<>();
         try {
             long formStart = System.nanoTime();
-            // the first member becomes the master alone; the others then join it in parallel
-            nodes.add(RankNode.start(0, spec, kernel, settings, failureHandler, hook));
+            // the founder becomes the master alone; the others then join it in parallel
+            nodes.add(RankNode.start(Leadership.FOUNDER_RANK, spec, kernel, settings, failureHandler, hook));
             List<Future<RankNode>> starting = new ArrayList<>();
-            for (int r = 1; r < members; r++) {
+            for (int r = 0; r < members; r++) {
+                if (Leadership.isFounder(r)) {
+                    continue;
+                }
                 int rank = r;
                 starting.add(threads.submit(() -> {
                     Thread.currentThread().setName("dfr-rank" + rank);
@@ -69,7 +73,7 @@ public final class EmbeddedCluster {
             for (RankNode node : nodes) {
                 node.awaitClusterSize(members, settings.joinTimeoutMillis());
             }
-            nodes.get(0).holdMigrations(settings.joinTimeoutMillis());
+            nodes.get(0).holdMigrations(settings.joinTimeoutMillis()); // the founder
             for (RankNode node : nodes) {
                 node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             }
@@ -85,7 +89,7 @@ public final class EmbeddedCluster {
                     } catch (RuntimeException e) {
                         if (failure.compareAndSet(null, e)) {
                             LOG.error("rank {} failed: {}", node.rankId(), e.getMessage());
-                            node.control().put(RankNode.FAILED_KEY, String.valueOf(e.getMessage()));
+                            node.control().put(RankNode.FAILED_KEY, RunFailedException.boardValue(e));
                             nodes.forEach(n -> {
                                 if (n != node && !n.isKilled()) {
                                     n.killAbruptly();
@@ -152,7 +156,8 @@ public final class EmbeddedCluster {
             }
             throw new RunFailedException(what + " failed: " + c, c);
         } catch (TimeoutException e) {
-            throw new RunFailedException(what + " did not finish within " + timeoutMillis + " ms", e);
+            throw new RunFailedException(RunFailedException.Kind.TIMEOUT,
+                    what + " did not finish within " + timeoutMillis + " ms", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RunFailedException(what + " interrupted", e);

@@ -3,7 +3,7 @@ package org.dfr.runtime;
 /**
  * Decides what happens when a rank learns of a failure. The runtime knows how to iterate; the
  * recovery module knows how to agree, replace and roll back. "No recovery" is just another
- * implementation: {@link #FAIL_FAST}.
+ * implementation: {@link #FAIL_FAST}. The handler sees the rank through {@link RecoveryView}.
  */
 public interface FailureHandler {
 
@@ -14,25 +14,25 @@ public interface FailureHandler {
      * @return the next iteration this rank must execute (greater than {@code iterations} when done)
      * @throws RunFailedException when the run cannot continue
      */
-    int recover(RankNode rank, RuntimeException cause);
+    int recover(RecoveryView rank, RuntimeException cause);
 
     /**
      * Parks a spare until it adopts a partition.
      *
      * @return the next iteration the spare must execute, or {@code -1} if the run ended without it
      */
-    int awaitWork(RankNode spare);
+    int awaitWork(RecoveryView spare);
 
     /** Fails the run at the first failure. */
     FailureHandler FAIL_FAST = new FailureHandler() {
         @Override
-        public int recover(RankNode rank, RuntimeException cause) {
+        public int recover(RecoveryView rank, RuntimeException cause) {
             throw new RunFailedException("rank " + rank.rankId() + " lost a peer and recovery is disabled: "
                     + cause.getMessage(), cause);
         }
 
         @Override
-        public int awaitWork(RankNode spare) {
+        public int awaitWork(RecoveryView spare) {
             return spare.awaitRunEnd();
         }
     };

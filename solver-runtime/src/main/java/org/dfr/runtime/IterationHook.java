@@ -2,10 +2,11 @@ package org.dfr.runtime;
 
 /**
  * Called by a rank at fixed points of its loop. Fault injection uses it to kill a rank at an exact
- * point; the default does nothing.
+ * point; the default does nothing. The hook sees the rank through {@link RankContext}.
  */
 public interface IterationHook {
 
+    /** The hook that does nothing. */
     IterationHook NONE = new IterationHook() {
     };
 
@@ -14,7 +15,7 @@ public interface IterationHook {
      * {@link #mayStartEarly} says no, the rank may still be waiting for the sum of the reduction of
      * {@code iteration - 1}: it starts the next iteration while it waits.
      */
-    default void beforeIteration(RankNode rank, int iteration) {
+    default void beforeIteration(RankContext rank, int iteration) {
     }
 
     /**
@@ -23,22 +24,22 @@ public interface IterationHook {
      * answers no for a rank it kills at the start of that iteration, so that the rank dies after the
      * previous iteration completed everywhere, checkpoint commit included.
      */
-    default boolean mayStartEarly(RankNode rank, int iteration) {
+    default boolean mayStartEarly(RankContext rank, int iteration) {
         return true;
     }
 
     /** After this rank finished recomputed level {@code level} (1-based) of a recovery. */
-    default void afterRecoveryStep(RankNode rank, int level) {
+    default void afterRecoveryStep(RankContext rank, int level) {
     }
 
     /** After this rank wrote its partitions of checkpoint {@code iteration}, before the reduction. */
-    default void afterCheckpointWrite(RankNode rank, int iteration) {
+    default void afterCheckpointWrite(RankContext rank, int iteration) {
     }
 
     /**
      * After this rank sent its residual contribution for {@code iteration} to the root, before it
      * receives the sum; on the root itself, before it receives the others' contributions.
      */
-    default void afterPartialSent(RankNode rank, int iteration) {
+    default void afterPartialSent(RankContext rank, int iteration) {
     }
 }

@@ -1,14 +1,86 @@
 package org.dfr.runtime;
 
-/** The run cannot produce a correct result; the message says why. */
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Objects;
+
+/** The run cannot produce a correct result; the message says why and {@link #kind} classifies it. */
 public final class RunFailedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    public RunFailedException(String message) {
-        super(message);
+    /** Why a run failed, for callers that react to the cause (never classify by message text). */
+    public enum Kind {
+        /**
+         * Every copy of a checkpoint a recovery needs is gone (the deaths took a partition's owner and
+         * the members holding its replicated copies): correct behaviour, the state cannot be rebuilt.
+         */
+        CHECKPOINT_LOST,
+        /** Something did not happen within its time limit (cluster formation, a recovery decision, the run). */
+        TIMEOUT,
+        /** Any other cause. */
+        OTHER
     }
 
+    private final Kind kind;
+
+    /** A failure of kind {@link Kind#OTHER}. */
+    public RunFailedException(String message) {
+        this(Kind.OTHER, message);
+    }
+
+    /** A failure of kind {@link Kind#OTHER} with its cause. */
     public RunFailedException(String message, Throwable cause) {
+        this(Kind.OTHER, message, cause);
+    }
+
+    /** A failure of the given kind. */
+    public RunFailedException(Kind kind, String message) {
+        super(message);
+        this.kind = Objects.requireNonNull(kind);
+    }
+
+    /** A failure of the given kind with its cause. */
+    public RunFailedException(Kind kind, String message, Throwable cause) {
         super(message, cause);
+        this.kind = Objects.requireNonNull(kind);
+    }
+
+    /** What kind of failure this is. */
+    public Kind kind() {
+        return kind;
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The control-board form of a failure ({@link RankNode#FAILED_KEY}): its kind and reason. */
+    record BoardValue(Kind kind, String reason) {
+    }
+
+    /** The control-board value announcing a failure of {@code kind} for {@code reason}. */
+    public static String boardValue(Kind kind, String reason) {
+        try {
+            return JSON.writeValueAsString(new BoardValue(kind, reason));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The control-board value announcing {@code failure} (a failure of another type is {@link Kind#OTHER}). */
+    public static String boardValue(RuntimeException failure) {
+        Kind kind = failure instanceof RunFailedException rf ? rf.kind() : Kind.OTHER;
+        return boardValue(kind, String.valueOf(failure.getMessage()));
+    }
+
+    /** The failure a control-board value written by {@link #boardValue} announces (plain text: {@link Kind#OTHER}). */
+    public static RunFailedException fromBoardValue(String value) {
+        try {
+            BoardValue v = JSON.readValue(value, BoardValue.class);
+            if (v.kind() != null && v.reason() != null) {
+                return new RunFailedException(v.kind(), v.reason());
+            }
+        } catch (JsonProcessingException e) {
+            // not written by boardValue: the text is the reason
+        }
+        return new RunFailedException(Kind.OTHER, value);
     }
 }

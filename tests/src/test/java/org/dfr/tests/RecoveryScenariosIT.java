@@ -262,7 +262,8 @@ class RecoveryScenariosIT {
         long start = System.nanoTime();
         assertThatThrownBy(() -> run(paper(10, 10).withFaults(kills, List.of(), Set.of())))
                 .isInstanceOf(RunFailedException.class)
-                .hasMessageContaining("no copy of checkpoint 0 is left for partitions");
+                .hasMessageContaining("no copy of checkpoint 0 is left for partitions")
+                .extracting(e -> ((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
     }
 

@@ -32,7 +32,9 @@ import org.dfr.runtime.FailureHandler;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.IterationHook;
 import org.dfr.runtime.PromotionRetry;
-import org.dfr.runtime.RankNode;
+import org.dfr.runtime.CommittedCheckpoint;
+import org.dfr.runtime.RankContext;
+import org.dfr.runtime.RecoveryView;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.AfterEach;
@@ -80,10 +82,10 @@ class RuntimeIT {
         Map<Integer, double[]> found = new ConcurrentHashMap<>();
         Map<Integer, Integer> committedSeen = new ConcurrentHashMap<>();
         CountDownLatch inspected = new CountDownLatch(1);
-        Map<Integer, String> markerSeen = new ConcurrentHashMap<>();
+        Map<Integer, CommittedCheckpoint> markerSeen = new ConcurrentHashMap<>();
         IterationHook killRank3 = new IterationHook() {
             @Override
-            public void beforeIteration(RankNode rank, int iteration) {
+            public void beforeIteration(RankContext rank, int iteration) {
                 if (rank.rankId() == 3 && iteration == 8) {
                     throw rank.killAbruptly();
                 }
@@ -91,10 +93,10 @@ class RuntimeIT {
         };
         FailureHandler readCheckpoints = new FailureHandler() {
             @Override
-            public int recover(RankNode rank, RuntimeException cause) {
+            public int recover(RecoveryView rank, RuntimeException cause) {
                 if (rank.rankId() == 0) {
                     committedSeen.put(rank.rankId(), rank.committedCheckpoint());
-                    markerSeen.put(rank.rankId(), String.valueOf(rank.control().get(RankNode.COMMITTED_CHECKPOINT_KEY)));
+                    markerSeen.put(rank.rankId(), CommittedCheckpoint.fromJson(rank.control().get(CommittedCheckpoint.KEY)));
                     for (int p = 0; p < 4; p++) {
                         double[] copy = rank.checkpoints().replicated(rank.committedCheckpoint(), p);
                         if (copy != null) {
@@ -114,7 +116,7 @@ class RuntimeIT {
             }
 
             @Override
-            public int awaitWork(RankNode spare) {
+            public int awaitWork(RecoveryView spare) {
                 return spare.awaitRunEnd();
             }
         };
@@ -123,7 +125,7 @@ class RuntimeIT {
                 .isInstanceOf(RunFailedException.class);
 
         assertThat(committedSeen.get(0)).isEqualTo(6);
-        assertThat(markerSeen.get(0)).as("epoch marker on the control board").isEqualTo("0:6");
+        assertThat(markerSeen.get(0)).as("epoch marker on the control board").isEqualTo(new CommittedCheckpoint(0, 6));
         assertThat(found.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3);
         for (int p = 0; p < 4; p++) {
             assertThat(interior(dec, p, found.get(p))).as("partition %d", p)
@@ -146,12 +148,12 @@ class RuntimeIT {
         Map<Integer, Integer> liveAtStartOf4 = new ConcurrentHashMap<>();
         IterationHook rank1StartsLate = new IterationHook() {
             @Override
-            public boolean mayStartEarly(RankNode rank, int iteration) {
+            public boolean mayStartEarly(RankContext rank, int iteration) {
                 return !(rank.rankId() == 1 && iteration == 4);
             }
 
             @Override
-            public void beforeIteration(RankNode rank, int iteration) {
+            public void beforeIteration(RankContext rank, int iteration) {
                 if (iteration == 4) {
                     liveAtStartOf4.put(rank.rankId(), rank.liveIteration());
                 }
@@ -159,12 +161,12 @@ class RuntimeIT {
         };
         FailureHandler noFailureExpected = new FailureHandler() {
             @Override
-            public int recover(RankNode rank, RuntimeException cause) {
+            public int recover(RecoveryView rank, RuntimeException cause) {
                 throw new RunFailedException("unexpected failure: " + cause);
             }
 
             @Override
-            public int awaitWork(RankNode spare) {
+            public int awaitWork(RecoveryView spare) {
                 return spare.awaitRunEnd();
             }
         };

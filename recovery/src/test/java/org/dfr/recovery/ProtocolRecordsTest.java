@@ -1,0 +1,116 @@
+package org.dfr.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import java.util.Set;
+import org.dfr.runtime.RunFailedException;
+import org.junit.jupiter.api.Test;
+
+class ProtocolRecordsTest {
+
+    private static RecoveryDirective directive() {
+        // rank 1 of 4 died at the start of iteration 4 after checkpoint 0; spare 4 adopts partition 1
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(0, 2, 3, 4),
+                List.of(status(0), status(2), status(3)), Set.of(1));
+        return new GlobalRollback().decide(input);
+    }
+
+    private static RankStatus status(int rank) {
+        return new RankStatus(rank, 0, 3, 3, 0, List.of(), -1, 1000L + rank);
+    }
+
+    @Test
+    void when_aDirectiveIsWritten_then_itReadsBackEqualWithTypedStrategyAndAdoptions() {
+        RecoveryDirective d = directive();
+
+        RecoveryDirective back = RecoveryProtocol.read(RecoveryProtocol.write(d), RecoveryDirective.class);
+
+        assertThat(back).isEqualTo(d);
+        assertThat(back.strategy()).isEqualTo(Strategy.GLOBAL);
+        assertThat(back.isGlobal()).isTrue();
+        assertThat(back.adoptions()).containsExactly(new Adoption(1, 4));
+        assertThat(back.ownershipArray()).containsExactly(0, 4, 2, 3);
+        assertThat(back.abortFailure()).isNull();
+    }
+
+    @Test
+    void when_aDirectiveAborts_then_itsKindTravelsWithItAndBecomesTheFailure() {
+        RecoveryDirective d = directive().aborted(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint 0");
+
+        RecoveryDirective back = RecoveryProtocol.read(RecoveryProtocol.write(d), RecoveryDirective.class);
+
+        assertThat(back.abortKind()).isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST);
+        assertThat(back.abortFailure().kind()).isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST);
+        assertThat(back.abortFailure()).hasMessage("no copy of checkpoint 0");
+        assertThat(back.levels()).isEmpty();
+    }
+
+    @Test
+    void when_aRecoveryRecordIsWritten_then_itKeepsTheFieldNamesOfTheReportAndReadsBackEqual() throws Exception {
+        RecoveryRecord decided = RecoveryRecord.decided(directive(), 100L, 150L);
+        RecoveryRecord record = decided.resumed(400L, 250L);
+
+        String json = record.toJson();
+        JsonNode tree = ProtocolJson.JSON.readTree(json);
+
+        for (String field : List.of("epoch", "strategy", "effectiveStrategy", "deadRanks", "lostPartitions",
+                "checkpointIteration", "failureIteration", "lostIterations", "levels", "recomputedPartitionIterations",
+                "participatingRanks", "idleRanks", "adoptions", "coversEverything", "detectedAtMillis",
+                "decidedAtMillis", "resumedAtMillis", "recomputeMillis", "abortReason", "abortKind")) {
+            assertThat(tree.has(field)).as(field).isTrue();
+        }
+        assertThat(tree.get("adoptions").get(0).get("partition").asInt()).isEqualTo(1);
+        assertThat(tree.get("adoptions").get(0).get("rank").asInt()).isEqualTo(4);
+        assertThat(tree.get("lostIterations").asInt()).isEqualTo(3);
+        assertThat(RecoveryRecord.fromJson(json)).isEqualTo(record);
+        assertThat(decided.resumedAtMillis()).isNull();
+        assertThat(record.recomputeMillis()).isEqualTo(250L);
+    }
+
+    @Test
+    void when_theCollectorAddsTheReplacementTime_then_theRecordReadsIt() throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode tree =
+                (com.fasterxml.jackson.databind.node.ObjectNode) ProtocolJson.JSON.readTree(
+                        RecoveryRecord.decided(directive(), null, 150L).toJson());
+        tree.put("replacementMillis", 42L);
+
+        RecoveryRecord back = RecoveryRecord.fromJson(ProtocolJson.JSON.writeValueAsString(tree));
+
+        assertThat(back.replacementMillis()).isEqualTo(42L);
+        assertThat(back.detectedAtMillis()).isNull();
+    }
+
+    @Test
+    void when_aFailureRecordIsWritten_then_itReadsBackEqual() throws Exception {
+        FailureRecord f = new FailureRecord(3, 7, FaultPlan.Point.ITERATION_START.name(), 12345L);
+
+        JsonNode tree = ProtocolJson.JSON.readTree(f.toJson());
+
+        assertThat(tree.get("rank").asInt()).isEqualTo(3);
+        assertThat(tree.get("iteration").asInt()).isEqualTo(7);
+        assertThat(tree.get("point").asText()).isEqualTo("ITERATION_START");
+        assertThat(tree.get("killedAtMillis").asLong()).isEqualTo(12345L);
+        assertThat(FailureRecord.fromJson(f.toJson())).isEqualTo(f);
+    }
+
+    @Test
+    void when_anAdoptionIsPrinted_then_itIsPartitionColonRank() {
+        assertThat(new Adoption(1, 8).text()).isEqualTo("1:8");
+    }
+
+    @Test
+    void when_aFailureIsAnnouncedOnTheBoard_then_itsKindAndReasonComeBack() {
+        String value = RunFailedException.boardValue(RunFailedException.Kind.CHECKPOINT_LOST, "gone");
+
+        RunFailedException back = RunFailedException.fromBoardValue(value);
+
+        assertThat(back.kind()).isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST);
+        assertThat(back).hasMessage("gone");
+        assertThat(RunFailedException.fromBoardValue("plain text").kind()).isEqualTo(RunFailedException.Kind.OTHER);
+        assertThat(RunFailedException.fromBoardValue("plain text")).hasMessage("plain text");
+        assertThat(RunFailedException.fromBoardValue(RunFailedException.boardValue(new IllegalStateException("x")))
+                .kind()).isEqualTo(RunFailedException.Kind.OTHER);
+    }
+}

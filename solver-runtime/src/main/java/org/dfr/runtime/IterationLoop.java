@@ -1,0 +1,214 @@
+package org.dfr.runtime;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
+import org.dfr.runtime.net.CommunicationException;
+import org.dfr.runtime.net.EpochChangedException;
+import org.dfr.runtime.net.MessageKind;
+
+/**
+ * One rank's iteration loop. Per iteration {@code i}: halos of state {@code i-1} go to the owners of
+ * the consuming partitions, every owned partition is updated into its second buffer, a checkpoint is
+ * written when {@code i} is a checkpoint iteration, the residual contributions are summed through
+ * the root (which is also the barrier that commits the checkpoint), and the buffers swap.
+ *
+ * <p>The halos of iteration {@code i+1} leave as soon as this rank's contribution to the reduction
+ * of {@code i} is sent, before it waits for the sum: the state they carry is already computed and
+ * they carry the epoch, so nothing a recovery sees changes. Not with a tolerance (nobody knows before
+ * the sum whether {@code i+1} runs), nor when the hook forbids it ({@link IterationHook#mayStartEarly}).
+ *
+ * <p>Convergence: the root records the first iteration whose global residual is below the
+ * tolerance under {@link #CONVERGED_KEY} before it sends that sum; a rank that missed the sum (an
+ * adopter that recomputed up to it) learns there that the run ends ({@link #learnConvergence}).
+ */
+public final class IterationLoop {
+
+    /**
+     * Control-board key of the iteration whose global residual was below the run's tolerance, written
+     * by the reduction's root before it sends that sum.
+     */
+    public static final String CONVERGED_KEY = "converged";
+
+    private final int rankId;
+    private final RunSpec spec;
+    private final PartitionKernel kernel;
+    private final PartitionStates states;
+    private final Communicator comm;
+    private final Checkpointing checkpointing;
+    private final RankCounters counters;
+    private final ControlBoard control;
+    private final IterationHook hook;
+    private final RankContext context;
+    private final Supplier<Ownership> ownership;
+    private final Runnable checkAlive;
+
+    private double lastResidual = Double.NaN;
+    /** The last iteration of the run: {@code spec.iterations()} or, once converged, the converged iteration. */
+    private int lastIteration;
+    /** Iteration and epoch whose halos this rank already sent, ahead of its start. */
+    private int halosSentIteration = -1;
+    private int halosSentEpoch = -1;
+
+    /**
+     * @param context what the hook is given
+     * @param checkAlive throws {@link RankKilledException} once the rank was killed
+     */
+    public IterationLoop(RankContext context, RunSpec spec, PartitionKernel kernel, PartitionStates states,
+                         Communicator comm, Checkpointing checkpointing, RankCounters counters, ControlBoard control,
+                         IterationHook hook, Supplier<Ownership> ownership, Runnable checkAlive) {
+        this.rankId = context.rankId();
+        this.context = context;
+        this.spec = spec;
+        this.kernel = kernel;
+        this.states = states;
+        this.comm = comm;
+        this.checkpointing = checkpointing;
+        this.counters = counters;
+        this.control = control;
+        this.hook = hook;
+        this.ownership = ownership;
+        this.checkAlive = checkAlive;
+        this.lastIteration = spec.iterations();
+    }
+
+    /**
+     * Writes and commits checkpoint 0 (the initial state), recovering with {@code recover} on a failure.
+     *
+     * @return the first iteration to run
+     */
+    public int startFromInitialCheckpoint(ToIntFunction<RuntimeException> recover) {
+        while (true) {
+            try {
+                checkpointing.write(0, states, true);
+                allreduce(0, new TreeMap<>(), () -> { });
+                commitCheckpoint(0);
+                return 1;
+            } catch (EpochChangedException | CommunicationException e) {
+                int next = recover.applyAsInt(e);
+                if (next >= 1) {
+                    return next;
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs iterations from {@code first} to the {@link #lastIteration}, recovering with
+     * {@code recover} on a failure (it returns the iteration to continue with).
+     *
+     * @return the iteration after the last one run
+     */
+    public int iterateFrom(int first, ToIntFunction<RuntimeException> recover) {
+        int i = first;
+        learnConvergence();
+        while (i <= lastIteration) {
+            try {
+                runIteration(i);
+                i++;
+            } catch (EpochChangedException | CommunicationException e) {
+                i = recover.applyAsInt(e);
+                learnConvergence();
+            }
+        }
+        return i;
+    }
+
+    /**
+     * After a recovery (or a spare's adoption) this rank may not have seen the sum that ended the run:
+     * the root recorded the converged iteration on the control board before it sent that sum.
+     */
+    private void learnConvergence() {
+        if (spec.hasTolerance() && lastIteration == spec.iterations()) {
+            String converged = control.get(CONVERGED_KEY);
+            if (converged != null) {
+                lastIteration = Math.min(lastIteration, Integer.parseInt(converged));
+            }
+        }
+    }
+
+    /**
+     * The iteration the run ends with: {@link RunSpec#iterations()}, or the first whose global residual
+     * fell below the tolerance.
+     */
+    public int lastIteration() {
+        return lastIteration;
+    }
+
+    /** The global residual of the last completed iteration. */
+    public double lastResidual() {
+        return lastResidual;
+    }
+
+    /** Runs one full iteration (halos, update, checkpoint when due, reduction, swap). */
+    public void runIteration(int i) {
+        checkAlive.run();
+        int epoch = comm.epoch();
+        if (halosSentIteration != i || halosSentEpoch != epoch) {
+            startIteration(epoch, i, 0);
+        }
+        for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
+            comm.receiveHalos(MessageKind.HALO, epoch, i, e.getKey(), e.getValue().live());
+        }
+        TreeMap<Integer, Double> partials = new TreeMap<>();
+        for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
+            DoubleBuffer b = e.getValue();
+            partials.put(e.getKey(), kernel.update(e.getKey(), b.live(), b.next()));
+            counters.countUpdate();
+        }
+        states.markComputed(i);
+        boolean checkpoint = spec.isCheckpointIteration(i);
+        if (checkpoint) {
+            checkpointing.write(i, states, false);
+            hook.afterCheckpointWrite(context, i);
+        }
+        // with a convergence test nobody knows before the sum whether i+1 runs at all
+        double residual = allreduce(i, partials, () -> {
+            if (i < spec.iterations() && !spec.hasTolerance() && hook.mayStartEarly(context, i + 1)) {
+                startIteration(epoch, i + 1, 1);
+            }
+        });
+        states.advanceTo(i);
+        lastResidual = residual;
+        if (checkpoint) {
+            commitCheckpoint(i);
+        }
+        if (spec.converged(residual)) {
+            lastIteration = i;
+        }
+    }
+
+    /**
+     * Begins iteration {@code i}: the hook, then the halos of state {@code i-1}, which buffer
+     * {@code stateBuffer} of every owned partition holds (0 once swapped, 1 while the reduction of
+     * {@code i-1} is still pending).
+     */
+    private void startIteration(int epoch, int i, int stateBuffer) {
+        hook.beforeIteration(context, i);
+        checkAlive.run();
+        for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
+            comm.sendHalos(MessageKind.HALO, epoch, i, e.getKey(), e.getValue().buffer(stateBuffer));
+        }
+        halosSentIteration = i;
+        halosSentEpoch = epoch;
+    }
+
+    /** The reduction of {@code iteration}: the hook once the contribution is out, then {@code whileWaiting}. */
+    private double allreduce(int iteration, TreeMap<Integer, Double> partials, Runnable whileWaiting) {
+        return comm.allreduce(iteration, partials, () -> {
+            hook.afterPartialSent(context, iteration);
+            whileWaiting.run();
+        }, sum -> {
+            if (spec.converged(sum) && iteration > 0) {
+                control.putIfAbsent(CONVERGED_KEY, Integer.toString(iteration));
+            }
+        });
+    }
+
+    /** Called once every rank is known to have written checkpoint {@code iteration}. */
+    private void commitCheckpoint(int iteration) {
+        Ownership own = ownership.get();
+        checkpointing.commit(iteration, Leadership.isRoot(rankId, own), comm.epoch(), own.partitionsOf(rankId));
+    }
+}

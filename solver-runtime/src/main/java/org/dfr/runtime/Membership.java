@@ -1,0 +1,265 @@
+package org.dfr.runtime;
+
+import com.hazelcast.cluster.ClusterState;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.HazelcastInstance;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One rank's view of the cluster: its Hazelcast member, the members by rank (and their data-plane
+ * addresses), the losses it observed, the live ranks, whether it is the coordinator, and the waits
+ * for the cluster to form and hold still.
+ *
+ * <p>A member that leaves interrupts the current epoch of the rank's mailbox (unless the run ended
+ * or a recovery already accounted for that rank), so that the rank stops and recovers.
+ */
+public final class Membership {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Membership.class);
+
+    private final int rankId;
+    private final HazelcastInstance hazelcast;
+    private final ControlBoard control;
+    private final DataPlane dataPlane;
+    private final Mailbox mailbox;
+    private final BooleanSupplier runEnded;
+    private final ConcurrentLinkedQueue<MemberLoss> losses = new ConcurrentLinkedQueue<>();
+    private final Map<Integer, Member> membersByRank = new ConcurrentHashMap<>();
+    private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
+
+    /** A member that left, and when this rank learnt of it. */
+    public record MemberLoss(int rank, long observedAtMillis) {
+    }
+
+    /**
+     * Starts watching the cluster of {@code hazelcast}.
+     *
+     * @param runEnded whether this rank finished (a member leaving then is no failure)
+     */
+    public Membership(int rankId, HazelcastInstance hazelcast, ControlBoard control, DataPlane dataPlane,
+                      Mailbox mailbox, BooleanSupplier runEnded) {
+        this.rankId = rankId;
+        this.hazelcast = hazelcast;
+        this.control = control;
+        this.dataPlane = dataPlane;
+        this.mailbox = mailbox;
+        this.runEnded = runEnded;
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            rememberMember(m);
+        }
+        hazelcast.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                rememberMember(event.getMember());
+                control.bump();
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                onMemberRemoved(event.getMember());
+            }
+        });
+    }
+
+    /** The Hazelcast member of this rank. */
+    public HazelcastInstance hazelcast() {
+        return hazelcast;
+    }
+
+    /**
+     * Waits until this member sees {@code size} members.
+     *
+     * @throws RunFailedException if that does not happen within the timeout
+     */
+    public void awaitClusterSize(int size, long timeoutMillis) {
+        awaitCondition(() -> hazelcast.getCluster().getMembers().size() >= size, timeoutMillis, 50,
+                () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
+                        + " of " + size + " members after " + timeoutMillis + " ms");
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            rememberMember(m);
+        }
+    }
+
+    /**
+     * Waits until every Hazelcast partition has its owner and backup in place: a member loss right
+     * after start-up must not lose checkpoint data (migrations after the joins are asynchronous).
+     */
+    public void awaitClusterSafe(long timeoutMillis) {
+        // partitions are assigned on first use; until then the cluster counts as safe
+        hazelcast.getPartitionService().getPartitions().forEach(p -> p.getOwner());
+        awaitCondition(() -> hazelcast.getPartitionService().isClusterSafe(), timeoutMillis, 20,
+                () -> "rank " + rankId + ": the cluster did not reach a safe state (all backups in place) within "
+                        + timeoutMillis + " ms");
+    }
+
+    /**
+     * Stops Hazelcast from rebalancing partitions for the rest of the run, once every partition has
+     * its owner and backups in place (see {@link RankNode#holdMigrations}).
+     *
+     * @throws RunFailedException if the cluster does not reach a safe state or refuses the change
+     */
+    public void holdMigrations(long timeoutMillis) {
+        awaitClusterSafe(timeoutMillis);
+        try {
+            hazelcast.getCluster().changeClusterState(ClusterState.NO_MIGRATION);
+        } catch (RuntimeException e) {
+            throw new RunFailedException("rank " + rankId + ": could not stop partition migrations for the run: " + e);
+        }
+    }
+
+    /**
+     * Waits until {@link #holdMigrations} took effect on this member.
+     *
+     * @throws RunFailedException if it does not within the timeout
+     */
+    public void awaitMigrationsHeld(long timeoutMillis) {
+        awaitCondition(() -> hazelcast.getCluster().getClusterState() == ClusterState.NO_MIGRATION, timeoutMillis, 10,
+                () -> "rank " + rankId + ": partition migrations were not stopped within " + timeoutMillis
+                        + " ms (cluster state " + hazelcast.getCluster().getClusterState() + ")");
+    }
+
+    /**
+     * {@link #pollUntil}, failing the run with {@code failure}'s message when the time is up.
+     *
+     * @throws RunFailedException once {@code timeoutMillis} passed without the condition
+     */
+    private void awaitCondition(BooleanSupplier condition, long timeoutMillis, long pollMillis,
+                                Supplier<String> failure) {
+        if (!pollUntil(condition, timeoutMillis, pollMillis)) {
+            throw new RunFailedException(RunFailedException.Kind.TIMEOUT, failure.get());
+        }
+    }
+
+    /**
+     * Re-checks {@code condition} whenever the control board changes (a member event bumps it too),
+     * and at least every {@code pollMillis}: cluster state, membership and partition safety change
+     * without a board entry.
+     *
+     * @return whether the condition held before {@code timeoutMillis} passed
+     */
+    public boolean pollUntil(BooleanSupplier condition, long timeoutMillis, long pollMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long pollNanos = TimeUnit.MILLISECONDS.toNanos(pollMillis);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            control.awaitChange(control.version(), Math.min(deadline, System.nanoTime() + pollNanos));
+        }
+        return true;
+    }
+
+    /**
+     * Whether every Hazelcast partition has an owner that is a current member: right after a loss,
+     * until the backups of the dead member's partitions are promoted, a read may not see a copy
+     * that is there.
+     */
+    public boolean partitionsOwnedByLiveMembers() {
+        Set<Member> members = hazelcast.getCluster().getMembers();
+        for (com.hazelcast.partition.Partition p : hazelcast.getPartitionService().getPartitions()) {
+            Member owner = p.getOwner();
+            if (owner == null || !members.contains(owner)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Ranks currently in the cluster, from Hazelcast's member list itself (it changes before the
+     * membership events are dispatched, so it is the freshest view).
+     */
+    public TreeSet<Integer> liveRanks() {
+        TreeSet<Integer> ranks = new TreeSet<>();
+        try {
+            for (Member m : hazelcast.getCluster().getMembers()) {
+                String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+                if (rank != null) {
+                    ranks.add(Integer.parseInt(rank));
+                }
+            }
+        } catch (RuntimeException e) {
+            ranks.addAll(membersByRank.keySet());
+        }
+        return ranks;
+    }
+
+    /** Whether this member is the coordinator ({@link Leadership#isCoordinator}). */
+    public boolean isCoordinator() {
+        try {
+            return Leadership.isCoordinator(hazelcast.getCluster().getMembers());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Member losses observed so far, oldest first (drained by the recovery). */
+    public List<MemberLoss> drainLosses() {
+        List<MemberLoss> out = new ArrayList<>();
+        MemberLoss l;
+        while ((l = losses.poll()) != null) {
+            out.add(l);
+        }
+        return out;
+    }
+
+    /**
+     * Records ranks whose death a recovery already accounted for: a late membership event about them
+     * must not interrupt the new epoch.
+     */
+    public void acknowledgeDead(Collection<Integer> ranks) {
+        knownDead.addAll(ranks);
+    }
+
+    /** The loopback data-plane address of a rank's member, or null when it is not (or no longer) known. */
+    public InetSocketAddress dataAddressOf(int rank) {
+        Member m = membersByRank.get(rank);
+        if (m == null) {
+            return null;
+        }
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                Integer.parseInt(m.getAttribute(HazelcastConfigs.DATA_PORT_ATTRIBUTE)));
+    }
+
+    private void rememberMember(Member m) {
+        String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+        if (rank != null) {
+            membersByRank.put(Integer.parseInt(rank), m);
+        }
+    }
+
+    private void onMemberRemoved(Member m) {
+        String attr = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+        if (attr == null) {
+            return;
+        }
+        int rank = Integer.parseInt(attr);
+        membersByRank.remove(rank);
+        dataPlane.forget(rank);
+        if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
+            return;
+        }
+        losses.add(new MemberLoss(rank, System.currentTimeMillis()));
+        LOG.info("rank {}: member of rank {} left the cluster", rankId, rank);
+        mailbox.interruptEpoch("rank " + rank + " left the cluster");
+        control.bump();
+    }
+}

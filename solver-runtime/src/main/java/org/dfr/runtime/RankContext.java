@@ -1,0 +1,26 @@
+package org.dfr.runtime;
+
+/**
+ * What an {@link IterationHook} sees of a rank: who it is, where it stands, the control board to
+ * record an event on, and the way to end it abruptly.
+ */
+public interface RankContext {
+
+    /** This rank's id. */
+    int rankId();
+
+    /** Iteration the live buffers hold. */
+    int liveIteration();
+
+    /** Whether the rank is inside a recovery (between a failure and the resume barrier). */
+    boolean inRecovery();
+
+    /** The replicated control board. */
+    ControlBoard control();
+
+    /**
+     * Ends this member abruptly, as a crash would: the Hazelcast member is terminated (no graceful
+     * migration), sockets close, and the rank's thread unwinds with the returned exception (throw it).
+     */
+    RankKilledException killAbruptly();
+}

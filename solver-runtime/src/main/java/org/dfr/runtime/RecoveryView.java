@@ -1,0 +1,88 @@
+package org.dfr.runtime;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * What a {@link FailureHandler} (and the recovery it runs) sees of a rank: the run, the cluster as
+ * this rank sees it, the ownership, the partition states, the checkpoints and the communication
+ * primitives; and the few operations a recovery performs on the rank.
+ */
+public interface RecoveryView extends RankContext {
+
+    /** The run's shape. */
+    RunSpec spec();
+
+    /** Timeouts and the cluster's name and ports. */
+    ClusterSettings settings();
+
+    /** The kernel the rank runs. */
+    PartitionKernel kernel();
+
+    // ---------------------------------------------------------------- cluster
+
+    /** Ranks currently in the cluster. */
+    TreeSet<Integer> liveRanks();
+
+    /** Whether this rank is the coordinator of recoveries ({@link Leadership#isCoordinator}). */
+    boolean isCoordinator();
+
+    /** Member losses observed so far, oldest first; drained. */
+    List<Membership.MemberLoss> drainLosses();
+
+    /** Ranks whose death a recovery accounted for: late events about them no longer interrupt. */
+    void acknowledgeDead(Collection<Integer> ranks);
+
+    /** Whether every Hazelcast partition has an owner that is a current member. */
+    boolean partitionsOwnedByLiveMembers();
+
+    /** Restores the backups a loss took, between recoveries. */
+    BackupRepair backupRepair();
+
+    /** Whether this rank was killed. */
+    boolean isKilled();
+
+    /** Blocks until the run ended (a spare that was never needed) and returns -1. */
+    int awaitRunEnd();
+
+    // ---------------------------------------------------------------- ownership and state
+
+    /** The ownership in force. */
+    Ownership ownership();
+
+    /** Installs an agreed ownership; drops the states of partitions this rank no longer owns. */
+    void adoptOwnership(Ownership ownership);
+
+    /** Partitions this rank owns, ascending. */
+    int[] ownedPartitions();
+
+    /** The double buffers of the owned partitions. */
+    PartitionStates states();
+
+    /** The checkpoint copies. */
+    CheckpointStore checkpoints();
+
+    /** The last checkpoint this rank knows every rank wrote. */
+    int committedCheckpoint();
+
+    /** Sets the committed checkpoint (a global rollback restored it). */
+    void setCommittedCheckpoint(int iteration);
+
+    // ---------------------------------------------------------------- execution
+
+    /** Halos, reductions and barriers over the data plane. */
+    Communicator communicator();
+
+    /** Runs one full iteration of the normal loop (a global rollback recomputing). */
+    void runIteration(int iteration);
+
+    /** Tells the hook that this rank finished recomputed level {@code level} (1-based). */
+    void afterRecoveryStep(int level);
+
+    /** Marks the start ({@code true}) or the end of a recovery on this rank. */
+    void setInRecovery(boolean value);
+
+    /** Counts one kernel update performed outside the normal loop. */
+    void countUpdate();
+}
