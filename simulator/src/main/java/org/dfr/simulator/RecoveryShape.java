@@ -1,5 +1,6 @@
 package org.dfr.simulator;
 
+import java.util.Arrays;
 import org.dfr.analysis.RecoveryPlan;
 
 /**
@@ -30,18 +31,18 @@ final class RecoveryShape {
     /** Every partition in every level. */
     static RecoveryShape everyone(int[] identity, int m) {
         int[] sizes = new int[m + 1];
-        java.util.Arrays.fill(sizes, 1, m + 1, identity.length);
+        Arrays.fill(sizes, 1, m + 1, identity.length);
         int[] depth = new int[identity.length];
-        java.util.Arrays.fill(depth, m);
+        Arrays.fill(depth, m);
         return new RecoveryShape(identity, depth, sizes, m);
     }
 
     /** Only the given partitions, in every level. */
     static RecoveryShape only(int[] partitions, int m) {
         int[] sizes = new int[m + 1];
-        java.util.Arrays.fill(sizes, 1, m + 1, partitions.length);
+        Arrays.fill(sizes, 1, m + 1, partitions.length);
         int[] depth = new int[partitions.length];
-        java.util.Arrays.fill(depth, m);
+        Arrays.fill(depth, m);
         return new RecoveryShape(partitions, depth, sizes, m);
     }
 

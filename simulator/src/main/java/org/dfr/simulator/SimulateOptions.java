@@ -1,6 +1,7 @@
 package org.dfr.simulator;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -122,7 +123,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         if (preset.equals("quick")) {
             return List.of(16, 32, 64, 128);
         }
-        List<Integer> paper = new java.util.ArrayList<>(IntStream.rangeClosed(1, 10).map(i -> i * 100).boxed().toList());
+        List<Integer> paper = new ArrayList<>(IntStream.rangeClosed(1, 10).map(i -> i * 100).boxed().toList());
         paper.add(10_000);
         paper.add(100_000);
         return List.copyOf(paper);

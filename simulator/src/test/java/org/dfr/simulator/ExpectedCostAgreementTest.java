@@ -1,6 +1,7 @@
 package org.dfr.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,8 +56,8 @@ class ExpectedCostAgreementTest {
         double[] g = global.stream().mapToDouble(Double::doubleValue).toArray();
         assertThat(d.length).isGreaterThan(500);
         assertThat(Stats.mean(d)).isCloseTo(expected.dataFlowRollback().meanRecomputedPartitionIterations(),
-                org.assertj.core.data.Offset.offset(Stats.confidenceHalfWidth(d, 0.99)));
+                offset(Stats.confidenceHalfWidth(d, 0.99)));
         assertThat(Stats.mean(g)).isCloseTo(expected.globalRollback().meanRecomputedPartitionIterations(),
-                org.assertj.core.data.Offset.offset(Stats.confidenceHalfWidth(g, 0.99)));
+                offset(Stats.confidenceHalfWidth(g, 0.99)));
     }
 }

@@ -102,6 +102,24 @@ class ExplicitScheduleTest {
     }
 
     @Test
+    void when_the_graph_is_declared_by_adjacency_then_recoveries_follow_its_directed_inputs() {
+        // a directed ring with a chord: p reads p-1 (and 0 also reads 5); recovery flows against data flow
+        int[][] inputs = {{0, 5, 7}, {0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}};
+        PartitionDependencies deps = DependencyDeclarations.fromAdjacency(inputs, false);
+        ConeAnalyzer analyzer = new ConeAnalyzer(deps);
+
+        SimulationResult result = Simulation.run(spec(deps, 12, 12, Strategy.DFR),
+                FailureSchedule.explicit(List.of(ScheduledFailure.at(5, 3))));
+
+        RecoveryRecord rec = result.recoveriesRecorded().get(0);
+        RecoveryPlan plan = analyzer.plan(new int[] {3}, 0, 5);
+        assertThat(rec.participatingPartitions()).containsExactly(plan.participatingPartitions())
+                .containsExactly(0, 1, 2, 3);
+        assertThat(rec.recomputedPartitionIterations()).isEqualTo(plan.recomputedPartitionIterations()).isEqualTo(10);
+        assertThat(result.tasksSimulated()).isEqualTo(8L * 12 + 10);
+    }
+
+    @Test
     void when_a_partition_dies_during_recovery_then_the_recovery_restarts_with_the_union_cone() {
         PartitionDependencies deps = DependencyDeclarations.twoD5Point(4, 4, false);
         ConeAnalyzer analyzer = new ConeAnalyzer(deps);

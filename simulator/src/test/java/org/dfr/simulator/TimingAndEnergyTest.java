@@ -9,6 +9,7 @@ import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.analysis.RecoveryPlan;
+import org.dfr.simulator.sweep.Stats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -141,10 +142,10 @@ class TimingAndEnergyTest {
             e[s] = Simulation.run(exp.withSeed(s)).failures();
             w[s] = Simulation.run(weibull.withSeed(s)).failures();
         }
-        double meanE = org.dfr.simulator.sweep.Stats.mean(e);
-        double meanW = org.dfr.simulator.sweep.Stats.mean(w);
-        double band = org.dfr.simulator.sweep.Stats.confidenceHalfWidth(e, 0.99)
-                + org.dfr.simulator.sweep.Stats.confidenceHalfWidth(w, 0.99);
+        double meanE = Stats.mean(e);
+        double meanW = Stats.mean(w);
+        double band = Stats.confidenceHalfWidth(e, 0.99)
+                + Stats.confidenceHalfWidth(w, 0.99);
         assertThat(meanW).isCloseTo(meanE, within(band));
     }
 }

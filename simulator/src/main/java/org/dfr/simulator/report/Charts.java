@@ -3,6 +3,8 @@ package org.dfr.simulator.report;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -51,7 +53,7 @@ public final class Charts {
         chart.getStyler().setYAxisLogarithmic(logY);
         if (logY) {
             List<PointSummary> dfr = points.stream().filter(p -> p.strategy().equals("dfr"))
-                    .sorted(java.util.Comparator.comparingInt(PointSummary::nodes)).toList();
+                    .sorted(Comparator.comparingInt(PointSummary::nodes)).toList();
             chart.addSeries("dfr (mean over seeds)", dfr.stream().mapToDouble(PointSummary::nodes).toArray(),
                     dfr.stream().mapToDouble(PointSummary::savingVsGlobalMegajoulesMean).toArray());
         } else {
@@ -76,8 +78,8 @@ public final class Charts {
                     fy[kept++] = y;
                 }
             }
-            XYSeries f = chart.addSeries("fit " + fit.formula(), java.util.Arrays.copyOf(fx, kept),
-                    java.util.Arrays.copyOf(fy, kept));
+            XYSeries f = chart.addSeries("fit " + fit.formula(), Arrays.copyOf(fx, kept),
+                    Arrays.copyOf(fy, kept));
             f.setMarker(SeriesMarkers.NONE);
         }
         save(chart, file);
@@ -124,7 +126,7 @@ public final class Charts {
     private static void addSeries(XYChart chart, String name, List<PointSummary> points, String strategy,
                                   ToDoubleFunction<PointSummary> mean, ToDoubleFunction<PointSummary> sd) {
         List<PointSummary> mine = points.stream().filter(p -> p.strategy().equals(strategy))
-                .sorted(java.util.Comparator.comparingInt(PointSummary::nodes)).toList();
+                .sorted(Comparator.comparingInt(PointSummary::nodes)).toList();
         if (mine.isEmpty()) {
             return;
         }

@@ -2,6 +2,7 @@ package org.dfr.simulator.sweep;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
+import java.util.Locale;
 import org.apache.commons.math3.fitting.PolynomialCurveFitter;
 import org.apache.commons.math3.fitting.WeightedObservedPoints;
 
@@ -60,6 +61,6 @@ public record QuadraticFit(String label, double a, double b, double c, double rS
 
     /** {@code a + b P + c P^2} with the coefficients, for legends. */
     public String formula() {
-        return String.format(java.util.Locale.ROOT, "%.4g + %.4g P + %.4g P^2 (R^2 %.4f)", a, b, c, rSquared);
+        return String.format(Locale.ROOT, "%.4g + %.4g P + %.4g P^2 (R^2 %.4f)", a, b, c, rSquared);
     }
 }

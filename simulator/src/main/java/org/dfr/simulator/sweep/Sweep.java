@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
@@ -82,7 +83,7 @@ public final class Sweep {
                             strategy, job.seed()), FailureSchedule.random()));
                 }
                 if (left[job.point()].decrementAndGet() == 0) {
-                    progress.accept(String.format(java.util.Locale.ROOT, "done %dD %s K=%d (%d seeds)",
+                    progress.accept(String.format(Locale.ROOT, "done %dD %s K=%d (%d seeds)",
                             job.at().layout().dimensions(), job.at().layout().grid(), job.at().checkpointEvery(),
                             settings.seeds()));
                 }

@@ -1,11 +1,12 @@
 package org.dfr.simulator.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withPercentage;
 
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class DecompositionTest {
 
@@ -55,8 +56,8 @@ class DecompositionTest {
 
         QuadraticFit fit = QuadraticFit.of("test", xs, ys);
 
-        assertThat(fit.c()).isCloseTo(2e-4, org.assertj.core.data.Percentage.withPercentage(1e-6));
-        assertThat(fit.b()).isCloseTo(-0.5, org.assertj.core.data.Percentage.withPercentage(1e-4));
+        assertThat(fit.c()).isCloseTo(2e-4, withPercentage(1e-6));
+        assertThat(fit.b()).isCloseTo(-0.5, withPercentage(1e-4));
         assertThat(fit.rSquared()).isGreaterThan(0.999999);
     }
 }
