@@ -1,7 +1,7 @@
 package org.dfr.simulator.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.withPercentage;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -56,8 +56,8 @@ class DecompositionTest {
 
         QuadraticFit fit = QuadraticFit.of("test", xs, ys);
 
-        assertThat(fit.c()).isCloseTo(2e-4, withPercentage(1e-6));
-        assertThat(fit.b()).isCloseTo(-0.5, withPercentage(1e-4));
+        assertThat(fit.c()).isCloseTo(2e-4, withinPercentage(1e-6));
+        assertThat(fit.b()).isCloseTo(-0.5, withinPercentage(1e-4));
         assertThat(fit.rSquared()).isGreaterThan(0.999999);
     }
 }
