@@ -392,7 +392,7 @@ final class Engine {
                 }
             }
         }
-        if (spec.recordRecoveries()) {
+        if (spec.recordRecoveries() || !random) {
             records.add(record(shape, lost, c, t, m, abortedHere, attempts, at, start, end));
         }
         uniform = true;
@@ -547,15 +547,8 @@ final class Engine {
                                   int attempts, double at, double start, double end) {
         int[] participating = shape.order.clone();
         Arrays.sort(participating);
-        int[] idle = new int[n - participating.length];
-        int a = 0;
-        for (int q = 0; q < n; q++) {
-            if (memberStamp[q] != stamp) {
-                idle[a++] = q;
-            }
-        }
         return new RecoveryRecord(lost.stream().mapToInt(Integer::intValue).toArray(), c, t, m, shape.work, abortedHere,
-                participating, idle, attempts, at, start, end);
+                n, participating, attempts, at, start, end);
     }
 
     private EnergyBreakdown energy(double makespan) {

@@ -12,8 +12,9 @@ package org.dfr.simulator;
  *                                        {@code recomputedPartitionIterations()}, global {@code n m}, message log
  *                                        {@code |lost| m})
  * @param abortedPartitionIterations      tasks of earlier attempts cut short by a failure during the recovery
- * @param participatingPartitions         partitions that recomputed or reloaded, sorted
- * @param idlePartitions                  every other partition, sorted
+ * @param partitionCount                  partitions of the run
+ * @param participatingPartitions         partitions that recomputed or reloaded, sorted (the others are
+ *                                        {@link #idlePartitions()})
  * @param attempts                        1, plus one per failure during the recovery
  * @param failureSeconds                  simulated time of the (first) death
  * @param recoveryStartSeconds            when the final attempt started (after detection and replacement)
@@ -21,8 +22,25 @@ package org.dfr.simulator;
  */
 public record RecoveryRecord(int[] lostPartitions, int checkpointIteration, int failureIteration, int lostIterations,
                              long recomputedPartitionIterations, long abortedPartitionIterations,
-                             int[] participatingPartitions, int[] idlePartitions, int attempts,
+                             int partitionCount, int[] participatingPartitions, int attempts,
                              double failureSeconds, double recoveryStartSeconds, double recoveryEndSeconds) {
+
+    /** Every partition not participating, sorted ascending (computed on each call). */
+    public int[] idlePartitions() {
+        int[] idle = new int[partitionCount - participatingPartitions.length];
+        int at = 0;
+        int next = 0;
+        for (int p : participatingPartitions) {
+            while (next < p) {
+                idle[at++] = next++;
+            }
+            next = p + 1;
+        }
+        while (next < partitionCount) {
+            idle[at++] = next++;
+        }
+        return idle;
+    }
 
     /** Seconds from the death to everybody resuming. */
     public double recoverySeconds() {

@@ -18,7 +18,8 @@ import java.util.List;
  *                                       fall-back, recovery tasks)
  * @param energy                         energy per node state
  * @param wallNanos                      real time the simulation took
- * @param recoveryList                   every recovery, when {@link SimulationSpec#recordRecoveries()}; else empty
+ * @param recoveryList                   every recovery, for explicit schedules or when
+ *                                       {@link SimulationSpec#recordRecoveries()}; else empty
  */
 public record SimulationResult(Strategy strategy, int partitionCount, int iterations, boolean completed,
                                double makespanSeconds, long failures, long recoveries,
@@ -41,7 +42,7 @@ public record SimulationResult(Strategy strategy, int partitionCount, int iterat
         return wallNanos == 0 ? 0 : tasksSimulated * 1e9 / wallNanos;
     }
 
-    /** Every recovery, in order (empty unless recorded). */
+    /** Every recovery, in order (empty for random failures unless recorded). */
     public List<RecoveryRecord> recoveriesRecorded() {
         return recoveryList;
     }

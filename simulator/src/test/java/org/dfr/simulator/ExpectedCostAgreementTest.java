@@ -37,7 +37,7 @@ class ExpectedCostAgreementTest {
             String name, PartitionDependencies deps, int every) {
         int n = deps.partitionCount();
         // halos and checkpoints cost nothing, so every iteration lasts as long and m is uniform over 0..K-1
-        SimulationSpec base = SimulationSpec.paper(deps).withIterations(600, every)
+        SimulationSpec base = SimulationSpec.paper(deps).withIterations(600, every).withRecordRecoveries(true)
                 .withTiming(TimingModel.PAPER.withPartitionBytes(0))
                 .withFailures(FailureModel.PAPER.withNodeMtbfSeconds(n * 30.0));
         List<Double> dfr = new ArrayList<>();

@@ -76,7 +76,7 @@ class TimingAndEnergyTest {
 
     @Test
     void when_strategies_share_a_seed_then_global_and_dfr_see_the_same_failures() {
-        SimulationSpec base = SimulationSpec.paper(DependencyDeclarations.oneD3Point(200, false))
+        SimulationSpec base = SimulationSpec.paper(DependencyDeclarations.oneD3Point(200, false)).withRecordRecoveries(true)
                 .withFailures(FailureModel.PAPER.withNodeMtbfSeconds(200 * 1000.0));
 
         Map<Strategy, SimulationResult> results = Simulation.compare(base, FailureSchedule.random());
@@ -108,7 +108,7 @@ class TimingAndEnergyTest {
 
     @Test
     void when_failures_may_strike_during_recovery_then_some_recoveries_restart_and_throw_work_away() {
-        SimulationSpec base = SimulationSpec.paper(DependencyDeclarations.oneD3Point(100, false))
+        SimulationSpec base = SimulationSpec.paper(DependencyDeclarations.oneD3Point(100, false)).withRecordRecoveries(true)
                 .withFailures(FailureModel.PAPER.withNodeMtbfSeconds(100 * 40.0).withFailuresDuringRecovery(true));
 
         SimulationResult r = Simulation.run(base);
@@ -120,7 +120,7 @@ class TimingAndEnergyTest {
 
     @Test
     void when_two_nodes_share_a_failure_then_both_partitions_are_lost_together() {
-        SimulationSpec base = SimulationSpec.paper(DependencyDeclarations.oneD3Point(64, false))
+        SimulationSpec base = SimulationSpec.paper(DependencyDeclarations.oneD3Point(64, false)).withRecordRecoveries(true)
                 .withFailures(FailureModel.PAPER.withNodeMtbfSeconds(64 * 2000.0).withPartitionsPerNode(2));
 
         SimulationResult r = Simulation.run(base);
