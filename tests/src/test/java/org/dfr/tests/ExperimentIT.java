@@ -180,7 +180,7 @@ class ExperimentIT {
         assertThat(energy.getHeight()).isEqualTo(480);
         assertThat(colours(energy)).isGreaterThan(5);
         BufferedImage recovery = ImageIO.read(out.resolve("recovery.png").toFile());
-        assertThat(recovery.getWidth()).isEqualTo(1040);
+        assertThat(recovery.getWidth()).isEqualTo(1280);
         assertThat(recovery.getHeight()).isEqualTo(420);
         assertThat(colours(recovery)).isGreaterThan(5);
     }

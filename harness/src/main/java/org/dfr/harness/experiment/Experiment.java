@@ -61,7 +61,8 @@ public final class Experiment {
             new Metric("recovery_wall_ms", "ms", RunRow::recoveryWallMillis),
             new Metric("recomputed_partition_iterations", "partition-iterations", RunRow::recomputed),
             new Metric("capped_seconds", "s", RunRow::cappedSeconds),
-            new Metric("wall_ms", "ms", r -> r.wallMillis()));
+            new Metric("wall_ms", "ms", r -> r.wallMillis()),
+            new Metric("iteration_seconds", "s", RunRow::iterationSeconds));
 
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 

@@ -25,8 +25,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  *
  * <ol>
  *   <li>{@code fig5-power.png}: power over time, one panel per host, one curve per variant (mean over the
- *       repetitions on a grid of the sampling period, error bars one standard deviation), time 0 = start of the
- *       iteration loop; the phases of the last variant's first repetition shaded;</li>
+ *       repetitions on a grid of the sampling period, error bars one standard deviation), time 0 = the failure
+ *       (start of detection; the loop's start without one); the phases of the last variant's first repetition
+ *       shaded;</li>
  *   <li>{@code energy.png}: energy per variant (solver total, recovery, rest) with 95 % confidence intervals;</li>
  *   <li>{@code recovery.png}: recomputed work and recovery wall time per variant with 95 % confidence intervals.</li>
  * </ol>
@@ -64,8 +65,14 @@ final class Plots {
         recovery(out.resolve("recovery.png"));
     }
 
+    /** The origin of a run's time axis: the start of its first failure's detection, else its loop's start. */
     private double loopStart(int run) {
-        Object v = timelines.getOrDefault(run, Map.of()).get("loopStartSeconds");
+        Map<String, Object> t = timelines.getOrDefault(run, Map.of());
+        if (t.get("recoveries") instanceof List<?> l && !l.isEmpty() && l.get(0) instanceof Map<?, ?> r
+                && r.get("detectionStartSeconds") instanceof Number n) {
+            return n.doubleValue();
+        }
+        Object v = t.get("loopStartSeconds");
         return v instanceof Number n ? n.doubleValue() : 0;
     }
 
@@ -96,7 +103,7 @@ final class Plots {
                 tMax = Math.max(tMax, s.seconds() - loopStart(e.getKey()));
             }
         }
-        double tMin = -1.0;
+        double tMin = -1.5;
         int points = Math.max(2, (int) Math.ceil((tMax - tMin) / step));
         List<String> hosts = hosts();
         Set<String> idleHosts = new TreeSet<>();
@@ -107,8 +114,8 @@ final class Plots {
         for (String host : hosts) {
             String role = idleHosts.contains(host) ? "idle in dfr" : "participating";
             XYChart chart = new XYChartBuilder().width(900).height(420)
-                    .title(host + " (" + role + "): power over time [" + meter + "]")
-                    .xAxisTitle("s since the iteration loop started").yAxisTitle("W").build();
+                    .title(host + " (" + role + "): power, mean +- sd [" + meter + "]")
+                    .xAxisTitle("s since the failure (start of detection)").yAxisTitle("W").build();
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
             chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 10));
@@ -151,16 +158,16 @@ final class Plots {
                         .filter(s -> s.host().equals(host)).toList();
                 double top = yMax * 1.05;
                 shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.DETECTION, Phase.AGREEMENT),
-                        "detection+agreement (" + shaded + ")", SHADE_DETECTION);
+                        "detect.+agree.", SHADE_DETECTION);
                 shade(chart, x, series, loopStart(shadedRun.run()), top,
-                        Set.of(Phase.RECOVERY_ACTIVE, Phase.RECOVERY_IDLE), "recovery (" + shaded + ")", SHADE_RECOVERY);
+                        Set.of(Phase.RECOVERY_ACTIVE, Phase.RECOVERY_IDLE), "recovery", SHADE_RECOVERY);
                 shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.CAPPED),
-                        "capped (" + shaded + ")", SHADE_CAPPED);
+                        "capped", SHADE_CAPPED);
             }
             for (int k = 0; k < spec.variants().size(); k++) {
                 Variant v = spec.variants().get(k);
                 double[] y = means.get(2 * k);
-                XYSeries s = chart.addSeries(v.label() + " (mean +- sd)", java.util.Arrays.copyOf(x, y.length), y,
+                XYSeries s = chart.addSeries(v.label(), java.util.Arrays.copyOf(x, y.length), y,
                         means.get(2 * k + 1));
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 s.setMarker(SeriesMarkers.NONE);
@@ -199,7 +206,7 @@ final class Plots {
 
     private void energy(Path file) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(900).height(480)
-                .title("Energy per variant, mean with 95 % CI, start-up excluded [" + meter + "]")
+                .title("Energy without start-up, 95 % CI [" + meter + "]")
                 .xAxisTitle("variant").yAxisTitle("J").build();
         chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 12));
         chart.getStyler().setErrorBarsColor(Color.BLACK);
@@ -213,12 +220,12 @@ final class Plots {
 
     private void recovery(Path file) throws IOException {
         List<String> labels = spec.variants().stream().map(Variant::label).toList();
-        CategoryChart work = new CategoryChartBuilder().width(520).height(420)
+        CategoryChart work = new CategoryChartBuilder().width(640).height(420)
                 .title("Recomputed work [" + meter + "]").xAxisTitle("variant").yAxisTitle("partition-iterations")
                 .build();
         addBars(work, "recomputed partition-iterations", labels, RunRow::recomputed);
-        CategoryChart time = new CategoryChartBuilder().width(520).height(420)
-                .title("Recovery wall time, 95 % CI [" + meter + "]").xAxisTitle("variant").yAxisTitle("ms").build();
+        CategoryChart time = new CategoryChartBuilder().width(640).height(420)
+                .title("Recovery wall, 95 % CI [" + meter + "]").xAxisTitle("variant").yAxisTitle("ms").build();
         addBars(time, "recovery wall (detection to resume)", labels, RunRow::recoveryWallMillis);
         for (CategoryChart c : List.of(work, time)) {
             c.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 10));

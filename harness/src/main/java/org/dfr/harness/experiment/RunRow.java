@@ -32,12 +32,14 @@ import org.dfr.harness.RunReport;
  * @param cappedSeconds    time hosts spent capped, summed over hosts
  * @param hostRecoveryWatts per host, mean power over its recovery phases (recovery-active, -idle, capped)
  * @param fieldSha256      the result's digest
+ * @param iterationSeconds the run's average iteration time outside recoveries and checkpoints (its energy timeline's
+ *                         {@code iterationSecondsEstimate})
  */
 public record RunRow(int run, Variant variant, int repetition, String source, long wallMillis, double solverJoules,
                      double startUpJoules, double recoveryJoules, double recoveryWallMillis, double recomputed,
                      Set<String> idleHosts, Set<String> participatingHosts, double idleHostWatts,
                      double participatingHostWatts, double idlePhaseWatts, double cappedSeconds, Map<String, Double> hostRecoveryWatts,
-                     String fieldSha256) {
+                     String fieldSha256, double iterationSeconds) {
 
     /** @return the energy outside recoveries */
     public double restJoules() {
@@ -48,7 +50,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
     public static final List<String> COLUMNS = List.of("run", "variant", "repetition", "warmup", "source", "wall_ms",
             "solver_joules", "startup_joules", "recovery_joules", "rest_joules", "recovery_wall_ms",
             "recomputed_partition_iterations", "idle_hosts", "participating_hosts", "idle_host_watts",
-            "participating_host_watts", "idle_phase_watts", "capped_seconds", "field_sha256");
+            "participating_host_watts", "idle_phase_watts", "capped_seconds", "field_sha256", "iteration_seconds");
 
     /** @return the CSV cells of this row, then its host columns in {@code hosts} order */
     public String csv(List<String> hosts) {
@@ -56,7 +58,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
                 Boolean.toString(repetition == 0), source, Long.toString(wallMillis), num(solverJoules),
                 num(startUpJoules), num(recoveryJoules), num(restJoules()), num(recoveryWallMillis), num(recomputed),
                 String.join(" ", idleHosts), String.join(" ", participatingHosts), num(idleHostWatts),
-                num(participatingHostWatts), num(idlePhaseWatts), num(cappedSeconds), fieldSha256));
+                num(participatingHostWatts), num(idlePhaseWatts), num(cappedSeconds), fieldSha256, num(iterationSeconds)));
         for (String h : hosts) {
             cells.add(num(hostRecoveryWatts.getOrDefault(h, Double.NaN)));
         }
@@ -138,8 +140,8 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
         return new RunRow(run, variant, repetition, source, report.wallMillis(), measured ? solver : Double.NaN,
                 measured ? startUp : Double.NaN, measured ? recovery : Double.NaN, recoveryWall, recomputed, idle,
                 participating, mean(hostWatts, idle), mean(hostWatts, participating), mean(hostIdleWatts, idle), capped,
-                hostWatts,
-                report.fieldSha256());
+                hostWatts, report.fieldSha256(),
+                energy.get("timeline") instanceof Map<?, ?> t ? number(t.get("iterationSecondsEstimate")) : Double.NaN);
     }
 
     private static double mean(Map<String, Double> watts, Set<String> hosts) {
