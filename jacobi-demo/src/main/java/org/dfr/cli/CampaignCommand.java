@@ -1,17 +1,28 @@
 package org.dfr.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.KernelJars;
+import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
-import org.dfr.harness.Runner;
+import org.dfr.harness.campaign.CampaignFiles;
+import org.dfr.harness.campaign.CampaignRunner;
+import org.dfr.harness.campaign.FaultKind;
+import org.dfr.harness.campaign.Outcome;
+import org.dfr.harness.campaign.TrialDraw;
+import org.dfr.harness.campaign.TrialPlan;
+import org.dfr.harness.campaign.TrialResult;
 import org.dfr.runtime.kernel.KernelChoice;
 import org.dfr.runtime.kernel.KernelProvider;
 import picocli.CommandLine.Command;
@@ -22,20 +33,30 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code dfr campaign}: a seeded randomized fault-injection campaign (random rank, iteration and
- * strategy, one or two failures per trial; with {@code --kernel any}, a random installed kernel), every
- * digest checked against the sequential reference.
+ * {@code dfr campaign}: a seeded randomized fault-injection campaign that checks every trial: the digest
+ * against the sequential reference, the report against the analyzer's cone, the time bound and, in
+ * processes mode, leftover rank processes. Failing trials come with the command that replays them.
  */
 @Command(name = "campaign", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs randomized failure trials (seeded) and checks every field digest against the",
-                "sequential reference. Exit code 1 if any trial gives a wrong digest or an unexpected error."},
+        description = {"Runs randomized failure trials (seeded) and checks each: digest = sequential reference,",
+                "report well-formed with every recovery's cone = the analyzer's, within its time bound, no rank",
+                "process left. Exit code 1 if any trial is WRONG, ERROR, HUNG or LEFTOVER."},
         footer = {"", "Examples:", "  dfr campaign --trials 1000 --seed 7 --max-seconds 7200",
-                "  dfr campaign --kernel any --trials 200     (each trial draws an installed kernel)",
-                "  dfr campaign --kernel heat3d7 --cells 12x10x9 --ranks-grid 2x2x2"})
+                "  dfr campaign --kernel any --faults all --trials 200 --report campaign.json",
+                "  dfr campaign --mode processes --kernel any --faults all --trials 20",
+                "  dfr campaign --kernel any --faults all --seed 7 --replay 13     (one trial again)"})
 public final class CampaignCommand implements Callable<Integer> {
 
     /** {@code --kernel any}: every trial draws one of the installed kernels. */
     public static final String ANY_KERNEL = "any";
+
+    /** Which failure kinds trials draw. */
+    public enum Faults {
+        /** Deaths at the start of an iteration only. */
+        CLASSIC,
+        /** Every kind: start, reduction, after the checkpoint write, during recovery, host, coordinator, root. */
+        ALL
+    }
 
     @Spec
     CommandSpec spec;
@@ -49,9 +70,25 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
     long seed;
 
+    @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "embedded",
+            description = "Ranks as members in this JVM, or one JVM per rank killed with SIGKILL. Default: ${DEFAULT-VALUE}.")
+    Mode mode;
+
+    @Option(names = "--faults", paramLabel = "classic|all", defaultValue = "classic",
+            description = "Failure kinds to draw: classic (start of an iteration) or all. Default: ${DEFAULT-VALUE}.")
+    Faults faults;
+
+    @Option(names = "--max-failures", paramLabel = "F", defaultValue = "2",
+            description = "Failures per trial, 1..3 (drawn uniformly from 1..F). Default: ${DEFAULT-VALUE}.")
+    int maxFailures;
+
     @Option(names = "--max-seconds", defaultValue = "3600",
             description = "Stop starting new trials after this long. Default: ${DEFAULT-VALUE}.")
     long maxSeconds;
+
+    @Option(names = "--trial-seconds", defaultValue = "180",
+            description = "A trial taking longer is HUNG and ends the campaign. Default: ${DEFAULT-VALUE}.")
+    long trialSeconds;
 
     @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,
             description = "Partitions per axis. Default: 8, 2x4 or 2x2x2 by the kernel's axes.")
@@ -67,6 +104,13 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-every", defaultValue = "4", description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
     int checkpointEvery;
 
+    @Option(names = "--replay", paramLabel = "N", description = "Run only trial N of this seed (a failing trial's line says how).")
+    Integer replay;
+
+    @Option(names = "--report", paramLabel = "FILE.json",
+            description = "Write every trial (JSON) to FILE and a CSV row per trial next to it (FILE.csv).")
+    Path report;
+
     @Override
     public Integer call() {
         if (trials < 1) {
@@ -75,25 +119,96 @@ public final class CampaignCommand implements Callable<Integer> {
         if (maxSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--max-seconds must be >= 1, got " + maxSeconds);
         }
-        List<RunConfig> bases;
+        if (trialSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--trial-seconds must be >= 1, got " + trialSeconds);
+        }
+        if (replay != null && replay < 0) {
+            throw new ParameterException(spec.commandLine(), "--replay " + replay + ": trials are numbered from 0");
+        }
+        CliFiles.requireWritableTarget(spec, "--report", report);
+        List<TrialPlan> plans;
         try {
-            bases = bases();
+            TrialDraw draw = new TrialDraw(bases(), faults == Faults.ALL ? FaultKind.ALL : FaultKind.CLASSIC,
+                    maxFailures, faults == Faults.ALL, mode);
+            int count = replay == null ? trials : replay + 1;
+            plans = draw.draw(seed, count);
+            if (replay != null) {
+                plans = plans.subList(replay, replay + 1);
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
-        Campaign.Result result = new Campaign(bases, new Runner()).run(seed, trials, maxSeconds * 1000, t -> {
-            out.printf(Locale.ROOT, "trial %4d  %-12s %-6s kills %-40s %-13s work %4d  %5d ms %s%n", t.index(),
-                    t.kernel(), t.strategy().label(), t.kills().stream().map(k -> k.rank() + "@" + k.iteration()).toList(),
-                    t.outcome(), t.recomputedPartitionIterations(), t.millis(), t.detail());
-            out.flush();
-        });
-        out.printf(Locale.ROOT, "campaign seed %d: %d trials, %d ok, %d unrecoverable (clear error), %d wrong, %d errors%s%n",
-                seed, result.trials().size(), result.count(Campaign.Outcome.OK),
-                result.count(Campaign.Outcome.UNRECOVERABLE), result.count(Campaign.Outcome.WRONG),
-                result.count(Campaign.Outcome.ERROR), result.stoppedByTimeBudget() ? " (stopped by --max-seconds)" : "");
+        CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of());
+        CampaignRunner.Result result;
+        try (ProgressBar bar = progressBar(plans.size())) {
+            result = runner.run(plans, maxSeconds * 1000, t -> {
+                printTrial(out, t);
+                bar.step();
+                bar.setExtraMessage(t.outcome().passes() ? "" : "not ok: trial " + t.plan().index());
+            });
+        }
+        out.printf(Locale.ROOT, "campaign seed %d (%s, %s faults): %d trials, %d ok, %d unrecoverable (clear error),"
+                        + " %d wrong, %d errors, %d hung, %d leftovers%s%n",
+                seed, mode.name().toLowerCase(Locale.ROOT), faults.name().toLowerCase(Locale.ROOT), result.trials().size(),
+                result.count(Outcome.OK), result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG),
+                result.count(Outcome.ERROR), result.count(Outcome.HUNG), result.count(Outcome.LEFTOVER),
+                result.stoppedEarly() ? " (stopped: " + result.stopReason() + ")" : "");
+        if (report != null) {
+            CampaignFiles.write(report, seed, replayPrefix(), mode.name().toLowerCase(Locale.ROOT), result);
+            out.println("report: " + report + " and " + CampaignFiles.csvOf(report));
+        }
         out.flush();
         return result.passed() ? 0 : 1;
+    }
+
+    private static void printTrial(PrintWriter out, TrialResult t) {
+        out.printf(Locale.ROOT, "trial %4d  %-14s %-60s %5d ms work %4d  %s%n", t.plan().index(), t.outcome(),
+                t.plan().describe(), t.millis(), t.recomputedPartitionIterations(),
+                String.join("; ", problems(t)));
+        if (!t.outcome().passes()) {
+            out.println("            replay: " + t.replay());
+        }
+        out.flush();
+    }
+
+    private static List<String> problems(TrialResult t) {
+        List<String> all = new ArrayList<>();
+        if (!t.detail().isEmpty()) {
+            all.add(t.detail());
+        }
+        all.addAll(t.violations());
+        return all;
+    }
+
+    /** A progress bar with ETA on a terminal; plain lines (one per 10 %) when the output is not one. */
+    private static ProgressBar progressBar(int total) {
+        ProgressBarBuilder b = new ProgressBarBuilder().setTaskName("campaign").setInitialMax(total)
+                .setStyle(ProgressBarStyle.ASCII).showSpeed();
+        if (System.console() == null) {
+            b.setConsumer(new me.tongfei.progressbar.DelegatingProgressBarConsumer(line -> { }))
+                    .setUpdateIntervalMillis(Integer.MAX_VALUE);
+        }
+        return b.build();
+    }
+
+    /** The options that decide which trials a seed draws, so that {@code --replay N} finds the same trial. */
+    private String replayPrefix() {
+        StringBuilder b = new StringBuilder("dfr campaign --seed ").append(seed)
+                .append(" --mode ").append(mode.name().toLowerCase(Locale.ROOT))
+                .append(" --faults ").append(faults.name().toLowerCase(Locale.ROOT))
+                .append(" --max-failures ").append(maxFailures)
+                .append(" --kernel ").append(kernel.choice().name())
+                .append(" --iterations ").append(iterations).append(" --checkpoint-every ").append(checkpointEvery);
+        kernel.choice().options().forEach((k, v) -> b.append(" --kernel-option ").append(k).append('=').append(v));
+        kernel.jars().forEach(j -> b.append(" --kernel-jar ").append(j));
+        if (cells != null) {
+            b.append(" --cells ").append(cells);
+        }
+        if (ranksGrid != null) {
+            b.append(" --ranks-grid ").append(ranksGrid);
+        }
+        return b.toString();
     }
 
     private List<RunConfig> bases() {

@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
                 PlanCommand.class,
                 RunCommand.class,
                 KernelsCommand.class,
+                SimulateCommand.class,
                 CampaignCommand.class,
                 BenchCommand.class,
                 RecoveryBenchCommand.class,

@@ -1,0 +1,96 @@
+package org.dfr.harness.campaign;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.csv.CsvMapper;
+import com.fasterxml.jackson.dataformat.csv.CsvSchema;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+
+/**
+ * A campaign's files: every trial as JSON ({@code --report FILE.json}) and one CSV row per trial next to
+ * it ({@code FILE.csv}), each written atomically.
+ */
+public final class CampaignFiles {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private CampaignFiles() {
+    }
+
+    /** The JSON document: the campaign's seed and command, its counts and every trial. */
+    public record CampaignReport(long seed, String command, String mode, long trials, long ok, long unrecoverable,
+                                 long wrong, long error, long hung, long leftover, boolean stoppedEarly, String stopReason,
+                                 List<Trial> results) {
+    }
+
+    /** One trial as written. */
+    public record Trial(int index, String kernel, String strategy, int spares, String failures, List<String> kinds,
+                        String outcome, long millis, long recomputedPartitionIterations, String detail,
+                        List<String> violations, String replay) {
+    }
+
+    /** A CSV row. */
+    public record Row(int index, String kernel, String strategy, int spares, String failures, String outcome,
+                      long millis, long recomputedPartitionIterations, String problems, String replay) {
+    }
+
+    /** Writes {@code file} (JSON) and {@code file} with extension {@code .csv}. */
+    public static void write(Path file, long seed, String command, String mode, CampaignRunner.Result result) {
+        List<Trial> trials = result.trials().stream().map(t -> new Trial(t.plan().index(),
+                t.plan().config().kernel().name(), t.plan().config().strategy().label(), t.plan().config().spares(),
+                t.plan().describe(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
+                t.recomputedPartitionIterations(), t.detail(), t.violations(), t.replay())).toList();
+        CampaignReport report = new CampaignReport(seed, command, mode, trials.size(), result.count(Outcome.OK),
+                result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG), result.count(Outcome.ERROR),
+                result.count(Outcome.HUNG), result.count(Outcome.LEFTOVER), result.stoppedEarly(), result.stopReason(),
+                trials);
+        List<Row> rows = trials.stream().map(t -> new Row(t.index(), t.kernel(), t.strategy(), t.spares(), t.failures(),
+                t.outcome(), t.millis(), t.recomputedPartitionIterations(),
+                String.join("; ", concat(t.detail(), t.violations())), t.replay())).toList();
+        CsvMapper csv = new CsvMapper();
+        CsvSchema schema = csv.schemaFor(Row.class).withHeader();
+        atomically(file, p -> JSON.writeValue(p.toFile(), report));
+        atomically(csvOf(file), p -> csv.writer(schema).writeValue(p.toFile(), rows));
+    }
+
+    /** {@code FILE.json} becomes {@code FILE.csv}; another name gets {@code .csv} appended. */
+    public static Path csvOf(Path file) {
+        String name = file.getFileName().toString();
+        String base = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
+        return file.resolveSibling(base + ".csv");
+    }
+
+    private static List<String> concat(String detail, List<String> violations) {
+        List<String> all = new java.util.ArrayList<>();
+        if (detail != null && !detail.isEmpty()) {
+            all.add(detail);
+        }
+        all.addAll(violations);
+        return all;
+    }
+
+    private interface Writer {
+        void write(Path target) throws IOException;
+    }
+
+    private static void atomically(Path file, Writer writer) {
+        try {
+            Path dir = file.toAbsolutePath().getParent();
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+            try {
+                writer.write(tmp);
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

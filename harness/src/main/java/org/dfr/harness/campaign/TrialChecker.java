@@ -1,0 +1,89 @@
+package org.dfr.harness.campaign;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.RecoveryPlan;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+
+/**
+ * Checks one finished trial's report beyond its digest: the report is well-formed and every recovery
+ * did exactly what the analyzer plans for the failure it agreed on. Pure: it reads the report and the
+ * configuration, nothing else.
+ *
+ * <p>Per recovery: {@code 0 <= c < t <= iterations}, {@code m = t-1-c}, detection and the other times
+ * not negative, the lost partitions among the partitions; with effective strategy {@code dfr}, the
+ * levels are the cone of the lost partitions ({@link ConeAnalyzer#plan}) and the work its size; with
+ * {@code global}, the work is {@code partitions * m}. Per failure record: a real iteration and real
+ * ranks.
+ */
+public final class TrialChecker {
+
+    private TrialChecker() {
+    }
+
+    /** What is wrong with {@code report} as the result of {@code config}; empty when nothing is. */
+    public static List<String> violations(RunConfig config, RunReport report, ConeAnalyzer analyzer) {
+        List<String> out = new ArrayList<>();
+        int partitions = config.partitionCount();
+        int members = config.runSpec().memberCount();
+        if (report.iterationsRun() < 1 || report.iterationsRun() > config.iterations()) {
+            out.add("iterationsRun " + report.iterationsRun() + " outside 1.." + config.iterations());
+        }
+        for (RunReport.Failure f : report.failures()) {
+            if (f.iteration() < 1 || f.iteration() > config.iterations()) {
+                out.add("failure of ranks " + f.ranks() + " at iteration " + f.iteration() + ", outside 1.."
+                        + config.iterations());
+            }
+            if (f.ranks().isEmpty() || f.ranks().stream().anyMatch(r -> r < 0 || r >= members)) {
+                out.add("failure names ranks " + f.ranks() + "; ranks are 0.." + (members - 1));
+            }
+            if (f.detectionMillis() != null && f.detectionMillis() < 0) {
+                out.add("failure at iteration " + f.iteration() + " has detection " + f.detectionMillis() + " ms");
+            }
+        }
+        for (RunReport.Recovery r : report.recoveries()) {
+            String where = "recovery " + r.epoch();
+            int c = r.checkpointIteration();
+            int t = r.failureIteration();
+            if (c < 0 || t <= c || t > config.iterations() + 1) {
+                out.add(where + ": checkpoint " + c + " and failure iteration " + t + " are not 0 <= c < t <= "
+                        + (config.iterations() + 1));
+                continue;
+            }
+            if (r.lostIterations() != t - 1 - c) {
+                out.add(where + ": m = " + r.lostIterations() + " but t-1-c = " + (t - 1 - c));
+            }
+            if (r.lostPartitions().isEmpty() || r.lostPartitions().stream().anyMatch(p -> p < 0 || p >= partitions)) {
+                out.add(where + ": lost partitions " + r.lostPartitions() + " not among 0.." + (partitions - 1));
+                continue;
+            }
+            for (Long millis : Arrays.asList(r.detectionMillis(), r.agreementMillis(), r.replacementMillis(),
+                    r.recomputeMillis(), r.wallMillis())) {
+                if (millis != null && millis < 0) {
+                    out.add(where + ": a negative time (" + millis + " ms)");
+                }
+            }
+            RecoveryPlan plan = analyzer.plan(r.lostPartitions().stream().mapToInt(Integer::intValue).toArray(), c, t);
+            boolean global = "global".equals(String.valueOf(r.effectiveStrategy()).toLowerCase(java.util.Locale.ROOT));
+            long expected = global ? (long) partitions * r.lostIterations() : plan.recomputedPartitionIterations();
+            if (r.recomputedPartitionIterations() != expected) {
+                out.add(where + ": recomputed " + r.recomputedPartitionIterations() + " partition-iterations, the "
+                        + (global ? "global rollback" : "cone") + " needs " + expected);
+            }
+            if (!global) {
+                List<List<Integer>> levels = plan.levels().stream().map(l -> Arrays.stream(l).boxed().toList()).toList();
+                if (!levels.equals(r.levels())) {
+                    out.add(where + ": levels " + r.levels() + " are not the cone " + levels);
+                }
+            }
+            if (global != (config.strategy() == org.dfr.recovery.Strategy.GLOBAL || plan.coversEverything())) {
+                out.add(where + ": effective strategy " + r.effectiveStrategy() + " for strategy "
+                        + config.strategy().label() + (plan.coversEverything() ? " with a cone covering everything" : ""));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,145 @@
+package org.dfr.harness.campaign;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunConfig;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.Strategy;
+import org.dfr.runtime.RunSpec;
+
+/**
+ * Draws campaign trials from one seed: the same seed, bases and kinds give the same trials in the
+ * same order, so a failing trial is replayed by its seed and index alone.
+ *
+ * <p>Per trial: a base (kernel, sizes), a strategy, 0 or 1 spare, and 1 to {@code maxFailures}
+ * failures of the allowed kinds on distinct victims. A second failure is simultaneous with the first
+ * or later in the run; a death during recovery needs an earlier failure to recover from.
+ */
+public final class TrialDraw {
+
+    private final List<RunConfig> bases;
+    private final List<FaultKind> kinds;
+    private final int maxFailures;
+    private final boolean spares;
+    private final Mode mode;
+
+    /**
+     * @param bases the runs to vary (kernel, sizes, iterations, checkpoint interval)
+     * @param kinds the failure kinds to draw from
+     * @param maxFailures 1 to 3
+     * @param spares whether trials may have a spare rank
+     * @param mode embedded or processes
+     */
+    public TrialDraw(List<RunConfig> bases, List<FaultKind> kinds, int maxFailures, boolean spares, Mode mode) {
+        if (bases.isEmpty() || kinds.isEmpty()) {
+            throw new IllegalArgumentException("a campaign needs at least one run and one failure kind");
+        }
+        if (maxFailures < 1 || maxFailures > 3) {
+            throw new IllegalArgumentException("--max-failures must be 1..3, got " + maxFailures);
+        }
+        this.bases = List.copyOf(bases);
+        this.kinds = List.copyOf(kinds);
+        this.maxFailures = maxFailures;
+        this.spares = spares;
+        this.mode = mode;
+    }
+
+    /** The first {@code count} trials of {@code seed}. */
+    public List<TrialPlan> draw(long seed, int count) {
+        Random random = new Random(seed);
+        List<TrialPlan> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            out.add(next(i, random));
+        }
+        return out;
+    }
+
+    private TrialPlan next(int index, Random random) {
+        RunConfig base = bases.size() == 1 ? bases.get(0) : bases.get(random.nextInt(bases.size()));
+        Strategy strategy = random.nextBoolean() ? Strategy.DFR : Strategy.GLOBAL;
+        int spareCount = spares && random.nextInt(3) == 0 ? 1 : 0;
+        RunSpec spec = base.withSpares(spareCount).runSpec();
+        int n = base.iterations();
+        int k = base.checkpointEvery();
+        int failures = 1 + random.nextInt(maxFailures);
+        Set<Integer> dead = new HashSet<>();
+        List<FaultPlan.Kill> kills = new ArrayList<>();
+        List<FaultPlan.Kill> hosts = new ArrayList<>();
+        Set<Integer> duringRecovery = new java.util.TreeSet<>();
+        List<FaultKind> drawn = new ArrayList<>();
+        int firstIteration = 1 + random.nextInt(n);
+        for (int f = 0; f < failures; f++) {
+            FaultKind kind = kinds.get(random.nextInt(kinds.size()));
+            int iteration = f == 0 || random.nextBoolean() ? firstIteration
+                    : firstIteration + random.nextInt(n - firstIteration + 1);
+            switch (kind) {
+                case DURING_RECOVERY -> {
+                    if (f == 0) {
+                        kind = FaultKind.ITERATION_START;
+                    }
+                }
+                case AFTER_CHECKPOINT_WRITE -> {
+                    // a checkpoint iteration strictly inside the run, or a plain death when there is none
+                    int checkpoints = (n - 1) / k;
+                    if (checkpoints == 0) {
+                        kind = FaultKind.ITERATION_START;
+                    } else {
+                        iteration = k * (1 + random.nextInt(checkpoints));
+                    }
+                }
+                case HOST -> {
+                    if (spec.hostCount() < 2 || f > 0) {
+                        kind = FaultKind.ITERATION_START;
+                    }
+                }
+                default -> {
+                }
+            }
+            switch (kind) {
+                case HOST -> {
+                    int host = random.nextInt(spec.hostCount());
+                    hosts.add(new FaultPlan.Kill(host, iteration, FaultPlan.Point.ITERATION_START));
+                    for (int r = 0; r < spec.memberCount(); r++) {
+                        if (spec.hostOf(r) == host) {
+                            dead.add(r);
+                        }
+                    }
+                }
+                case COORDINATOR, REDUCTION_ROOT -> {
+                    if (dead.add(0)) {
+                        kills.add(new FaultPlan.Kill(0, iteration, kind == FaultKind.COORDINATOR
+                                ? FaultPlan.Point.ITERATION_START : FaultPlan.Point.DURING_REDUCTION));
+                    } else {
+                        continue;
+                    }
+                }
+                default -> {
+                    int victim = random.nextInt(spec.memberCount());
+                    if (!dead.add(victim)) {
+                        continue;
+                    }
+                    switch (kind) {
+                        case DURING_RECOVERY -> duringRecovery.add(victim);
+                        case DURING_REDUCTION -> kills.add(new FaultPlan.Kill(victim, iteration,
+                                FaultPlan.Point.DURING_REDUCTION));
+                        case AFTER_CHECKPOINT_WRITE -> kills.add(new FaultPlan.Kill(victim, iteration,
+                                FaultPlan.Point.AFTER_CHECKPOINT_WRITE));
+                        default -> kills.add(new FaultPlan.Kill(victim, iteration, FaultPlan.Point.ITERATION_START));
+                    }
+                }
+            }
+            drawn.add(kind);
+        }
+        if (dead.size() >= spec.memberCount()) {
+            // a plan that kills every member leaves nobody to recover: draw this trial again
+            return next(index, random);
+        }
+        RunConfig config = base.withSpares(spareCount).withStrategy(strategy).withMode(mode)
+                .withFaults(kills, hosts, duringRecovery);
+        return new TrialPlan(index, config, drawn);
+    }
+}

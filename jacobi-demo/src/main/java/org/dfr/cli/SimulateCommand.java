@@ -1,0 +1,201 @@
+package org.dfr.cli;
+
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.dfr.simulator.SimulateOptions;
+import org.dfr.simulator.SimulatorApp;
+import org.dfr.simulator.Strategy;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dfr simulate}: the large-scale simulator of global, data-flow and message-log rollback
+ * (docs/simulator.md). Every option left out keeps the preset's value.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Simulates global, data-flow (DFR) and message-log rollback far past real scale and writes",
+                "CSV and PNG figures: recomputed iterations, DFR's energy saving (with its quadratic fit) and runtime",
+                "against the node count, and a checkpoint-interval sweep against Young/Daly. See docs/simulator.md."},
+        footer = {"", "Examples:",
+                "  dfr simulate --preset paper-fig6 --out fig6",
+                "  dfr simulate --preset quick --out /tmp/sim",
+                "  dfr simulate --preset custom --nodes 100,1000,10000 --dimensions 2 --seeds 5 --mtbf-hours 50 --out sim",
+                "", "Exit codes: 0 done, 1 the output could not be written, 2 bad arguments."})
+public final class SimulateCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--preset", paramLabel = "paper-fig6|quick|custom", defaultValue = "paper-fig6",
+            description = "The sweep to start from. Default: ${DEFAULT-VALUE}.")
+    String preset;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (CSV, PNG). Default: simulate-out.")
+    Path out;
+
+    @Option(names = "--nodes", split = ",", paramLabel = "N[,N...]", description = "Node counts of the sweep.")
+    List<Integer> nodes;
+
+    @Option(names = "--dimensions", split = ",", paramLabel = "D[,D...]", description = "Decompositions: 1, 2 and/or 3.")
+    List<Integer> dimensions;
+
+    @Option(names = "--seeds", paramLabel = "S", description = "Seeds (failure histories) per point.")
+    Integer seeds;
+
+    @Option(names = "--first-seed", paramLabel = "SEED", description = "The first seed.")
+    Long firstSeed;
+
+    @Option(names = "--iterations", paramLabel = "N", description = "Iterations of every simulated run.")
+    Integer iterations;
+
+    @Option(names = "--checkpoint-every", paramLabel = "K", description = "Checkpoint interval, iterations.")
+    Integer checkpointEvery;
+
+    @Option(names = "--checkpoint-sweep", split = ",", paramLabel = "K[,K...]",
+            description = "Intervals of the checkpoint-interval sweep.")
+    List<Integer> checkpointSweep;
+
+    @Option(names = "--checkpoint-sweep-nodes", paramLabel = "N", description = "Nodes of the checkpoint-interval sweep.")
+    Integer checkpointSweepNodes;
+
+    @Option(names = "--skip-checkpoint-sweep", description = "Leave out the checkpoint-interval sweep.")
+    boolean skipCheckpointSweep;
+
+    @Option(names = "--mtbf-hours", paramLabel = "H", description = "MTBF of one node, hours.")
+    Double mtbfHours;
+
+    @Option(names = "--task-seconds", paramLabel = "S", description = "Compute time of one task, seconds.")
+    Double taskSeconds;
+
+    @Option(names = "--task-jitter", paramLabel = "J", description = "Relative spread of task times, [0, 1).")
+    Double taskJitter;
+
+    @Option(names = "--partition-bytes", paramLabel = "B", description = "Bytes of a partition (halo and checkpoint size).")
+    Double partitionBytes;
+
+    @Option(names = "--link-bits-per-second", paramLabel = "BPS", description = "Link bandwidth, bit/s.")
+    Double linkBitsPerSecond;
+
+    @Option(names = "--latency-seconds", paramLabel = "S", description = "Latency per message, seconds.")
+    Double latencySeconds;
+
+    @Option(names = "--detection-seconds", paramLabel = "S", description = "Failure detection time, seconds.")
+    Double detectionSeconds;
+
+    @Option(names = "--replacement-seconds", paramLabel = "S", description = "Replacement time, seconds.")
+    Double replacementSeconds;
+
+    @Option(names = "--failures-during-recovery", description = "Let failures strike during recoveries.")
+    boolean failuresDuringRecovery;
+
+    @Option(names = "--strategies", split = ",", paramLabel = "global|dfr|message-log",
+            description = "Strategies to compare (same failures for each).")
+    List<String> strategies;
+
+    @Option(names = "--busy-watts", paramLabel = "W", description = "Power of a computing node, W.")
+    Double busyWatts;
+
+    @Option(names = "--idle-watts", paramLabel = "W", description = "Power of a waiting (uncapped) node, W.")
+    Double idleWatts;
+
+    @Option(names = "--capped-idle-watts", paramLabel = "W", description = "Power of an idle, capped node, W.")
+    Double cappedIdleWatts;
+
+    @Option(names = "--task-joules", paramLabel = "J", description = "Fixed energy per task, J (0: busy power x task time).")
+    Double taskJoules;
+
+    @Option(names = "--threads", paramLabel = "T", description = "Worker threads (0: every core).")
+    Integer threads;
+
+    @Override
+    public Integer call() {
+        SimulateOptions options;
+        try {
+            SimulateOptions.Builder b = SimulateOptions.defaults().toBuilder().preset(preset);
+            set(nodes, b::nodes);
+            set(dimensions, b::dimensions);
+            set(seeds, b::seeds);
+            set(firstSeed, b::firstSeed);
+            set(iterations, b::iterations);
+            set(checkpointEvery, b::checkpointEvery);
+            set(checkpointSweep, b::checkpointSweep);
+            set(checkpointSweepNodes, b::checkpointSweepNodes);
+            if (skipCheckpointSweep) {
+                b.skipCheckpointSweep(true);
+            }
+            set(mtbfHours, b::mtbfHours);
+            set(taskSeconds, b::taskSeconds);
+            set(taskJitter, b::taskJitter);
+            set(partitionBytes, b::partitionBytes);
+            set(linkBitsPerSecond, b::linkBitsPerSecond);
+            set(latencySeconds, b::latencySeconds);
+            set(detectionSeconds, b::detectionSeconds);
+            set(replacementSeconds, b::replacementSeconds);
+            if (failuresDuringRecovery) {
+                b.failuresDuringRecovery(true);
+            }
+            if (strategies != null) {
+                b.strategies(strategies.stream().map(Strategy::parse).toList());
+            }
+            set(busyWatts, b::busyWatts);
+            set(idleWatts, b::idleWatts);
+            set(cappedIdleWatts, b::cappedIdleWatts);
+            set(taskJoules, b::taskJoules);
+            set(threads, b::threads);
+            set(out, b::out);
+            options = b.build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CliFiles.requireWritableTarget(spec, "--out", options.out().resolve("points.csv"));
+        PrintStream stream = new PrintStream(new WriterOutputStream(spec), true, StandardCharsets.UTF_8);
+        try {
+            SimulatorApp.run(options, stream);
+        } catch (UncheckedIOException e) {
+            spec.commandLine().getErr().println("dfr simulate: cannot write the output: " + e.getMessage());
+            return 1;
+        } finally {
+            stream.flush();
+        }
+        return 0;
+    }
+
+    private static <T> void set(T value, Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
+        }
+    }
+
+    /** The command line's output writer as a stream (the simulator prints to a PrintStream). */
+    private static final class WriterOutputStream extends java.io.OutputStream {
+        private final CommandSpec spec;
+        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+
+        WriterOutputStream(CommandSpec spec) {
+            this.spec = spec;
+        }
+
+        @Override
+        public void write(int b) {
+            line.write(b);
+            if (b == '\n') {
+                flush();
+            }
+        }
+
+        @Override
+        public void flush() {
+            spec.commandLine().getOut().print(line.toString(StandardCharsets.UTF_8));
+            spec.commandLine().getOut().flush();
+            line.reset();
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package org.dfr.harness.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Set;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.RunReports;
+import org.dfr.harness.Runner;
+import org.dfr.recovery.FaultPlan;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The checker on a real report of the paper's case (2x4, rank 1 killed at the start of 4, checkpoint 0)
+ * and on copies of it with one thing broken each.
+ */
+class TrialCheckerTest {
+
+    private static RunConfig config;
+    private static RunReport report;
+    private static ConeAnalyzer analyzer;
+
+    @BeforeAll
+    static void runThePapersCase() {
+        config = RunConfig.of(2, 4, 24, 20, 10, 10)
+                .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of());
+        report = new Runner().run(config);
+        analyzer = new ConeAnalyzer(config.kernelSetup().dependencies());
+    }
+
+    @Test
+    void when_reportIsTheRuntimes_then_nothingIsWrong() {
+        assertThat(TrialChecker.violations(config, report, analyzer)).isEmpty();
+        assertThat(report.recoveries()).singleElement()
+                .satisfies(r -> assertThat(r.recomputedPartitionIterations()).isEqualTo(9));
+    }
+
+    @Test
+    void when_levelsAreNotTheCone_then_theCheckerSaysSo() throws Exception {
+        RunReport broken = edit(json -> {
+            ArrayNode levels = (ArrayNode) json.get("recoveries").get(0).get("levels");
+            ((ArrayNode) levels.get(0)).remove(0);
+        });
+
+        assertThat(TrialChecker.violations(config, broken, analyzer))
+                .anySatisfy(v -> assertThat(v).contains("levels").contains("are not the cone"));
+    }
+
+    @Test
+    void when_workOrWindowIsWrong_then_theCheckerSaysSo() throws Exception {
+        RunReport wrongWork = edit(json -> ((ObjectNode) json.get("recoveries").get(0)).put("recomputedPartitionIterations", 24));
+        RunReport wrongWindow = edit(json -> ((ObjectNode) json.get("recoveries").get(0)).put("lostIterations", 2));
+        RunReport failureBeforeStart = edit(json -> ((ObjectNode) json.get("failures").get(0)).put("iteration", -1));
+
+        assertThat(TrialChecker.violations(config, wrongWork, analyzer))
+                .anySatisfy(v -> assertThat(v).contains("recomputed 24 partition-iterations, the cone needs 9"));
+        assertThat(TrialChecker.violations(config, wrongWindow, analyzer))
+                .anySatisfy(v -> assertThat(v).contains("m = 2 but t-1-c = 3"));
+        assertThat(TrialChecker.violations(config, failureBeforeStart, analyzer))
+                .anySatisfy(v -> assertThat(v).contains("at iteration -1, outside 1..10"));
+    }
+
+    private interface Edit {
+        void apply(ObjectNode json);
+    }
+
+    private static RunReport edit(Edit edit) throws Exception {
+        ObjectNode json = (ObjectNode) RunReports.JSON.valueToTree(report);
+        edit.apply(json);
+        return RunReports.JSON.treeToValue(json, RunReport.class);
+    }
+}

@@ -1,0 +1,72 @@
+package org.dfr.harness.campaign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.dfr.harness.Campaign;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunConfig;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.runtime.kernel.KernelCatalog;
+import org.junit.jupiter.api.Test;
+
+class TrialDrawTest {
+
+    private static final List<RunConfig> BASES = Campaign.everyKernel(KernelCatalog.installed(), List.of(), 12, 4);
+
+    @Test
+    void when_sameSeedIsDrawnTwice_then_theTrialsAreTheSame() {
+        TrialDraw draw = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED);
+
+        List<TrialPlan> first = draw.draw(42, 200);
+        List<TrialPlan> again = draw.draw(42, 200);
+        List<TrialPlan> other = draw.draw(43, 200);
+
+        assertThat(again).isEqualTo(first);
+        assertThat(other).isNotEqualTo(first);
+        // a replay of trial 17 draws the 18 first trials and keeps the last: the same trial
+        assertThat(draw.draw(42, 18).get(17)).isEqualTo(first.get(17));
+    }
+
+    @Test
+    void when_everyKindIsAllowed_then_everyKindAndKernelIsDrawnAndPlansAreValid() {
+        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(7, 400);
+
+        assertThat(plans.stream().flatMap(p -> p.kinds().stream()).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(FaultKind.values());
+        assertThat(plans.stream().map(p -> p.config().kernel().name()).collect(Collectors.toSet()))
+                .hasSize(BASES.size());
+        assertThat(plans).anyMatch(p -> p.config().spares() == 1).anyMatch(p -> p.config().spares() == 0);
+        for (TrialPlan p : plans) {
+            RunConfig c = p.config();
+            int members = c.runSpec().memberCount();
+            assertThat(p.kinds()).hasSizeBetween(1, 3);
+            for (FaultPlan.Kill k : c.kills()) {
+                assertThat(k.rank()).isBetween(0, members - 1);
+                assertThat(k.iteration()).isBetween(1, c.iterations());
+                if (k.point() == FaultPlan.Point.AFTER_CHECKPOINT_WRITE) {
+                    assertThat(k.iteration() % c.checkpointEvery()).as(p.describe()).isZero();
+                    assertThat(k.iteration()).isLessThan(c.iterations());
+                }
+            }
+            // nobody dies twice, and somebody survives
+            Set<Integer> victims = c.faultPlan().ranks();
+            assertThat(victims.size()).as(p.describe()).isLessThan(members);
+            assertThat(c.kills().stream().map(FaultPlan.Kill::rank).distinct().count()).isEqualTo(c.kills().size());
+        }
+    }
+
+    @Test
+    void when_classicKindsOnly_then_onlyDeathsAtTheStartOfAnIteration() {
+        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.CLASSIC, 2, false, Mode.EMBEDDED).draw(1, 100);
+
+        assertThat(plans).allSatisfy(p -> {
+            assertThat(p.config().kills()).allMatch(k -> k.point() == FaultPlan.Point.ITERATION_START);
+            assertThat(p.config().hostFailures()).isEmpty();
+            assertThat(p.config().failDuringRecovery()).isEmpty();
+            assertThat(p.config().spares()).isZero();
+        });
+    }
+}
