@@ -48,7 +48,8 @@ public final class FaultInjector implements IterationHook {
     @Override
     public void afterRecoveryStep(RankContext rank, int level) {
         if (level == 1 && recoveryKillsArmed.remove(rank.rankId())) {
-            die(rank, -1, "after the first recomputed level of a recovery");
+            // the run stands at the failure iteration t of this recovery: survivors hold t-1 and resume at t
+            die(rank, rank.liveIteration() + 1, "DURING_RECOVERY");
         }
     }
 

@@ -43,7 +43,11 @@ public final class EmbeddedCluster {
      */
     public RunOutcome run() {
         if (settings.basePort() < 0) {
-            settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+            java.util.Set<String> addresses = new java.util.LinkedHashSet<>();
+            for (int h = 0; h < spec.hostCount(); h++) {
+                addresses.add(settings.addressOfHost(h));
+            }
+            settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2, java.util.List.copyOf(addresses)));
         }
         int members = spec.memberCount();
         ExecutorService threads = Executors.newFixedThreadPool(members, r -> {

@@ -105,6 +105,8 @@ public final class HazelcastConfigs {
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.local.localAddress", bind);
+        // bind the host's address only, not every interface (Hazelcast's default binds 0.0.0.0)
+        config.setProperty("hazelcast.socket.bind.any", "false");
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         // a member that cannot reach rank 0 gives up when the run would (default: 300 s)
         config.setProperty("hazelcast.max.join.seconds",

@@ -229,14 +229,19 @@ public final class Membership {
         knownDead.addAll(ranks);
     }
 
-    /** The loopback data-plane address of a rank's member, or null when it is not (or no longer) known. */
+    /**
+     * The data-plane address a rank's member advertises (its host's address and its port), or null when
+     * it is not (or no longer) known.
+     */
     public InetSocketAddress dataAddressOf(int rank) {
         Member m = membersByRank.get(rank);
         if (m == null) {
             return null;
         }
-        return new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                Integer.parseInt(m.getAttribute(HazelcastConfigs.DATA_PORT_ATTRIBUTE)));
+        String host = m.getAttribute(HazelcastConfigs.DATA_HOST_ATTRIBUTE);
+        int port = Integer.parseInt(m.getAttribute(HazelcastConfigs.DATA_PORT_ATTRIBUTE));
+        return host == null ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port)
+                : new InetSocketAddress(host, port);
     }
 
     private void rememberMember(Member m) {

@@ -7,6 +7,7 @@ import com.hazelcast.map.IMap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +94,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         }
         this.ownership = Ownership.initial(spec.partitionCount());
         try {
-            this.dataPlane = new DataPlane(settings.clusterName(), rankId, mailbox, this::dataAddressOf);
+            // the data plane binds this rank's host address and accepts only connections with the run's token
+            this.dataPlane = new DataPlane(settings.clusterName(), rankId, mailbox, this::dataAddressOf,
+                    java.net.InetAddress.getByName(settings.addressOfHost(spec.hostOf(rankId))), settings.dataToken());
         } catch (IOException e) {
             throw new UncheckedIOException("rank " + rankId + ": cannot open its data-plane socket", e);
         }
@@ -116,12 +119,17 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.control = new ControlBoard(controlMap, promotionRetry);
         this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished);
         this.states = new PartitionStates(rankId);
+        DiskCheckpoints disk = settings.diskCheckpoints();
         for (int p : ownership.partitionsOf(rankId)) {
-            states.install(p, kernel.initialState(p));
+            states.install(p, disk.restarts() ? loadFileCheckpoint(disk, p, kernel) : kernel.initialState(p));
+        }
+        if (disk.restarts()) {
+            states.setLiveIteration(disk.restartIteration());
         }
         this.communicator = new Communicator(rankId, kernel, dataPlane, mailbox, settings.messageTimeoutMillis(),
                 this::ownership);
-        this.checkpointing = new Checkpointing(checkpoints, control, counters);
+        this.checkpointing = new Checkpointing(checkpoints, control, counters,
+                FileCheckpointWriter.of(disk, rankId, spec));
         this.loop = new IterationLoop(this, spec, kernel, states, communicator, checkpointing, counters, control, hook,
                 this::ownership, this::checkAlive);
     }
@@ -133,6 +141,23 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     public static RankNode start(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
                                  FailureHandler failureHandler, IterationHook hook) {
         return new RankNode(rankId, spec, kernel, settings, failureHandler, hook);
+    }
+
+    /** Partition {@code p}'s state of the restart iteration, from its checkpoint file. */
+    private static double[] loadFileCheckpoint(DiskCheckpoints disk, int p, PartitionKernel kernel) {
+        Path file = CheckpointFile.path(disk.restartFrom(), disk.runKey(), disk.restartIteration(), p);
+        double[] state;
+        try {
+            state = CheckpointFile.read(file, p, disk.restartIteration());
+        } catch (IOException e) {
+            throw new RunFailedException("cannot restart from " + file + ": " + e.getMessage());
+        }
+        int expected = kernel.initialState(p).length;
+        if (state.length != expected) {
+            throw new RunFailedException("cannot restart from " + file + ": it holds " + state.length
+                    + " values, partition " + p + " of this problem has " + expected);
+        }
+        return state;
     }
 
     private InetSocketAddress dataAddressOf(int rank) {
@@ -490,6 +515,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         } finally {
             backupRepair.close();
             dataPlane.close();
+            checkpointing.close();
         }
     }
 }
