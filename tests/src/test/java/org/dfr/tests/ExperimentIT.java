@@ -185,6 +185,40 @@ class ExperimentIT {
         assertThat(colours(recovery)).isGreaterThan(5);
     }
 
+    @Test
+    void runWritesItsTimeSeriesWithTheDocumentedHeader() throws IOException {
+        Path fake = org.dfr.power.sysfs.FakeCpufreqTree.create(tmp.resolve("run-sysfs"), 4, 1_200_000, 2_600_000);
+        Path csv = tmp.resolve("run-samples.csv");
+        org.dfr.harness.RunConfig config = org.dfr.harness.RunConfig.of(
+                        org.dfr.runtime.kernel.KernelChoice.of("jacobi2d5"), List.of(64, 64), List.of(2, 4), 8, 8)
+                .withFaults(List.of(org.dfr.recovery.FaultPlan.parseKill("1@4")), List.of(), Set.of())
+                .withCapping(true, fake, tmp.resolve("run-journals")).withSamplePeriodMillis(20L);
+        org.dfr.harness.RunReport report = new org.dfr.harness.Runner()
+                .powerModel(new org.dfr.power.meter.PowerModel(40, 120)).samples(csv).run(config);
+        List<Map<String, String>> rows = csv(csv);
+        assertThat(Files.readAllLines(csv).get(0))
+                .isEqualTo("timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail");
+        for (Map<String, String> r : rows) {
+            assertThat(java.time.Instant.parse(r.get("timestamp")).toEpochMilli())
+                    .isEqualTo(Long.parseLong(r.get("epoch_millis")));
+            assertThat(r.get("source")).isEqualTo("model");
+            assertThat(r.get("source_detail")).isEqualTo("model(P_idle=40.0 W; P_busy=120.0 W)");
+        }
+        assertThat(rows.stream().map(r -> r.get("host")).distinct()).containsExactly("host0", "host1", "host2", "host3");
+        assertThat(rows.stream().filter(r -> r.get("host").equals("host3")).map(r -> r.get("phase")))
+                .contains("start-up", "finish").last().isEqualTo("finish");
+        Map<String, Object> energy = report.energy();
+        assertThat(energy.get("source")).isEqualTo("model");
+        assertThat(((Map<?, ?>) energy.get("startUp")).get("joules")).isInstanceOf(Number.class);
+        for (Object host : (List<?>) energy.get("hosts")) {
+            Map<?, ?> phases = (Map<?, ?>) ((Map<?, ?>) host).get("phases");
+            assertThat(phases.containsKey("start-up")).isFalse();
+            assertThat(phases.containsKey("compute")).isTrue();
+            assertThat(phases.containsKey("detection")).isTrue();
+        }
+        assertThat(((List<?>) ((Map<?, ?>) energy.get("timeline")).get("recoveries"))).hasSize(1);
+    }
+
     private static int colours(BufferedImage image) {
         Set<Integer> seen = new HashSet<>();
         for (int y = 0; y < image.getHeight(); y += 3) {
