@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Objects;
 import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.DiskCheckpoints;
 
 /**
  * What the launcher hands to every rank process: the run, the cluster to form, and the launcher's
@@ -19,16 +20,19 @@ import org.dfr.runtime.ClusterSettings;
  * @param collectTimeoutMillis how long a non-collecting rank waits for the collector before leaving
  * @param hostAddresses the address of each host's members (empty: loopback)
  * @param dataToken the secret data-plane connections present
+ * @param diskCheckpoints the file level and the restart (null: none)
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
-                                java.util.List<String> hostAddresses, long dataToken) {
+                                java.util.List<String> hostAddresses, long dataToken,
+                                DiskCheckpoints diskCheckpoints) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
         Objects.requireNonNull(clusterName);
         hostAddresses = hostAddresses == null ? java.util.List.of() : java.util.List.copyOf(hostAddresses);
+        diskCheckpoints = diskCheckpoints == null ? DiskCheckpoints.NONE : diskCheckpoints;
         if (basePort <= 0) {
             throw new IllegalArgumentException("basePort must be a port number, got " + basePort);
         }
@@ -40,7 +44,7 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         return new RankProcessConfig(run, settings.clusterName(), basePort, settings.heartbeatIntervalMillis(),
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
                 settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid, settings.hostAddresses(),
-                settings.dataToken());
+                settings.dataToken(), settings.diskCheckpoints());
     }
 
     /** A fresh {@link ClusterSettings} equal to the launcher's. */
@@ -54,7 +58,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 .recoveryTimeoutMillis(recoveryTimeoutMillis)
                 .joinTimeoutMillis(joinTimeoutMillis)
                 .hostAddresses(hostAddresses)
-                .dataToken(dataToken);
+                .dataToken(dataToken)
+                .diskCheckpoints(diskCheckpoints);
     }
 
     /** Writes this configuration as JSON, atomically. */

@@ -10,7 +10,9 @@ import java.util.Map;
  *
  * <p>{@code wallMillis} spans the whole run after the cluster formed (checkpoints, recoveries and
  * collection of the final state included); {@code loopMillis} spans the iteration loop of the
- * slowest rank, and the throughput figures are computed over it.
+ * slowest rank, and the throughput figures are computed over it. {@code restartedFromIteration} is
+ * set only for a run started from a file checkpoint ({@code --restart-from}): it ran iterations
+ * {@code restartedFromIteration+1 .. iterationsRun}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(String kernel, Map<String, String> kernelOptions, String strategy, List<Integer> ranksGrid,
@@ -19,7 +21,8 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                         double finalResidual, long wallMillis, long loopMillis, int checkpointsTaken,
                         double checkpointMillisEach, double iterationsPerSecond,
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
-                        List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance) {
+                        List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance,
+                        Integer restartedFromIteration) {
 
     /** What ended the run. */
     public enum StopReason {
@@ -34,7 +37,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, value, provenance);
+                recoveries, ranks, value, provenance, restartedFromIteration);
     }
 
     /** This report with another provenance (the launcher's, for a processes run). */
@@ -42,7 +45,15 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, energy, value);
+                recoveries, ranks, energy, value, restartedFromIteration);
+    }
+
+    /** This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not). */
+    public RunReport withRestartedFromIteration(Integer iteration) {
+        return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
+                stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
+                loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
+                recoveries, ranks, energy, provenance, iteration);
     }
 
     /** Ranks that died together at one iteration. */

@@ -95,7 +95,7 @@ public final class RunReports {
                 digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
-                new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current());
+                new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null);
     }
 
     /**

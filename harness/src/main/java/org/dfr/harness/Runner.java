@@ -11,6 +11,7 @@ import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.DiskCheckpoints;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.kernel.KernelSetup;
 
@@ -78,11 +79,31 @@ public final class Runner {
      * @throws org.dfr.runtime.RunFailedException when the run cannot give a correct result
      */
     public RunReport run(RunConfig config) {
-        if (config.mode() == Mode.PROCESSES) {
-            return new ProcessLauncher(settings).powerModel(powerModel).samples(samples).sampleSink(sampleSink)
-                    .run(config);
+        DiskCheckpoints disk = settings.diskCheckpoints();
+        if (disk.restartFrom() != null && disk.restartIteration() < 0) {
+            disk = FileCheckpoints.resolve(config, disk.directory(), disk.every(), disk.restartFrom(),
+                    System.err::println);
+            settings.diskCheckpoints(disk);
         }
-        return runEmbedded(config);
+        RunReport report;
+        if (config.mode() == Mode.PROCESSES) {
+            report = new ProcessLauncher(settings).powerModel(powerModel).samples(samples).sampleSink(sampleSink)
+                    .run(config);
+        } else {
+            report = runEmbedded(config);
+        }
+        return disk.restarts() ? report.withRestartedFromIteration(disk.restartIteration()) : report;
+    }
+
+    /**
+     * Writes every {@code every}-th in-memory checkpoint to {@code directory} too (null: no file level),
+     * and starts from the newest complete checkpoint of {@code restartFrom} (null: from the initial state).
+     *
+     * @throws IllegalArgumentException in one line when the settings or the restart directory are not usable
+     */
+    public Runner fileCheckpoints(RunConfig config, Path directory, int every, Path restartFrom) {
+        settings.diskCheckpoints(FileCheckpoints.resolve(config, directory, every, restartFrom, System.err::println));
+        return this;
     }
 
     private RunReport runEmbedded(RunConfig config) {

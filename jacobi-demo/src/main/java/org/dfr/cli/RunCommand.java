@@ -12,6 +12,7 @@ import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.cli.options.StrategyConverter;
+import org.dfr.harness.FileCheckpoints;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
@@ -125,6 +126,20 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the run report (JSON) to FILE.")
     Path report;
 
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Also write every N-th in-memory checkpoint to DIR (in the background, atomically, with a"
+                    + " checksum; N from --file-checkpoint-every). See README \"Checkpoints on disk\".")
+    Path checkpointDir;
+
+    @Option(names = "--file-checkpoint-every", paramLabel = "N",
+            description = "With --checkpoint-dir: a file checkpoint every N in-memory checkpoints. Default: 1.")
+    Integer fileCheckpointEvery;
+
+    @Option(names = "--restart-from", paramLabel = "DIR",
+            description = "Start from the newest complete checkpoint of this problem in DIR (written by"
+                    + " --checkpoint-dir) instead of the initial state; corrupt or partial ones are skipped.")
+    Path restartFrom;
+
     @Option(names = "--samples", paramLabel = "FILE.csv", description = "Write the power time series (CSV:"
             + " timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail; see docs/experiments.md).")
     Path samples;
@@ -167,6 +182,16 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);
+        if (fileCheckpointEvery != null && checkpointDir == null) {
+            throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
+        }
+        try {
+            settings.diskCheckpoints(FileCheckpoints.resolve(config, checkpointDir,
+                    fileCheckpointEvery == null ? 1 : fileCheckpointEvery, restartFrom,
+                    line -> spec.commandLine().getErr().println("dfr run: " + line)));
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
         RunReport result;
         try {
             result = new Runner(settings).powerModel(model).samples(samples).run(config);
@@ -252,6 +277,10 @@ public final class RunCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d, %s mode%n",
                 r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
                 join(r.cells()), r.iterations(), r.checkpointEvery(), r.mode());
+        if (r.restartedFromIteration() != null) {
+            out.printf(Locale.ROOT, "restarted from:  file checkpoint of iteration %d; ran iterations %d..%d%n",
+                    r.restartedFromIteration(), r.restartedFromIteration() + 1, r.iterationsRun());
+        }
         for (RunReport.Recovery rec : r.recoveries()) {
             out.printf(Locale.ROOT, "recovery %d:      ranks %s died at iteration %d; lost partitions %s; checkpoint %d; "
                             + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),

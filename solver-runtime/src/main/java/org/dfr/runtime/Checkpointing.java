@@ -10,20 +10,30 @@ import java.util.Map;
  * <p>Commit protocol: a checkpoint of iteration {@code c} is written right after computing {@code c}
  * and before the residual reduction of {@code c}; a rank commits {@code c} once it has the global
  * residual of {@code c}, which the root sends only after every rank's contribution of {@code c}.
- * The root then writes the {@link CommittedCheckpoint} marker on the control board.
+ * The root then writes the {@link CommittedCheckpoint} marker on the control board. Every committed
+ * checkpoint the {@link DiskCheckpoints file level} selects is also written to disk, in the background
+ * ({@link FileCheckpointWriter}).
  */
-public final class Checkpointing {
+public final class Checkpointing implements AutoCloseable {
 
     private final CheckpointStore store;
     private final ControlBoard control;
     private final RankCounters counters;
+    /** The file level of this rank, or null. */
+    private final FileCheckpointWriter files;
     private int committedCheckpoint = -1;
 
     /** Checkpointing through {@code store}, counting writes in {@code counters}. */
     public Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters) {
+        this(store, control, counters, null);
+    }
+
+    /** Checkpointing with a file level too ({@code files} null: none). */
+    Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters, FileCheckpointWriter files) {
         this.store = store;
         this.control = control;
         this.counters = counters;
+        this.files = files;
     }
 
     /** The store of local and replicated copies. */
@@ -56,6 +66,18 @@ public final class Checkpointing {
             control.put(CommittedCheckpoint.KEY, new CommittedCheckpoint(epoch, iteration).toJson());
         }
         store.dropOlderThan(iteration, ownedPartitions);
+        if (files != null) {
+            // the local copies of iteration stay until the next commit; the writer copies them now
+            files.committed(iteration, ownedPartitions, p -> store.local(iteration, p));
+        }
+    }
+
+    /** Lets a file checkpoint in progress finish. */
+    @Override
+    public void close() {
+        if (files != null) {
+            files.close();
+        }
     }
 
     /** The last checkpoint this rank knows every rank wrote, or -1. */

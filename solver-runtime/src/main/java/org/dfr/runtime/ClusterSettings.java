@@ -31,6 +31,7 @@ public final class ClusterSettings {
     private long joinTimeoutMillis = DEFAULT_JOIN_TIMEOUT_MILLIS;
     private java.util.List<String> hostAddresses = java.util.List.of();
     private long dataToken = new java.security.SecureRandom().nextLong();
+    private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
 
     /** The address every member binds when no host addresses are given: loopback. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
@@ -148,6 +149,16 @@ public final class ClusterSettings {
 
     public ClusterSettings dataToken(long token) {
         this.dataToken = token;
+        return this;
+    }
+
+    /** The file level of checkpoints and the restart from it ({@link DiskCheckpoints#NONE} by default). */
+    public DiskCheckpoints diskCheckpoints() {
+        return diskCheckpoints;
+    }
+
+    public ClusterSettings diskCheckpoints(DiskCheckpoints value) {
+        this.diskCheckpoints = value == null ? DiskCheckpoints.NONE : value;
         return this;
     }
 

@@ -50,6 +50,8 @@ public final class IterationLoop {
     /** Iteration and epoch whose halos this rank already sent, ahead of its start. */
     private int halosSentIteration = -1;
     private int halosSentEpoch = -1;
+    /** The iteration the run started from: 0, or the checkpoint iteration a restart loaded. */
+    private int firstCheckpoint;
 
     /**
      * @param context what the hook is given
@@ -74,20 +76,23 @@ public final class IterationLoop {
     }
 
     /**
-     * Writes and commits checkpoint 0 (the initial state), recovering with {@code recover} on a failure.
+     * Writes and commits checkpoint {@code c} of the live states: 0 (the initial state), or the
+     * iteration a restart from disk loaded. Recovers with {@code recover} on a failure.
      *
      * @return the first iteration to run
      */
     public int startFromInitialCheckpoint(ToIntFunction<RuntimeException> recover) {
+        int c = states.liveIteration();
+        firstCheckpoint = c;
         while (true) {
             try {
-                checkpointing.write(0, states, true);
-                allreduce(0, new TreeMap<>(), () -> { });
-                commitCheckpoint(0);
-                return 1;
+                checkpointing.write(c, states, true);
+                allreduce(c, new TreeMap<>(), () -> { });
+                commitCheckpoint(c);
+                return c + 1;
             } catch (EpochChangedException | CommunicationException e) {
                 int next = recover.applyAsInt(e);
-                if (next >= 1) {
+                if (next >= c + 1) {
                     return next;
                 }
             }
@@ -200,7 +205,7 @@ public final class IterationLoop {
             hook.afterPartialSent(context, iteration);
             whileWaiting.run();
         }, sum -> {
-            if (spec.converged(sum) && iteration > 0) {
+            if (spec.converged(sum) && iteration > firstCheckpoint) {
                 control.putIfAbsent(CONVERGED_KEY, Integer.toString(iteration));
             }
         });

@@ -1,0 +1,107 @@
+package org.dfr.harness;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.dfr.runtime.CheckpointFile;
+import org.dfr.runtime.DiskCheckpoints;
+
+/**
+ * The file level of a {@link RunConfig}: the problem's run key, and the restart iteration chosen from
+ * a {@code --restart-from} directory before any rank starts.
+ */
+public final class FileCheckpoints {
+
+    private FileCheckpoints() {
+    }
+
+    /**
+     * The key a problem's files live under: kernel, cells and partitions in clear, and a hash of the
+     * kernel's resolved options (defaults included) with them, so that another problem never reads them.
+     * Independent of the cluster, the iteration count, the checkpoint interval, the strategy and faults.
+     */
+    public static String runKey(RunConfig config) {
+        Map<String, String> options = new TreeMap<>(org.dfr.runtime.kernel.KernelOptions.resolve(config.kernel().name(),
+                KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
+                config.kernel().options()).values());
+        String problem = config.kernel().name() + "|" + options + "|" + config.cells() + "|" + config.ranksGrid();
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(problem.getBytes(StandardCharsets.UTF_8));
+            return config.kernel().name() + "-" + join(config.cells()) + "-" + join(config.ranksGrid()) + "-"
+                    + HexFormat.of().formatHex(hash, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String join(List<Integer> sizes) {
+        return String.join("x", sizes.stream().map(String::valueOf).toList());
+    }
+
+    /**
+     * The file-level settings of a run: writing to {@code directory} (null: none) every {@code every}
+     * in-memory checkpoints, restarting from {@code restartFrom} (null: none) at its newest complete
+     * checkpoint before the end of the run. Skipped incomplete iterations are reported to {@code log}.
+     *
+     * @throws IllegalArgumentException in one line: {@code every < 1}, a restart directory that does
+     *         not exist, or one without a complete checkpoint of this problem (saying what it holds)
+     */
+    public static DiskCheckpoints resolve(RunConfig config, Path directory, int every, Path restartFrom,
+                                          Consumer<String> log) {
+        if (every < 1) {
+            throw new IllegalArgumentException("--file-checkpoint-every must be >= 1, got " + every);
+        }
+        if (directory == null && restartFrom == null) {
+            return DiskCheckpoints.NONE;
+        }
+        String key = runKey(config);
+        if (restartFrom == null) {
+            return new DiskCheckpoints(directory, every, key, null, -1);
+        }
+        if (!Files.isDirectory(restartFrom)) {
+            throw new IllegalArgumentException("--restart-from " + restartFrom + ": no such directory");
+        }
+        int c;
+        try {
+            c = CheckpointFile.newestComplete(restartFrom, key, config.partitionCount(), config.iterations(), log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + restartFrom + ": " + e.getMessage(), e);
+        }
+        if (c < 0) {
+            throw new IllegalArgumentException("--restart-from " + restartFrom + ": no complete checkpoint of this"
+                    + " problem (" + key + ") before iteration " + config.iterations() + "; found "
+                    + describe(restartFrom, key));
+        }
+        return new DiskCheckpoints(directory, every, key, restartFrom, c);
+    }
+
+    /** What a checkpoint directory holds, in a few words. */
+    static String describe(Path root, String key) {
+        List<String> found = new ArrayList<>();
+        try (DirectoryStream<Path> runs = Files.newDirectoryStream(root)) {
+            for (Path run : runs) {
+                if (Files.isDirectory(run)) {
+                    List<Integer> iterations = new ArrayList<>(CheckpointFile.iterations(run));
+                    java.util.Collections.reverse(iterations);
+                    String name = run.getFileName().toString();
+                    found.add((name.equals(key) ? "this problem" : name) + " at iterations "
+                            + (iterations.isEmpty() ? "none" : iterations));
+                }
+            }
+        } catch (IOException e) {
+            return "an unreadable directory (" + e.getMessage() + ")";
+        }
+        return found.isEmpty() ? "no checkpoints at all" : "checkpoints of " + String.join("; ", found);
+    }
+}

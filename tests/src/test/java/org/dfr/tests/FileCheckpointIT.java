@@ -1,0 +1,73 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.dfr.harness.Campaign;
+import org.dfr.harness.FileCheckpoints;
+import org.dfr.harness.Mode;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.Runner;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.runtime.CheckpointFile;
+import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.DiskCheckpoints;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The file level of checkpoints ({@code --checkpoint-dir}, {@code --restart-from}): a run restarted from
+ * the newest complete file checkpoint gives the digest of a run without failures; a corrupt newest
+ * file makes the restart fall back to the previous iteration, and say so.
+ */
+class FileCheckpointIT {
+
+    /** 2x2 ranks, checkpoints every 5 iterations, a file level every 2 of them: iterations 10, 20, 30. */
+    private static final RunConfig CONFIG = RunConfig.of(2, 2, 24, 20, 40, 5);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void when_restartedFromTheFileLevel_then_theDigestIsTheFailureFreeOne() throws Exception {
+        String reference = Campaign.referenceDigest(CONFIG);
+        RunReport written = new Runner().fileCheckpoints(CONFIG, dir, 2, null).run(CONFIG);
+        assertThat(written.fieldSha256()).isEqualTo(reference);
+        assertThat(written.restartedFromIteration()).isNull();
+        String key = FileCheckpoints.runKey(CONFIG);
+        assertThat(CheckpointFile.iterations(CheckpointFile.runDirectory(dir, key))).contains(30, 20);
+
+        RunReport restarted = new Runner().fileCheckpoints(CONFIG, null, 1, dir).run(CONFIG);
+        assertThat(restarted.restartedFromIteration()).isEqualTo(30);
+        assertThat(restarted.fieldSha256()).isEqualTo(reference);
+        assertThat(restarted.iterationsRun()).isEqualTo(40);
+
+        // the newest iteration's file of partition 1 corrupted: the previous complete one is used
+        Path corrupt = CheckpointFile.path(dir, key, 30, 1);
+        byte[] bytes = Files.readAllBytes(corrupt);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(corrupt, bytes);
+        List<String> messages = new ArrayList<>();
+        DiskCheckpoints disk = FileCheckpoints.resolve(CONFIG, null, 1, dir, messages::add);
+        assertThat(disk.restartIteration()).isEqualTo(20);
+        assertThat(messages).singleElement().asString()
+                .contains("iteration 30").contains(corrupt.toString()).contains("checksum mismatch");
+        // and a failure after the restart is recovered from the in-memory checkpoint as usual
+        RunConfig withKill = CONFIG.withFaults(List.of(new FaultPlan.Kill(1, 27, FaultPlan.Point.ITERATION_START)),
+                List.of(), Set.of());
+        RunReport fellBack = new Runner(new ClusterSettings().diskCheckpoints(disk)).run(withKill);
+        assertThat(fellBack.restartedFromIteration()).isEqualTo(20);
+        assertThat(fellBack.recoveries()).hasSize(1);
+        assertThat(fellBack.fieldSha256()).isEqualTo(reference);
+
+        // rank processes load their partitions' files themselves
+        RunReport processes = new Runner().fileCheckpoints(CONFIG, null, 1, dir).run(CONFIG.withMode(Mode.PROCESSES));
+        assertThat(processes.restartedFromIteration()).isEqualTo(20);
+        assertThat(processes.fieldSha256()).isEqualTo(reference);
+    }
+}
