@@ -269,7 +269,7 @@ public final class ProcessLauncher {
     }
 
     /** How long a rank waits for the collector: reading every final state over loopback, generously. */
-    private static long collectTimeoutMillis(RunConfig config) {
+    public static long collectTimeoutMillis(RunConfig config) {
         long bytes = config.cellCount() * Double.BYTES;
         return 120_000 + bytes / 10_000; // 100 MB/s
     }

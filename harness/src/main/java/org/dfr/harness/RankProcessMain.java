@@ -33,8 +33,13 @@ import picocli.CommandLine.Option;
  * checkpoint a recovery needs has no copy left ({@link RunFailedException.Kind#CHECKPOINT_LOST});
  * 137 killed by a planned failure.
  */
-@Command(name = "dfr-rank", mixinStandardHelpOptions = true,
-        description = "One rank of a processes-mode run (started by the dfr launcher, not by hand).")
+@Command(name = "rank", aliases = "dfr-rank", mixinStandardHelpOptions = true,
+        description = {"One rank of a processes-mode run: started by the dfr launcher, or by hand, ssh, srun or",
+                "mpirun on each host of a cluster with the configuration `dfr run ... --write-rank-config FILE` wrote.",
+                "The rank id comes from --rank, else from SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK."},
+        footer = {"", "Example (8 ranks by hand on one machine):",
+                "  dfr run --cells 256x256 --iterations 10 --fail 1@4 --mode processes --write-rank-config run.json",
+                "  for r in 0 1 2 3 4 5 6 7; do dfr rank --config run.json --rank $r --result report.json & done; wait"})
 public final class RankProcessMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RankProcessMain.class);
@@ -61,7 +66,14 @@ public final class RankProcessMain implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "rank configuration (JSON)")
     Path configFile;
 
-    @Option(names = "--rank", required = true, paramLabel = "R", description = "this process's rank id")
+    @Option(names = "--rank", paramLabel = "R",
+            description = "This process's rank id. Default: $SLURM_PROCID, $OMPI_COMM_WORLD_RANK or $PMI_RANK.")
+    Integer rankOption;
+
+    /** Environment variables that hold the rank id under Slurm, Open MPI and MPICH/PMI launchers, in order. */
+    public static final java.util.List<String> RANK_VARIABLES = java.util.List.of("SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
+            "PMI_RANK");
+
     int rank;
 
     @Option(names = "--result", required = true, paramLabel = "FILE",
@@ -74,8 +86,23 @@ public final class RankProcessMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        RankProcessConfig rc = RankProcessConfig.read(configFile);
-        haltWhenGone(rc.launcherPid());
+        Integer given = rankOption != null ? rankOption : rankFromEnvironment(System.getenv());
+        if (given == null) {
+            System.err.println("dfr rank: no rank id: give --rank R, or start it under a launcher that sets one of "
+                    + String.join(", ", RANK_VARIABLES));
+            return EXIT_USAGE;
+        }
+        rank = given;
+        RankProcessConfig rc;
+        try {
+            rc = RankProcessConfig.read(configFile);
+        } catch (java.io.UncheckedIOException e) {
+            System.err.println("dfr rank: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        if (rc.launcherPid() > 0) {
+            haltWhenGone(rc.launcherPid());
+        }
         RunConfig config = rc.run();
         RunSpec spec = config.runSpec();
         if (rank < 0 || rank >= spec.memberCount()) {
@@ -172,6 +199,22 @@ public final class RankProcessMain implements Callable<Integer> {
         } catch (RuntimeException ignored) {
             // the cluster may be gone already; the launcher sees the exit code and the message anyway
         }
+    }
+
+    /**
+     * The rank id a cluster launcher put in the environment: the first of {@link #RANK_VARIABLES} that is
+     * set, or null.
+     *
+     * @throws NumberFormatException when that variable is not a number
+     */
+    static Integer rankFromEnvironment(java.util.Map<String, String> env) {
+        for (String name : RANK_VARIABLES) {
+            String value = env.get(name);
+            if (value != null && !value.isBlank()) {
+                return Integer.valueOf(value.trim());
+            }
+        }
+        return null;
     }
 
     /** Halts this JVM the moment the launcher is gone (also if it is gone already). */

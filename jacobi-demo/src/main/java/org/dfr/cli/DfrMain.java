@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
                 RunCommand.class,
                 KernelsCommand.class,
                 SimulateCommand.class,
+                org.dfr.harness.RankProcessMain.class,
                 CampaignCommand.class,
                 BenchCommand.class,
                 RecoveryBenchCommand.class,

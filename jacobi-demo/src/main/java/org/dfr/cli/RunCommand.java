@@ -109,6 +109,15 @@ public final class RunCommand implements Callable<Integer> {
                     + " loopback address. Default: all on 127.0.0.1.")
     List<String> hostAddresses = new ArrayList<>();
 
+    @Option(names = "--base-port", paramLabel = "PORT",
+            description = "First port of the members' range on every host (rank 0 holds it). Default: a free range.")
+    Integer basePort;
+
+    @Option(names = "--write-rank-config", paramLabel = "FILE.json",
+            description = "Write the rank processes' configuration to FILE and print how to start each rank"
+                    + " (`dfr rank`, by hand, ssh or srun) instead of running.")
+    Path writeRankConfig;
+
     @Option(names = "--cap-idle-hosts", description = "Cap the CPU frequency of hosts whose ranks are all idle during recovery.")
     boolean capIdleHosts;
 
@@ -192,6 +201,15 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        if (basePort != null) {
+            if (basePort < 1 || basePort > 65_000) {
+                throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " is not allowed: 1..65000");
+            }
+            settings.basePort(basePort);
+        }
+        if (writeRankConfig != null) {
+            return writeRankConfig(out, config, settings);
+        }
         RunReport result;
         try {
             result = new Runner(settings).powerModel(model).samples(samples).run(config);
@@ -207,6 +225,30 @@ public final class RunCommand implements Callable<Integer> {
         if (samples != null) {
             out.println("samples:         " + samples);
         }
+        out.flush();
+        return 0;
+    }
+
+    /** Writes the rank processes' configuration and prints the command of every rank. */
+    private int writeRankConfig(PrintWriter out, RunConfig config, ClusterSettings settings) {
+        CliFiles.requireWritableTarget(spec, "--write-rank-config", writeRankConfig);
+        RunConfig processes = config.withMode(Mode.PROCESSES);
+        int port = settings.basePort() > 0 ? settings.basePort()
+                : org.dfr.runtime.HazelcastConfigs.freeBasePort(processes.runSpec().memberCount() + 2,
+                        java.util.stream.IntStream.range(0, processes.runSpec().hostCount())
+                                .mapToObj(settings::addressOfHost).distinct().toList());
+        // no launcher: the ranks do not watch a parent process (-1)
+        org.dfr.harness.RankProcessConfig.of(processes, settings, port,
+                org.dfr.harness.ProcessLauncher.collectTimeoutMillis(processes), -1).write(writeRankConfig);
+        out.println("wrote " + writeRankConfig + " (cluster " + settings.clusterName() + ", base port " + port + ")");
+        out.println("start every rank, rank 0 first, each on its host, with the same file and the dfr jar"
+                + (kernel.jars().isEmpty() ? "" : " and the kernel jars") + " on its class path:");
+        for (int r = 0; r < processes.runSpec().memberCount(); r++) {
+            out.printf(Locale.ROOT, "  host %d (%s): dfr rank --config %s --rank %d --result report.json%n",
+                    processes.runSpec().hostOf(r), settings.addressOfHost(processes.runSpec().hostOf(r)),
+                    writeRankConfig, r);
+        }
+        out.println("(under srun or mpirun leave out --rank: SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK is read)");
         out.flush();
         return 0;
     }
