@@ -28,11 +28,24 @@ import picocli.CommandLine.Spec;
                 "  dfr simulate --preset paper-fig6 --out fig6",
                 "  dfr simulate --preset quick --out /tmp/sim",
                 "  dfr simulate --preset custom --nodes 100,1000,10000 --dimensions 2 --seeds 5 --mtbf-hours 50 --out sim",
+                "  dfr simulate --kernel graph-jacobi --cells 100000 --ranks-grid 1000 --mtbf-hours 10 --seeds 5",
                 "", "Exit codes: 0 done, 1 the output could not be written, 2 bad arguments."})
 public final class SimulateCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    @picocli.CommandLine.Mixin
+    org.dfr.cli.options.KernelMixin kernel;
+
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = org.dfr.cli.options.SizesConverter.class,
+            description = "Simulate one installed kernel's own dependencies instead of a sweep: its cells (with"
+                    + " --kernel and --ranks-grid; a table per strategy, no files).")
+    org.dfr.cli.options.Sizes cells;
+
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = org.dfr.cli.options.SizesConverter.class,
+            description = "With --cells: the kernel's partitions per axis (one node each).")
+    org.dfr.cli.options.Sizes ranksGrid;
 
     @Option(names = "--preset", paramLabel = "paper-fig6|quick|custom", defaultValue = "paper-fig6",
             description = "The sweep to start from. Default: ${DEFAULT-VALUE}.")
@@ -117,6 +130,9 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (cells != null || ranksGrid != null) {
+            return simulateKernel();
+        }
         SimulateOptions options;
         try {
             SimulateOptions.Builder b = SimulateOptions.defaults().toBuilder().preset(preset);
@@ -165,6 +181,65 @@ public final class SimulateCommand implements Callable<Integer> {
         } finally {
             stream.flush();
         }
+        return 0;
+    }
+
+    /**
+     * The kernel's own declared dependencies (any kernel of the SPI, a graph as well as a stencil), every
+     * strategy on the same failures per seed, with the sweep's failure, timing and power settings.
+     */
+    private int simulateKernel() {
+        if (cells == null || ranksGrid == null) {
+            throw new ParameterException(spec.commandLine(), "simulating a kernel needs both --cells and --ranks-grid");
+        }
+        org.dfr.analysis.PartitionDependencies dependencies;
+        SimulateOptions o;
+        try {
+            dependencies = org.dfr.harness.KernelJars.catalog(kernel.jars()).create(kernel.choice(),
+                    cells.values().stream().mapToInt(Integer::intValue).toArray(),
+                    ranksGrid.values().stream().mapToInt(Integer::intValue).toArray()).dependencies();
+            // the preset only supplies the defaults of the settings used below
+            SimulateOptions.Builder b = SimulateOptions.defaults().toBuilder();
+            set(seeds, b::seeds);
+            set(firstSeed, b::firstSeed);
+            set(iterations, b::iterations);
+            set(checkpointEvery, b::checkpointEvery);
+            set(mtbfHours, b::mtbfHours);
+            o = b.build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        org.dfr.simulator.SimulationSpec base = org.dfr.simulator.SimulationSpec.paper(dependencies)
+                .withIterations(o.iterations(), o.checkpointEvery())
+                .withFailures(new org.dfr.simulator.FailureModel(o.mtbfHours() * 3600,
+                        org.dfr.simulator.FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, 10_000_000L));
+        java.util.Map<Strategy, double[]> sums = new java.util.EnumMap<>(Strategy.class);
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        long tasks = 0;
+        long nanos = 0;
+        for (int s = 0; s < o.seeds(); s++) {
+            var results = org.dfr.simulator.Simulation.compare(base.withSeed(o.firstSeed() + s),
+                    org.dfr.simulator.FailureSchedule.random());
+            for (var e : results.entrySet()) {
+                double[] acc = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
+                acc[0] += e.getValue().recomputedIterationsPerPartition();
+                acc[1] += e.getValue().failures();
+                acc[2] += e.getValue().makespanSeconds();
+                acc[3] += e.getValue().energy().totalJoules();
+                tasks += e.getValue().tasksSimulated();
+                nanos += e.getValue().wallNanos();
+            }
+        }
+        out.printf(java.util.Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d,"
+                        + " node MTBF %.4g h, %d seeds: means per seed%n", kernel.choice(), cells, ranksGrid,
+                dependencies.partitionCount(), o.iterations(), o.checkpointEvery(), o.mtbfHours(), o.seeds());
+        out.printf(java.util.Locale.ROOT, "  %-12s %22s %10s %14s %14s%n", "strategy", "recomputed iter/node",
+                "failures", "runtime [h]", "energy [MJ]");
+        sums.forEach((strategy, acc) -> out.printf(java.util.Locale.ROOT, "  %-12s %22.4f %10.2f %14.4f %14.4f%n",
+                strategy.cliName(), acc[0] / o.seeds(), acc[1] / o.seeds(), acc[2] / o.seeds() / 3600,
+                acc[3] / o.seeds() / 1e6));
+        out.printf(java.util.Locale.ROOT, "simulated %d tasks: %.3g tasks/s%n", tasks, nanos == 0 ? 0 : tasks * 1e9 / nanos);
+        out.flush();
         return 0;
     }
 

@@ -1,0 +1,50 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+
+    @Test
+    void when_aSmallSweepIsSimulated_then_csvRowsAndReadablePlotsAreWritten(@TempDir Path dir) throws Exception {
+        CliRun r = CliRun.of("simulate", "--preset", "custom", "--nodes", "16,32", "--dimensions", "1", "--seeds", "2",
+                "--iterations", "120", "--mtbf-hours", "2", "--skip-checkpoint-sweep", "--out", dir.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("tasks/s");
+        List<String> points = Files.readAllLines(dir.resolve("points.csv"));
+        // a header and one row per (node count, strategy) at least
+        assertThat(points.size()).isGreaterThanOrEqualTo(1 + 2 * 3);
+        BufferedImage plot = ImageIO.read(dir.resolve("recomputed-1d.png").toFile());
+        assertThat(plot.getWidth()).isGreaterThan(200);
+        assertThat(plot.getHeight()).isGreaterThan(200);
+        // a drawn plot is not one colour
+        assertThat(plot.getRGB(plot.getWidth() / 2, plot.getHeight() / 2)).withFailMessage("the plot looks empty")
+                .isNotEqualTo(plot.getRGB(2, 2));
+    }
+
+    @Test
+    void when_aKernelIsSimulated_then_everyStrategyIsCompared_andDfrRecomputesLessThanGlobal() {
+        CliRun r = CliRun.of("simulate", "--kernel", "heat1d3", "--cells", "400", "--ranks-grid", "100", "--seeds", "2",
+                "--iterations", "300", "--mtbf-hours", "5");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        double global = recomputed(r.out(), "global");
+        double dfr = recomputed(r.out(), "dfr");
+        assertThat(global).isPositive();
+        assertThat(dfr).isPositive().isLessThan(global);
+        assertThat(r.out()).contains("message-log");
+    }
+
+    private static double recomputed(String out, String strategy) {
+        return out.lines().map(String::trim).filter(l -> l.startsWith(strategy + " ")).findFirst()
+                .map(l -> Double.parseDouble(l.split("\\s+")[1])).orElseThrow();
+    }
+}
