@@ -65,8 +65,14 @@ class KernelMatrixIT {
         return out.stream();
     }
 
-    /** One processes run per kernel (SIGKILLs are slow to set up): the strategies alternate over the kernels. */
+    /**
+     * One processes run per kernel in {@code ./mvnw verify} (rank JVMs are slow to start): the strategies
+     * alternate over the kernels. {@code -Ddfr.fullMatrix=true} runs the whole matrix, as embedded.
+     */
     static Stream<Arguments> processesMatrix() {
+        if (Boolean.getBoolean("dfr.fullMatrix")) {
+            return embeddedMatrix();
+        }
         List<Arguments> out = new ArrayList<>();
         for (int k = 0; k < BUILT_IN.size(); k++) {
             out.add(Arguments.of(BUILT_IN.get(k), k % 2 == 0 ? Strategy.DFR : Strategy.GLOBAL, 2));
