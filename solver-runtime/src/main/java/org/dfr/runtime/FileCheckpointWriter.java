@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,8 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One rank's file level: writes the committed checkpoints that {@link DiskCheckpoints#isFileIteration}
  * selects, for the partitions the rank owns, on a single daemon thread. The iteration loop only copies
- * the states (the in-memory copies are recycled by the next checkpoint) and hands them over; when the
- * previous write is still going on, the new one is skipped (and logged at debug level).
+ * the states (the in-memory copies are recycled by the next checkpoint) and hands them over. When the
+ * previous write is still going on (a disk slower than the file interval), the loop waits for it rather
+ * than skipping a level: every selected iteration reaches the disk, and the wait is logged.
  *
  * <p>After a write, the rank deletes the files of its partitions older than the second newest
  * iteration whose every file is present, so two file levels stay for a fallback and the only complete
@@ -36,7 +36,8 @@ final class FileCheckpointWriter implements AutoCloseable {
     private final int partitionCount;
     private final int checkpointEvery;
     private final ExecutorService thread;
-    private final AtomicBoolean busy = new AtomicBoolean();
+    /** One write at a time: held from the hand-over until the write finished. */
+    private final java.util.concurrent.Semaphore busy = new java.util.concurrent.Semaphore(1);
     /** Copies handed to the writer thread, reused from write to write (touched only while not busy). */
     private final Map<Integer, double[]> copies = new HashMap<>();
     private volatile int lastWritten = -1;
@@ -71,10 +72,12 @@ final class FileCheckpointWriter implements AutoCloseable {
         if (!disk.isFileIteration(iteration, checkpointEvery)) {
             return;
         }
-        if (!busy.compareAndSet(false, true)) {
-            LOG.debug("rank {}: file checkpoint of iteration {} skipped: the previous write is still in progress",
-                    rankId, iteration);
-            return;
+        if (!busy.tryAcquire()) {
+            long start = System.nanoTime();
+            busy.acquireUninterruptibly();
+            LOG.info("rank {}: file checkpoint of iteration {} waited {} ms for the previous write (the disk is slower"
+                    + " than the file interval)", rankId, iteration,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
         int[] written;
         try {
@@ -97,7 +100,7 @@ final class FileCheckpointWriter implements AutoCloseable {
             written = held.stream().mapToInt(Integer::intValue).toArray();
             thread.execute(() -> write(iteration, written));
         } catch (RuntimeException e) {
-            busy.set(false);
+            busy.release();
             LOG.warn("rank {}: file checkpoint of iteration {} not started: {}", rankId, iteration, e.toString());
         }
     }
@@ -116,7 +119,7 @@ final class FileCheckpointWriter implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             LOG.warn("rank {}: file checkpoint of iteration {} failed: {}", rankId, iteration, e.toString());
         } finally {
-            busy.set(false);
+            busy.release();
         }
     }
 
