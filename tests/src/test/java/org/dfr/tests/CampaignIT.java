@@ -31,28 +31,28 @@ class CampaignIT {
     @Test
     @Timeout(900)
     void when_randomFailuresOfEveryKindAreInjectedInEmbeddedMode_then_everyTrialPasses() {
-        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(20261123L, 40);
+        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(20261123L, 25);
 
         CampaignRunner.Result result = run(plans);
 
-        assertThat(result.trials()).as("trials run within the time budget").hasSize(40);
+        assertThat(result.trials()).as("trials run within the time budget").hasSize(25);
         assertThat(result.trials()).allSatisfy(CampaignIT::passes);
-        assertThat(result.count(Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(36);
-        // 40 draws among 5 kernels and 7 kinds: all come up unless the draw is broken
+        assertThat(result.count(Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(22);
+        // 25 draws among 5 kernels and 7 kinds: (nearly) all come up unless the draw is broken
         assertThat(result.trials().stream().map(t -> t.plan().config().kernel().name()).distinct().count())
                 .isEqualTo(BASES.size());
         assertThat(result.trials().stream().flatMap(t -> t.plan().kinds().stream()).distinct().count())
-                .isGreaterThanOrEqualTo(6);
+                .isGreaterThanOrEqualTo(5);
     }
 
     @Test
     @Timeout(600)
     void when_randomFailuresAreInjectedAsSigkills_then_everyTrialPassesAndNoRankProcessIsLeft() {
-        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 2, true, Mode.PROCESSES).draw(7L, 3);
+        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 2, true, Mode.PROCESSES).draw(7L, 2);
 
         CampaignRunner.Result result = run(plans);
 
-        assertThat(result.trials()).hasSize(3).allSatisfy(CampaignIT::passes);
+        assertThat(result.trials()).hasSize(2).allSatisfy(CampaignIT::passes);
     }
 
     private static CampaignRunner.Result run(List<TrialPlan> plans) {
