@@ -138,7 +138,7 @@ public final class RankProcessMain implements Callable<Integer> {
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
             if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
-                warmUp(kernel, spec);
+                warmUp(kernel, spec, settings);
             }
             // every rank offers its start; the first one wins, all are within the first reduction of each other
             node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
@@ -174,11 +174,18 @@ public final class RankProcessMain implements Callable<Integer> {
      * master lose members for good (a second master was elected, or members were dropped), and the
      * cluster never formed.
      */
-    private void warmUp(PartitionKernel kernel, RunSpec spec) {
-        int partition = rank < spec.partitionCount() ? rank : 0;
+    private void warmUp(PartitionKernel kernel, RunSpec spec, ClusterSettings settings) {
+        // the partition this rank starts with (partition 0's for a spare, which may adopt any)
+        int[] owned = org.dfr.runtime.Ownership.initial(spec.partitionCount()).partitionsOf(rank);
+        int partition = owned.length > 0 ? owned[0] : 0;
         long start = System.nanoTime();
         KernelWarmUp.forCells(kernel.cellsOf(partition)).run(kernel, partition);
-        TransportWarmUp.forHalosOf(kernel, partition, TransportWarmUp.DEFAULT_ROUND_TRIPS).run();
+        try {
+            TransportWarmUp.forHalosOf(kernel, partition, TransportWarmUp.DEFAULT_ROUND_TRIPS)
+                    .run(java.net.InetAddress.getByName(settings.addressOfHost(spec.hostOf(rank))));
+        } catch (java.net.UnknownHostException e) {
+            LOG.debug("rank {}: no transport warm-up: {}", rank, e.getMessage());
+        }
         LOG.debug("rank {}: kernel and halo path warmed up in {} ms", rank,
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
     }

@@ -61,12 +61,20 @@ public record TransportWarmUp(int roundTrips, int[] payloadLengths) {
      * @throws org.dfr.runtime.net.CommunicationException if a message does not arrive
      */
     public void run() {
+        run(InetAddress.getLoopbackAddress());
+    }
+
+    /**
+     * Runs the round trips between two planes bound to {@code address} (the rank's own host address: a
+     * rank listens on nothing else, not even for a moment).
+     */
+    public void run(InetAddress address) {
         Mailbox mailA = new Mailbox();
         Mailbox mailB = new Mailbox();
         int[] ports = new int[2];
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        try (DataPlane a = new DataPlane(0, mailA, r -> new InetSocketAddress(loopback, ports[r]));
-             DataPlane b = new DataPlane(1, mailB, r -> new InetSocketAddress(loopback, ports[r]))) {
+        long token = new java.util.Random().nextLong();
+        try (DataPlane a = new DataPlane(null, 0, mailA, r -> new InetSocketAddress(address, ports[r]), address, token);
+             DataPlane b = new DataPlane(null, 1, mailB, r -> new InetSocketAddress(address, ports[r]), address, token)) {
             ports[0] = a.port();
             ports[1] = b.port();
             for (int i = 0; i < roundTrips; i++) {

@@ -165,8 +165,12 @@ class ExperimentIT {
         // may fall in it; the timeline's idle power above already proves the phase was capped
         assertThat(cappedVariants).isSubsetOf("dfr+capping");
         assertThat(cappedHosts).isSubsetOf("host3");
-        assertThat(samples.stream().map(s -> s.get("phase")).distinct())
-                .contains("start-up", "compute", "checkpoint", "detection", "agreement", "recovery-active", "finish");
+        // the long phases are always sampled; the short ones (a checkpoint of 64x64 cells, a detection)
+        // may fall between two samples of this tiny run
+        assertThat(samples.stream().map(s -> s.get("phase")).distinct()).contains("start-up", "compute", "finish")
+                .containsAnyOf("detection", "agreement", "recovery-active", "recovery-idle", "capped")
+                .isSubsetOf("start-up", "compute", "checkpoint", "detection", "agreement", "recovery-active",
+                        "recovery-idle", "capped", "finish");
     }
 
     @Test
