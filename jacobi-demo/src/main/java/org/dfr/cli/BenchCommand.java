@@ -124,6 +124,18 @@ public final class BenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--bandwidth-mib must be 1..8192, got " + bandwidthMib);
         }
 
+        int steps = 1 + bandwidthThreads(layouts, Runtime.getRuntime().availableProcessors()).size() + layouts.size()
+                + (skipProcesses ? 0 : 1) + (checkpoints == 0 ? 0 : 1);
+        try (Progress started = Progress.start("bench", steps, err)) {
+            progress = started;
+            return measure(out, err, grid, layouts, whole, jacobi);
+        }
+    }
+
+    private Progress progress;
+
+    private Integer measure(PrintWriter out, PrintWriter err, Sizes grid, List<Sizes> layouts, KernelSetup whole,
+                            boolean jacobi) {
         progress(err, "sequential kernel");
         Throughput sequential = jacobi
                 ? SequentialJacobiTiming.withSystemClock().measure(new JacobiProblem(grid.get(0), grid.get(1)), iterations)
@@ -250,10 +262,9 @@ public final class BenchCommand implements Callable<Integer> {
         return RunConfig.of(kernel.choice(), kernel.jars(), grid.values(), layout.values(), iterations, iterations);
     }
 
-    private static void progress(PrintWriter err, String what) {
+    private void progress(PrintWriter err, String what) {
         // the previous configuration's members and checkpoints are garbage now: collect them outside the timing
         System.gc();
-        err.println("bench: timing " + what + " ...");
-        err.flush();
+        progress.next("timing " + what);
     }
 }

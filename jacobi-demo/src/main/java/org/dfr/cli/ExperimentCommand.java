@@ -11,12 +11,14 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
 import org.dfr.harness.experiment.RunRow;
 import org.dfr.harness.experiment.Schedule;
 import org.dfr.harness.experiment.Variant;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -79,18 +81,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "S", description = "Seed of the order of the runs.")
     Long seed;
 
-    @Option(names = "--idle-power-watts", paramLabel = "W", description = "Load model: idle power.")
-    Double idlePowerWatts;
-
-    @Option(names = "--busy-power-watts", paramLabel = "W", description = "Load model: busy power.")
-    Double busyPowerWatts;
-
-    @Option(names = "--model-alpha", paramLabel = "A", description = "Load model: exponent of f/f_max (default 1).")
-    Double modelAlpha;
-
-    @Option(names = "--model-idle-clock-share", paramLabel = "S",
-            description = "Load model: share of the idle power that follows the clock, 0..1 (default 0).")
-    Double modelIdleClockShare;
+    @Mixin
+    PowerModelOptions powerModel;
 
     @Option(names = "--sysfs-root", paramLabel = "DIR", description = "Sysfs tree for capping and the model.")
     Path sysfsRoot;
@@ -110,7 +102,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             ExperimentSpec flags = new ExperimentSpec(null, kernel, sizes("--cells", cells), sizes("--ranks-grid", ranksGrid),
                     iterations, checkpointEvery, fail, mode, ranksPerHost,
                     variants == null ? null : variants.stream().map(Variant::parse).toList(), repetitions, warmups, seed,
-                    idlePowerWatts, busyPowerWatts, modelAlpha, modelIdleClockShare,
+                    powerModel.idlePowerWatts(), powerModel.busyPowerWatts(), powerModel.modelAlpha(),
+                    powerModel.modelIdleClockShare(),
                     sysfsRoot == null ? null : sysfsRoot.toString(),
                     sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs, null, null, samplePeriodMillis);
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()

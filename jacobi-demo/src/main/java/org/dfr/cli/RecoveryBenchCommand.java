@@ -117,29 +117,29 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         List<RecoveryRun> dfr = new ArrayList<>();
         String modeNote = null;
         RunConfig config = base;
-        for (int rep = 1; rep <= repetitions; rep++) {
-            // alternate which strategy goes first, so that a drifting machine load favours neither
-            Strategy[] order = rep % 2 == 1 ? new Strategy[] {Strategy.GLOBAL, Strategy.DFR}
-                    : new Strategy[] {Strategy.DFR, Strategy.GLOBAL};
-            for (Strategy strategy : order) {
-                err.printf(Locale.ROOT, "bench-recovery: %s, repetition %d of %d ...%n", strategy.label(), rep,
-                        repetitions);
-                err.flush();
-                RunReport report;
-                try {
-                    report = runner.run(config.withStrategy(strategy));
-                } catch (RuntimeException e) {
-                    if (config.mode() != Mode.PROCESSES || !global.isEmpty() || !dfr.isEmpty()) {
-                        err.println("dfr bench-recovery: the " + strategy.label() + " run failed: " + e.getMessage());
-                        return 1;
+        try (Progress progress = Progress.start("bench-recovery", 2 * repetitions, err)) {
+            for (int rep = 1; rep <= repetitions; rep++) {
+                // alternate which strategy goes first, so that a drifting machine load favours neither
+                Strategy[] order = rep % 2 == 1 ? new Strategy[] {Strategy.GLOBAL, Strategy.DFR}
+                        : new Strategy[] {Strategy.DFR, Strategy.GLOBAL};
+                for (Strategy strategy : order) {
+                    progress.next(strategy.label() + ", repetition " + rep + " of " + repetitions);
+                    RunReport report;
+                    try {
+                        report = runner.run(config.withStrategy(strategy));
+                    } catch (RuntimeException e) {
+                        if (config.mode() != Mode.PROCESSES || !global.isEmpty() || !dfr.isEmpty()) {
+                            err.println("dfr bench-recovery: the " + strategy.label() + " run failed: " + e.getMessage());
+                            return 1;
+                        }
+                        modeNote = "processes mode: unavailable (" + e.getMessage() + "); measured in embedded mode";
+                        err.println("bench-recovery: " + modeNote);
+                        config = config.withMode(Mode.EMBEDDED);
+                        report = runner.run(config.withStrategy(strategy));
                     }
-                    modeNote = "processes mode: unavailable (" + e.getMessage() + "); measured in embedded mode";
-                    err.println("bench-recovery: " + modeNote);
-                    config = config.withMode(Mode.EMBEDDED);
-                    report = runner.run(config.withStrategy(strategy));
+                    RecoveryRun run = toRun(strategy, rep, report);
+                    (strategy == Strategy.GLOBAL ? global : dfr).add(run);
                 }
-                RecoveryRun run = toRun(strategy, rep, report);
-                (strategy == Strategy.GLOBAL ? global : dfr).add(run);
             }
         }
 

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
@@ -124,13 +125,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--sysfs-root", paramLabel = "DIR", description = "Root of the sysfs tree for frequency capping. Default: /.")
     Path sysfsRoot;
 
-    @Option(names = "--idle-power-watts", paramLabel = "W",
-            description = "Idle power of the load model, used only when the machine has no energy counter.")
-    Double idlePowerWatts;
-
-    @Option(names = "--busy-power-watts", paramLabel = "W",
-            description = "Busy power of the load model (with --idle-power-watts).")
-    Double busyPowerWatts;
+    @Mixin
+    PowerModelOptions powerModel;
 
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the run report (JSON) to FILE.")
     Path report;
@@ -176,18 +172,7 @@ public final class RunCommand implements Callable<Integer> {
         if (reference) {
             return runReference(out, config);
         }
-        PowerModel model = null;
-        if (idlePowerWatts != null || busyPowerWatts != null) {
-            if (idlePowerWatts == null || busyPowerWatts == null) {
-                throw new ParameterException(spec.commandLine(),
-                        "--idle-power-watts and --busy-power-watts go together: give both or neither");
-            }
-            try {
-                model = new PowerModel(idlePowerWatts, busyPowerWatts);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
-            }
-        }
+        PowerModel model = powerModel.model(spec.commandLine());
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);

@@ -57,6 +57,9 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("run --cells 37x29 --iterations 3 --idle-power-watts 40", "go together"),
                 row("run --cells 37x29 --iterations 3 --idle-power-watts 90 --busy-power-watts 40", "90"),
+                row("run --cells 37x29 --iterations 3 --model-alpha 2", "--model-alpha needs the load model"),
+                row("run --cells 37x29 --iterations 3 --idle-power-watts 40 --busy-power-watts 90"
+                        + " --model-idle-clock-share 1.5", "--model-idle-clock-share 1.5"),
                 row("run --cells 37x29 --iterations 3 --report FILE/", "is a directory"),
                 row("run --cells 37x29 --iterations 3 --colour red", "Unknown options: '--colour'"),
                 row("run --iterations 3", "Missing required option: '--cells"),

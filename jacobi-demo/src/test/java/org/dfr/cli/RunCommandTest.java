@@ -69,6 +69,24 @@ class RunCommandTest {
     }
 
     @Test
+    void when_modelAlphaAndIdleClockShareGiven_then_theReportsModelUsesThem(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("report.json");
+        CliRun r = run("run", "--ranks-grid", "2x1", "--cells", "9x7", "--iterations", "3", "--report", report.toString(),
+                "--idle-power-watts", "40", "--busy-power-watts", "120", "--model-alpha", "2.5",
+                "--model-idle-clock-share", "0.3");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode energy = new ObjectMapper().readTree(Files.readString(report)).get("energy");
+        if ("model".equals(energy.get("source").asText())) {
+            assertThat(energy.get("parameters").get("alpha").asDouble()).isEqualTo(2.5);
+            assertThat(energy.get("parameters").get("idleClockShare").asDouble()).isEqualTo(0.3);
+        } else {
+            // a machine with a real energy counter uses it, and the model's constants are not reported
+            assertThat(energy.get("source").asText()).isIn("rapl", "perf");
+        }
+    }
+
+    @Test
     void when_reference_then_sequentialDigestIsPrinted() {
         CliRun r = run("run", "--cells", "9x7", "--iterations", "4", "--reference");
 

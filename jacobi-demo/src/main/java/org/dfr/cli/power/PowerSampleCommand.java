@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.power.HostName;
 import org.dfr.power.Ticker;
 import org.dfr.power.energy.EnergyReport;
@@ -36,7 +37,7 @@ public final class PowerSampleCommand implements Callable<Integer> {
     SysfsOptions sysfsOptions;
 
     @Mixin
-    ModelOptions modelOptions;
+    PowerModelOptions modelOptions;
 
     @Option(names = "--seconds", paramLabel = "S", required = true, description = "How long to sample (> 0).")
     double seconds;

@@ -2,6 +2,7 @@ package org.dfr.cli.power;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.power.freq.CpufreqPolicy;
 import org.dfr.power.freq.FrequencyCapabilities;
 import org.dfr.power.freq.FrequencyControllers;
@@ -31,7 +32,7 @@ public final class PowerStatusCommand implements Callable<Integer> {
     JournalOptions journalOptions;
 
     @Mixin
-    ModelOptions modelOptions;
+    PowerModelOptions modelOptions;
 
     @Override
     public Integer call() {

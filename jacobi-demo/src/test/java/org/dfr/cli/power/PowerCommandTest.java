@@ -179,7 +179,7 @@ class PowerCommandTest {
         assertThat(err.toString()).contains("--seconds 0.0");
         assertThat(run("power", "sample", "--seconds", "1", "--idle-power-watts", "40", "--sysfs-root",
                 root.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("needs both --idle-power-watts and --busy-power-watts");
+        assertThat(err.toString()).contains("--idle-power-watts and --busy-power-watts go together");
         assertThat(run("power", "sample", "--seconds", "1", "--idle-power-watts", "40", "--busy-power-watts", "10",
                 "--sysfs-root", root.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("busy power must be");

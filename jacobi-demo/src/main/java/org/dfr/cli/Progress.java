@@ -1,0 +1,77 @@
+package org.dfr.cli;
+
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * Progress of a long command made of steps (runs, trials, timings): a progress bar with ETA on stderr when
+ * the command runs on a terminal, one plain line per step otherwise (logs and pipes do not get carriage
+ * returns). The step about to start is named, so that a user watching a slow step knows what it is.
+ */
+final class Progress implements AutoCloseable {
+
+    private final String task;
+    private final int total;
+    private final PrintWriter lines;
+    private final ProgressBar bar;
+    private final long startNanos = System.nanoTime();
+    private int started;
+
+    private Progress(String task, int total, PrintWriter lines, ProgressBar bar) {
+        this.task = task;
+        this.total = total;
+        this.lines = lines;
+        this.bar = bar;
+    }
+
+    /**
+     * @param task  the command's name, the prefix of every line
+     * @param total the number of steps
+     * @param lines where the plain lines go when there is no terminal
+     */
+    static Progress start(String task, int total, PrintWriter lines) {
+        ProgressBar bar = System.console() == null ? null : new ProgressBarBuilder().setTaskName(task)
+                .setInitialMax(total).setStyle(ProgressBarStyle.ASCII)
+                .setConsumer(new ConsoleProgressBarConsumer(System.err)).setUpdateIntervalMillis(500).build();
+        return new Progress(task, total, lines, bar);
+    }
+
+    /** Marks the previous step done (if any) and names the one starting now. */
+    void next(String what) {
+        if (started > 0 && bar != null) {
+            bar.step();
+        }
+        started++;
+        if (bar != null) {
+            bar.setExtraMessage(what);
+            return;
+        }
+        double elapsed = (System.nanoTime() - startNanos) / 1e9;
+        String eta = started <= 1 ? "" : String.format(Locale.ROOT, ", ETA %s",
+                format(elapsed / (started - 1) * (total - started + 1)));
+        lines.printf(Locale.ROOT, "%s: [%d/%d] %s ... (elapsed %s%s)%n", task, started, total, what, format(elapsed), eta);
+        lines.flush();
+    }
+
+    private static String format(double seconds) {
+        Duration d = Duration.ofSeconds(Math.round(seconds));
+        return d.toHours() > 0 ? String.format(Locale.ROOT, "%dh%02dm", d.toHours(), d.toMinutesPart())
+                : d.toMinutes() > 0 ? String.format(Locale.ROOT, "%dm%02ds", d.toMinutes(), d.toSecondsPart())
+                : d.toSeconds() + " s";
+    }
+
+    @Override
+    public void close() {
+        if (bar != null) {
+            if (started > 0) {
+                bar.step();
+            }
+            bar.close();
+        }
+    }
+}
