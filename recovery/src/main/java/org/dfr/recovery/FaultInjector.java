@@ -16,6 +16,8 @@ public final class FaultInjector implements IterationHook {
     private final FaultPlan plan;
     private final RankKiller killer;
     private final Set<Integer> recoveryKillsArmed = ConcurrentHashMap.newKeySet();
+    /** Pauses and deaths during agreement that already happened: each happens once. */
+    private final Set<FaultPlan.Kill> fired = ConcurrentHashMap.newKeySet();
 
     public FaultInjector(FaultPlan plan, RankKiller killer) {
         this.plan = plan;
@@ -26,7 +28,31 @@ public final class FaultInjector implements IterationHook {
 
     @Override
     public void beforeIteration(RankContext rank, int iteration) {
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.point() == FaultPlan.Point.PAUSE && k.rank() == rank.rankId() && k.iteration() == iteration
+                    && !rank.inRecovery() && fired.add(k)) {
+                killer.pause(rank, k.pauseMillis());
+            }
+        }
         maybeKill(rank, iteration, FaultPlan.Point.ITERATION_START);
+    }
+
+    @Override
+    public void afterHalosSent(RankContext rank, int iteration) {
+        maybeKill(rank, iteration, FaultPlan.Point.DURING_HALO_EXCHANGE);
+    }
+
+    @Override
+    public void duringAgreement(RankContext rank, int epoch) {
+        // the run stands at the failure iteration of this recovery: this rank holds (or falls back to) the
+        // state before it
+        int iteration = rank.liveIteration() + 1;
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.point() == FaultPlan.Point.DURING_AGREEMENT && k.rank() == rank.rankId()
+                    && iteration >= k.iteration() && fired.add(k)) {
+                die(rank, iteration, FaultPlan.Point.DURING_AGREEMENT.name());
+            }
+        }
     }
 
     /** A rank killed at the start of an iteration first completes the previous one, as the plan means. */

@@ -8,7 +8,7 @@ import java.util.TreeSet;
 /**
  * Which ranks die when: the experiment's fault injection, fixed before the run.
  *
- * @param kills every scheduled death
+ * @param kills every scheduled death, and every pause ({@link Point#PAUSE})
  * @param failDuringRecovery ranks that die after the first recomputed level of the next recovery
  */
 public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
@@ -26,11 +26,37 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
          * In the middle of the residual reduction: after sending its contribution to the root, before
          * receiving the sum (the root: before receiving the others' contributions).
          */
-        DURING_REDUCTION
+        DURING_REDUCTION,
+        /**
+         * In the middle of the halo exchange: after sending its halos of the iteration, before receiving
+         * the halos it needs.
+         */
+        DURING_HALO_EXCHANGE,
+        /**
+         * During the agreement of the first recovery this rank enters at or after the iteration: once it
+         * reported its status, before it executes the directive (the coordinator: before deciding it).
+         */
+        DURING_AGREEMENT,
+        /**
+         * Not a death: the rank stops for {@link Kill#pauseMillis()} at the start of the iteration, then
+         * goes on (a SIGSTOP and SIGCONT of its process; in-JVM members: its iteration thread blocks).
+         * Shorter than the heartbeat timeout, it must not trigger any recovery.
+         */
+        PAUSE;
+
+        /** Whether the rank dies at this point (every point but {@link #PAUSE}). */
+        public boolean isDeath() {
+            return this != PAUSE;
+        }
     }
 
-    /** Rank {@code rank} dies at {@code point} of iteration {@code iteration}. */
-    public record Kill(int rank, int iteration, Point point) {
+    /**
+     * Rank {@code rank} dies at {@code point} of iteration {@code iteration}; a {@link Point#PAUSE} stops it
+     * for {@code pauseMillis} instead.
+     *
+     * @param pauseMillis how long a {@link Point#PAUSE} lasts (> 0); 0 for every death
+     */
+    public record Kill(int rank, int iteration, Point point, long pauseMillis) {
         public Kill {
             if (rank < 0) {
                 throw new IllegalArgumentException("rank must be >= 0, got " + rank);
@@ -38,6 +64,20 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
             if (iteration < 1) {
                 throw new IllegalArgumentException("failure iteration must be >= 1, got " + iteration);
             }
+            if (point == Point.PAUSE ? pauseMillis <= 0 : pauseMillis != 0) {
+                throw new IllegalArgumentException("a pause lasts > 0 ms and a death has no duration, got "
+                        + pauseMillis + " ms at " + point);
+            }
+        }
+
+        /** A death of {@code rank} at {@code point} of {@code iteration}. */
+        public Kill(int rank, int iteration, Point point) {
+            this(rank, iteration, point, 0);
+        }
+
+        /** Rank {@code rank} stops for {@code millis} at the start of {@code iteration}. */
+        public static Kill pause(int rank, int iteration, long millis) {
+            return new Kill(rank, iteration, Point.PAUSE, millis);
         }
     }
 
@@ -77,10 +117,10 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
         return new FaultPlan(kills, all);
     }
 
-    /** Every rank the plan may kill. */
+    /** Every rank the plan may kill (a paused rank is not killed). */
     public Set<Integer> ranks() {
         Set<Integer> out = new TreeSet<>(failDuringRecovery);
-        kills.forEach(k -> out.add(k.rank()));
+        kills.stream().filter(k -> k.point().isDeath()).forEach(k -> out.add(k.rank()));
         return out;
     }
 }

@@ -22,6 +22,14 @@ public interface RankKiller {
     }
 
     /**
+     * Stops the rank for {@code millis} and lets it go on, as a stopped and continued process would. In-JVM
+     * members: the calling (iteration) thread blocks, the member's other threads (heartbeats) go on.
+     */
+    default void pause(RankContext node, long millis) {
+        java.util.concurrent.locks.LockSupport.parkNanos(millis * 1_000_000L);
+    }
+
+    /**
      * SIGKILL through a shell started in advance: {@code kill} is a shell builtin, so the death
      * costs one pipe write instead of forking this (large) JVM at the moment of the failure, which
      * would add tens of milliseconds to the measured detection latency.
@@ -39,6 +47,28 @@ public interface RankKiller {
                     throw new IllegalStateException("cannot start the shell that SIGKILLs this rank: " + e.getMessage(), e);
                 }
             }
+        }
+
+        /**
+         * SIGSTOP to this very process, and SIGCONT {@code millis} later from a child of the shell (a
+         * stopped JVM cannot wake itself): every thread of the rank stops, heartbeats included.
+         */
+        @Override
+        public void pause(RankContext node, long millis) {
+            long pid = ProcessHandle.current().pid();
+            String seconds = String.format(java.util.Locale.ROOT, "%d.%03d", millis / 1000, millis % 1000);
+            synchronized (this) {
+                prepare();
+                try {
+                    shell.getOutputStream().write(("(sleep " + seconds + "; kill -CONT " + pid + ") & kill -STOP "
+                            + pid + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    shell.getOutputStream().flush();
+                } catch (IOException e) {
+                    throw new IllegalStateException("cannot SIGSTOP process " + pid + ": " + e.getMessage(), e);
+                }
+            }
+            // the stop lands within microseconds; once continued, this deadline has passed
+            java.util.concurrent.locks.LockSupport.parkNanos(millis * 1_000_000L);
         }
 
         @Override

@@ -66,6 +66,7 @@ public final class RecoveryProtocol implements FailureHandler {
             node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), write(status));
             LOG.debug("rank {}: status of epoch {} written in {} ms", node.rankId(), epoch,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - putStart));
+            node.duringAgreement(epoch);
             RecoveryDirective d = awaitDirective(node, epoch);
             try {
                 int next = executor.execute(node, d, state);

@@ -28,6 +28,20 @@ public interface IterationHook {
         return true;
     }
 
+    /**
+     * In the middle of the halo exchange of {@code iteration}: this rank's halos of it are sent, the
+     * halos it needs are not received yet.
+     */
+    default void afterHalosSent(RankContext rank, int iteration) {
+    }
+
+    /**
+     * During the agreement of a recovery: this rank noticed the failure and reported its status for
+     * {@code epoch}, and has not executed the next epoch's directive yet (the coordinator: not decided it).
+     */
+    default void duringAgreement(RankContext rank, int epoch) {
+    }
+
     /** After this rank finished recomputed level {@code level} (1-based) of a recovery. */
     default void afterRecoveryStep(RankContext rank, int level) {
     }

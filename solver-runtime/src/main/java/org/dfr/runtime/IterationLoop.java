@@ -153,6 +153,7 @@ public final class IterationLoop {
         if (halosSentIteration != i || halosSentEpoch != epoch) {
             startIteration(epoch, i, 0);
         }
+        hook.afterHalosSent(context, i);
         for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
             comm.receiveHalos(MessageKind.HALO, epoch, i, e.getKey(), e.getValue().live());
         }

@@ -447,6 +447,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
+    public void duringAgreement(int epoch) {
+        hook.duringAgreement(this, epoch);
+    }
+
+    @Override
     public void afterRecoveryStep(int level) {
         hook.afterRecoveryStep(this, level);
     }

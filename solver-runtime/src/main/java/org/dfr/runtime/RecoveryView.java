@@ -77,6 +77,9 @@ public interface RecoveryView extends RankContext {
     /** Runs one full iteration of the normal loop (a global rollback recomputing). */
     void runIteration(int iteration);
 
+    /** Tells the hook that this rank reported its status for {@code epoch} and awaits the directive. */
+    void duringAgreement(int epoch);
+
     /** Tells the hook that this rank finished recomputed level {@code level} (1-based). */
     void afterRecoveryStep(int level);
 
