@@ -1,5 +1,6 @@
 package org.dfr.cli;
 
+import org.dfr.power.freq.LeftoverJournals;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -33,6 +34,20 @@ public final class DfrMain implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "Missing subcommand");
     }
 
+    /** Rank processes leave leftover journals to their launcher, which may hold the cap right now. */
+    private static final java.util.Set<String> RANK_COMMANDS = java.util.Set.of("rank", "dfr-rank");
+
+    /**
+     * A launcher SIGKILLed while it capped a host leaves a restore journal; whatever dfr command runs next
+     * puts the limits back and says so, on stderr.
+     */
+    private static void restoreLeftoverJournals() {
+        for (LeftoverJournals.Outcome outcome : LeftoverJournals.restoreAll(LeftoverJournals.defaultDirectory())) {
+            System.err.println("dfr: " + outcome.message());
+        }
+        System.err.flush();
+    }
+
     /** Builds the command line with the project's shared settings (used by tests too). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new DfrMain());
@@ -56,6 +71,9 @@ public final class DfrMain implements Runnable {
 
     public static void main(String[] args) {
         org.dfr.harness.Provenance.recordCommandLine(java.util.List.of(args));
+        if (args.length == 0 || !RANK_COMMANDS.contains(args[0])) {
+            restoreLeftoverJournals();
+        }
         int code = commandLine().execute(args);
         System.exit(code);
     }

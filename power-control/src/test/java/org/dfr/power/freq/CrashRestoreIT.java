@@ -73,4 +73,31 @@ class CrashRestoreIT {
         assertThat(fake.readLong(MAX1)).isEqualTo(2_600_000);
         assertThat(journal.exists()).isFalse();
     }
+
+    @Test
+    void when_a_journal_directory_holds_the_journal_of_a_killed_capper_then_leftoverJournals_restores_and_says_so()
+            throws Exception {
+        FakeSysfs fake = FakeSysfs.acpiCpufreq(tmp.resolve("root"), 2);
+        Path directory = tmp.resolve("home/.dfr");
+        RestoreJournal journal = RestoreJournal.inDirectory(directory, SysfsRoot.of(fake.root()));
+        Process capper = startCapper(fake, journal, false);
+
+        assertThat(LeftoverJournals.restoreAll(directory)).as("the capper still runs: its cap is its own").isEmpty();
+        assertThat(fake.readLong(MAX0)).isEqualTo(1_200_000);
+
+        capper.destroyForcibly();
+        assertThat(capper.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        java.util.List<LeftoverJournals.Outcome> outcomes = LeftoverJournals.restoreAll(directory);
+
+        assertThat(outcomes).singleElement().satisfies(o -> {
+            assertThat(o.restored()).isTrue();
+            assertThat(o.pid()).isEqualTo(capper.pid());
+            assertThat(o.message()).contains("process " + capper.pid() + " was killed while it capped")
+                    .contains(fake.root().toString());
+        });
+        assertThat(fake.readLong(MAX0)).isEqualTo(2_600_000);
+        assertThat(fake.readLong(MAX1)).isEqualTo(2_600_000);
+        assertThat(journal.exists()).isFalse();
+        assertThat(LeftoverJournals.restoreAll(directory)).as("nothing left the second time").isEmpty();
+    }
 }

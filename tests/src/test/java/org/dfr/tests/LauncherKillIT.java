@@ -1,0 +1,96 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.dfr.cli.DfrMain;
+import org.dfr.power.sysfs.FakeCpufreqTree;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher of a processes-mode run is SIGKILLed while it holds an idle host capped:
+ * <pre>
+ *   dfr run (launcher, caps host 3 through the fake tree) --SIGKILL--> gone
+ *     |-- rank 0..7 processes        notice the launcher is gone and exit
+ *   dfr kernels (the next command)   finds the launcher's journal, restores host 3, says so
+ * </pre>
+ */
+class LauncherKillIT {
+
+    private static final long MIN_KHZ = 1_200_000;
+    private static final long MAX_KHZ = 2_600_000;
+
+    private final List<ProcessHandle> started = new ArrayList<>();
+
+    @TempDir
+    Path tmp;
+
+    @AfterEach
+    void killLeftovers() {
+        for (ProcessHandle p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+        }
+    }
+
+    private ProcessBuilder dfr(Path home, Path log, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Duser.home=" + home, "-Djava.net.preferIPv4Stack=true", "-Dhazelcast.logging.type=slf4j",
+                "-cp", System.getProperty("java.class.path"), DfrMain.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    }
+
+    private static long maxFreq(Path sysfs, int host) throws IOException {
+        return Long.parseLong(Files.readString(sysfs.resolve("host" + host).resolve(FakeCpufreqTree.POLICY)
+                .resolve("scaling_max_freq")).trim());
+    }
+
+    @Test
+    void when_theLauncherIsKilledWhileAHostIsCapped_then_ranksExitAndTheNextCommandRestoresTheHost() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path sysfs = FakeCpufreqTree.create(tmp.resolve("sysfs"), 4, MIN_KHZ, MAX_KHZ);
+        // a slow recovery (large grid, m = 3) keeps host 3 (ranks 6 and 7, outside the cone) capped long enough
+        Process launcher = dfr(home, tmp.resolve("run.log"), "run", "--mode", "processes", "--ranks-grid", "2x4",
+                "--cells", "6144x6144", "--iterations", "40", "--checkpoint-every", "40", "--fail", "1@4",
+                "--cap-idle-hosts", "--sysfs-root", sysfs.toString()).start();
+        started.add(launcher.toHandle());
+
+        await("host 3 capped during the recovery").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(5))
+                .until(() -> !launcher.isAlive() || maxFreq(sysfs, 3) == MIN_KHZ);
+        assertThat(launcher.isAlive()).as("the run ended before host 3 was capped: " + Files.readString(tmp.resolve("run.log")))
+                .isTrue();
+        List<ProcessHandle> ranks = launcher.descendants().toList();
+        assertThat(ranks).as("rank processes").isNotEmpty();
+        launcher.destroyForcibly(); // SIGKILL: no shutdown hook lifts the cap
+        assertThat(launcher.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(maxFreq(sysfs, 3)).as("nobody lifted the cap").isEqualTo(MIN_KHZ);
+
+        await("every rank process exits once its launcher is gone").atMost(Duration.ofSeconds(20))
+                .until(() -> ranks.stream().noneMatch(ProcessHandle::isAlive));
+
+        Path log = tmp.resolve("next.log");
+        Process next = dfr(home, log, "kernels").start();
+        started.add(next.toHandle());
+        assertThat(next.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String said = Files.readString(log);
+        assertThat(next.exitValue()).as(said).isZero();
+        assertThat(said).contains("dfr: process " + launcher.pid() + " was killed while it capped the CPU frequency")
+                .contains("restored the original limits");
+        for (int host = 0; host < 4; host++) {
+            assertThat(maxFreq(sysfs, host)).as("host %d", host).isEqualTo(MAX_KHZ);
+        }
+        try (var journals = Files.list(home.resolve(".dfr"))) {
+            assertThat(journals.filter(f -> f.getFileName().toString().startsWith("freq-journal"))).isEmpty();
+        }
+    }
+}
