@@ -23,6 +23,7 @@ import org.dfr.harness.campaign.Outcome;
 import org.dfr.harness.campaign.TrialDraw;
 import org.dfr.harness.campaign.TrialPlan;
 import org.dfr.harness.campaign.TrialResult;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.kernel.KernelChoice;
 import org.dfr.runtime.kernel.KernelProvider;
 import picocli.CommandLine.Command;
@@ -34,13 +35,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dfr campaign}: a seeded randomized fault-injection campaign that checks every trial: the digest
- * against the sequential reference, the report against the analyzer's cone, the time bound and, in
- * processes mode, leftover rank processes. Failing trials come with the command that replays them.
+ * against the sequential reference, the report against the analyzer's cone, the time bound, and what a
+ * trial left behind (rank processes, listening ports, fake sysfs files not restored). Failing trials come with the command that replays them.
  */
 @Command(name = "campaign", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs randomized failure trials (seeded) and checks each: digest = sequential reference,",
-                "report well-formed with every recovery's cone = the analyzer's, within its time bound, no rank",
-                "process left. Exit code 1 if any trial is WRONG, ERROR, HUNG or LEFTOVER."},
+                "report well-formed with every recovery's cone = the analyzer's, no recovery after a mere pause,",
+                "within its time bound, no rank process, listening port or changed fake sysfs file left.",
+                "Exit code 1 if any trial is WRONG, ERROR, HUNG or LEFTOVER."},
         footer = {"", "Examples:", "  dfr campaign --trials 1000 --seed 7 --max-seconds 7200",
                 "  dfr campaign --kernel any --faults all --trials 200 --report campaign.json",
                 "  dfr campaign --mode processes --kernel any --faults all --trials 20",
@@ -54,7 +56,10 @@ public final class CampaignCommand implements Callable<Integer> {
     public enum Faults {
         /** Deaths at the start of an iteration only. */
         CLASSIC,
-        /** Every kind: start, reduction, after the checkpoint write, during recovery, host, coordinator, root. */
+        /**
+         * Every kind: start, reduction, after the checkpoint write, during recovery, host, coordinator, root,
+         * halo exchange, agreement and pauses; spares and capping on a fake sysfs tree in some trials.
+         */
         ALL
     }
 
@@ -104,6 +109,12 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-every", defaultValue = "4", description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
     int checkpointEvery;
 
+    @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
+            defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
+            description = "Heartbeat timeout of every trial's cluster (>= 1000, whole seconds); pauses last 20-50 %"
+                    + " of it and must not trigger a recovery. Default: ${DEFAULT-VALUE}.")
+    long heartbeatTimeoutMillis;
+
     @Option(names = "--replay", paramLabel = "N", description = "Run only trial N of this seed (a failing trial's line says how).")
     Integer replay;
 
@@ -125,11 +136,16 @@ public final class CampaignCommand implements Callable<Integer> {
         if (replay != null && replay < 0) {
             throw new ParameterException(spec.commandLine(), "--replay " + replay + ": trials are numbered from 0");
         }
+        if (heartbeatTimeoutMillis < 1000 || heartbeatTimeoutMillis > Integer.MAX_VALUE) {
+            throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
+                    + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
+        }
         CliFiles.requireWritableTarget(spec, "--report", report);
         List<TrialPlan> plans;
         try {
             TrialDraw draw = new TrialDraw(bases(), faults == Faults.ALL ? FaultKind.ALL : FaultKind.CLASSIC,
-                    maxFailures, faults == Faults.ALL, mode);
+                    maxFailures, faults == Faults.ALL, mode)
+                    .heartbeatTimeoutMillis(heartbeatTimeoutMillis).capping(faults == Faults.ALL);
             int count = replay == null ? trials : replay + 1;
             plans = draw.draw(seed, count);
             if (replay != null) {
@@ -139,7 +155,8 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
-        CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of());
+        CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of())
+                .heartbeatTimeoutMillis(heartbeatTimeoutMillis);
         CampaignRunner.Result result;
         try (ProgressBar bar = progressBar(plans.size())) {
             result = runner.run(plans, maxSeconds * 1000, t -> {
@@ -200,6 +217,10 @@ public final class CampaignCommand implements Callable<Integer> {
                 .append(" --max-failures ").append(maxFailures)
                 .append(" --kernel ").append(kernel.choice().name())
                 .append(" --iterations ").append(iterations).append(" --checkpoint-every ").append(checkpointEvery);
+        if (heartbeatTimeoutMillis != ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS) {
+            // pauses are drawn against it
+            b.append(" --heartbeat-timeout-millis ").append(heartbeatTimeoutMillis);
+        }
         kernel.choice().options().forEach((k, v) -> b.append(" --kernel-option ").append(k).append('=').append(v));
         kernel.jars().forEach(j -> b.append(" --kernel-jar ").append(j));
         if (cells != null) {

@@ -114,6 +114,13 @@ public final class RunCommand implements Callable<Integer> {
             description = "First port of the members' range on every host (rank 0 holds it). Default: a free range.")
     Integer basePort;
 
+    @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
+            defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
+            description = "A member silent this long is removed (Hazelcast's max no-heartbeat time, whole seconds,"
+                    + " >= 1000). A killed rank is found much faster, by its refused connections; this bounds a"
+                    + " frozen one. Default: ${DEFAULT-VALUE}.")
+    long heartbeatTimeoutMillis;
+
     @Option(names = "--write-rank-config", paramLabel = "FILE.json",
             description = "Write the rank processes' configuration to FILE and print how to start each rank"
                     + " (`dfr rank`, by hand, ssh or srun) instead of running.")
@@ -176,6 +183,11 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);
+        if (heartbeatTimeoutMillis < 1000 || heartbeatTimeoutMillis > Integer.MAX_VALUE) {
+            throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
+                    + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
+        }
+        settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }

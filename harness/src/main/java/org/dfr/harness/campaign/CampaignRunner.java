@@ -1,5 +1,8 @@
 package org.dfr.harness.campaign;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
@@ -21,13 +25,15 @@ import org.dfr.harness.RankProcessListener;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
+import org.dfr.power.sysfs.FakeCpufreqTree;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
 
 /**
  * A campaign as a checker: runs drawn trials one after the other and judges each by its digest (against
- * the sequential reference), its report ({@link TrialChecker}), its time bound and, in processes mode,
- * whether a rank process outlived it. Stops starting trials once its time budget is spent, and at the
+ * the sequential reference), its report ({@link TrialChecker}), its time bound, and what it left behind:
+ * a rank process that outlived it, a TCP port of the run still listening ({@link PortWatch}), a file of a
+ * capped trial's fake sysfs tree not back to its original value, or a restore journal. Stops starting trials once its time budget is spent, and at the
  * first hung trial (its members may still hold the machine).
  */
 public final class CampaignRunner {
@@ -35,9 +41,20 @@ public final class CampaignRunner {
     /** How long a rank process may take to disappear after its run ended. */
     public static final long REAP_MILLIS = 10_000;
 
+    /** How long the ports of a finished run may take to close before they count as left bound. */
+    public static final long PORT_RELEASE_MILLIS = 5_000;
+
+    /** {@code cpuinfo_min_freq} of the fake sysfs tree of a capped trial: the frequency a cap sets. */
+    public static final long FAKE_MIN_KHZ = 800_000;
+
+    /** {@code cpuinfo_max_freq} (and the uncapped {@code scaling_max_freq}) of the fake sysfs tree. */
+    public static final long FAKE_MAX_KHZ = 2_400_000;
+
     private final long trialBoundMillis;
     private final String replayPrefix;
     private final List<String> rankJvmOptions;
+    private long heartbeatTimeoutMillis = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;
+    private Consumer<RunConfig> afterRun = config -> { };
 
     /**
      * @param trialBoundMillis the most one trial may take before it counts as hung
@@ -49,6 +66,26 @@ public final class CampaignRunner {
         this.trialBoundMillis = trialBoundMillis;
         this.replayPrefix = replayPrefix;
         this.rankJvmOptions = List.copyOf(rankJvmOptions);
+    }
+
+    /** The heartbeat timeout of every trial's cluster (Hazelcast counts whole seconds); default 10 s. */
+    public CampaignRunner heartbeatTimeoutMillis(long millis) {
+        if (millis < 1000 || millis > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("--heartbeat-timeout-millis must be 1000.." + Integer.MAX_VALUE
+                    + ", got " + millis);
+        }
+        this.heartbeatTimeoutMillis = millis;
+        return this;
+    }
+
+    /**
+     * Called after each trial's run ended and before what it left behind is checked, with the
+     * configuration as run (a capped trial's fake sysfs tree and journal directory included). For tests of
+     * the checker itself, which break on purpose what a trial leaves behind; nothing by default.
+     */
+    public CampaignRunner afterRun(Consumer<RunConfig> action) {
+        this.afterRun = java.util.Objects.requireNonNull(action);
+        return this;
     }
 
     /** Everything a campaign did. */
@@ -75,7 +112,8 @@ public final class CampaignRunner {
             if (System.nanoTime() > deadline) {
                 return new Result(done, true, "time budget spent");
             }
-            RunConfig clean = plan.config().withFaults(List.of(), List.of(), java.util.Set.of());
+            RunConfig clean = plan.config().withFaults(List.of(), List.of(), java.util.Set.of())
+                    .withCapping(false, null, null);
             String expected = digests.computeIfAbsent(clean, Campaign::referenceDigest);
             TrialResult result = runOne(plan, expected);
             done.add(result);
@@ -90,51 +128,125 @@ public final class CampaignRunner {
     private TrialResult runOne(TrialPlan plan, String expected) {
         Map<Integer, ProcessHandle> children = new ConcurrentHashMap<>();
         long start = System.nanoTime();
+        String replay = replayPrefix + " --replay " + plan.index();
+        RunConfig config = plan.config();
+        Path fakeSysfs = null;
+        SysfsSnapshot sysfsBefore = null;
+        if (config.capIdleHosts()) {
+            try {
+                fakeSysfs = Files.createTempDirectory("dfr-campaign-sysfs-");
+                Path root = FakeCpufreqTree.create(fakeSysfs.resolve("sysfs"), config.runSpec().hostCount(),
+                        FAKE_MIN_KHZ, FAKE_MAX_KHZ);
+                config = config.withCapping(true, root, fakeSysfs.resolve("journals"));
+                sysfsBefore = SysfsSnapshot.of(root);
+            } catch (IOException e) {
+                return result(plan, Outcome.ERROR, start, 0, "cannot make a fake sysfs tree: " + e.getMessage(),
+                        List.of(), replay, List.of());
+            }
+        }
         ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "dfr-campaign-trial-" + plan.index());
             t.setDaemon(true);
             return t;
         });
-        String replay = replayPrefix + " --replay " + plan.index();
+        PortWatch ports = new PortWatch(() -> List.copyOf(children.values()));
         try {
-            Future<RunReport> future = executor.submit(() -> run(plan.config(), children));
-            RunReport report;
+            RunConfig run = config;
+            Future<RunReport> future = executor.submit(() -> run(run, children));
+            Outcome outcome;
+            long work = 0;
+            String detail;
+            List<String> violations = List.of();
             try {
-                report = future.get(trialBoundMillis, TimeUnit.MILLISECONDS);
+                RunReport report = future.get(trialBoundMillis, TimeUnit.MILLISECONDS);
+                work = report.recoveries().stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
+                violations = TrialChecker.violations(plan.config(), report,
+                        new ConeAnalyzer(plan.config().kernelSetup().dependencies()));
+                boolean same = expected.equals(report.fieldSha256());
+                outcome = same && violations.isEmpty() ? Outcome.OK : Outcome.WRONG;
+                detail = same ? "" : "digest " + report.fieldSha256() + " != reference " + expected;
             } catch (TimeoutException e) {
                 future.cancel(true);
                 children.values().forEach(ProcessHandle::destroyForcibly);
-                return result(plan, Outcome.HUNG, start, 0, "no result within " + trialBoundMillis + " ms", List.of(), replay);
+                // its members may still run: nothing left behind can be judged
+                return result(plan, Outcome.HUNG, start, 0, "no result within " + trialBoundMillis + " ms", List.of(),
+                        replay, names(ports.seen()));
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
-                if (cause instanceof RunFailedException f && f.kind() == RunFailedException.Kind.CHECKPOINT_LOST) {
-                    return result(plan, Outcome.UNRECOVERABLE, start, 0, f.getMessage(), List.of(), replay);
-                }
-                return result(plan, Outcome.ERROR, start, 0, String.valueOf(cause), List.of(), replay);
+                boolean lost = cause instanceof RunFailedException f && f.kind() == RunFailedException.Kind.CHECKPOINT_LOST;
+                outcome = lost ? Outcome.UNRECOVERABLE : Outcome.ERROR;
+                detail = lost ? cause.getMessage() : String.valueOf(cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return result(plan, Outcome.ERROR, start, 0, "interrupted", List.of(), replay);
+                return result(plan, Outcome.ERROR, start, 0, "interrupted", List.of(), replay, names(ports.seen()));
             }
-            long work = report.recoveries().stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
-            List<Integer> left = leftovers(children);
+            ports.close();
+            afterRun.accept(config);
+            List<String> left = leftBehind(children, ports, config, sysfsBefore);
             if (!left.isEmpty()) {
-                return result(plan, Outcome.LEFTOVER, start, work, "rank processes " + left + " still alive "
-                        + REAP_MILLIS + " ms after the run", List.of(), replay);
+                // a wrong result or an error says more than what it left behind: both are told
+                outcome = outcome.passes() ? Outcome.LEFTOVER : outcome;
+                left.add(0, detail);
+                detail = String.join("; ", left.stream().filter(x -> !x.isEmpty()).toList());
             }
-            List<String> violations = TrialChecker.violations(plan.config(), report,
-                    new ConeAnalyzer(plan.config().kernelSetup().dependencies()));
-            boolean same = expected.equals(report.fieldSha256());
-            Outcome outcome = same && violations.isEmpty() ? Outcome.OK : Outcome.WRONG;
-            String detail = same ? "" : "digest " + report.fieldSha256() + " != reference " + expected;
-            return result(plan, outcome, start, work, detail, violations, replay);
+            return result(plan, outcome, start, work, detail, violations, replay, names(ports.seen()));
         } finally {
+            ports.close();
             executor.shutdownNow();
+            if (fakeSysfs != null) {
+                deleteQuietly(fakeSysfs);
+            }
+        }
+    }
+
+    /** What the run left behind: rank processes, listening ports, sysfs files not restored, journals. */
+    private static List<String> leftBehind(Map<Integer, ProcessHandle> children, PortWatch ports, RunConfig config,
+                                           SysfsSnapshot sysfsBefore) {
+        List<String> out = new ArrayList<>();
+        List<Integer> alive = leftovers(children);
+        if (!alive.isEmpty()) {
+            out.add("rank processes " + alive + " still alive " + REAP_MILLIS + " ms after the run");
+        }
+        List<String> listening = ports.stillListening(PORT_RELEASE_MILLIS);
+        if (!listening.isEmpty()) {
+            out.add("ports still listening " + PORT_RELEASE_MILLIS + " ms after the run: " + String.join(", ", listening));
+        }
+        if (sysfsBefore != null) {
+            out.addAll(sysfsBefore.changesIn(SysfsSnapshot.of(sysfsBefore.root())));
+            if (Files.isDirectory(config.journal())) {
+                try (Stream<Path> journals = Files.list(config.journal())) {
+                    journals.forEach(j -> out.add("restore journal " + j.getFileName() + " left"));
+                } catch (IOException e) {
+                    out.add("cannot list the restore journals: " + e.getMessage());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<String> names(java.util.Set<ListeningPorts.Endpoint> endpoints) {
+        return endpoints.stream().map(ListeningPorts.Endpoint::toString).toList();
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> all = Files.walk(dir)) {
+            all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    // a temporary directory: the system cleans it eventually
+                }
+            });
+        } catch (IOException e) {
+            // same
         }
     }
 
     private RunReport run(RunConfig config, Map<Integer, ProcessHandle> children) {
+        // a fresh cluster per trial, whose heartbeat timeout the pauses were drawn against
+        ClusterSettings settings = new ClusterSettings().maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
         if (config.mode() == Mode.PROCESSES) {
-            return new ProcessLauncher(new ClusterSettings()).jvmOptions(rankJvmOptions)
+            return new ProcessLauncher(settings).jvmOptions(rankJvmOptions)
                     .runTimeoutMillis(trialBoundMillis)
                     .listener(new RankProcessListener() {
                         @Override
@@ -144,7 +256,7 @@ public final class CampaignRunner {
                     })
                     .run(config);
         }
-        return new Runner().run(config);
+        return new Runner(settings).run(config);
     }
 
     /** Ranks whose process is still alive after {@link #REAP_MILLIS}. */
@@ -169,8 +281,8 @@ public final class CampaignRunner {
     }
 
     private static TrialResult result(TrialPlan plan, Outcome outcome, long startNanos, long work, String detail,
-                                      List<String> violations, String replay) {
+                                      List<String> violations, String replay, List<String> ports) {
         return new TrialResult(plan, outcome, (System.nanoTime() - startNanos) / 1_000_000, work, detail, violations,
-                replay);
+                replay, ports);
     }
 }

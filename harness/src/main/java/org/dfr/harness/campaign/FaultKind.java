@@ -1,8 +1,8 @@
 package org.dfr.harness.campaign;
 
 /**
- * The kinds of failure a campaign trial draws. Each maps onto a point the fault injector can kill at
- * ({@link org.dfr.recovery.FaultPlan.Point}) and a choice of victim.
+ * The kinds of failure a campaign trial draws. Each maps onto a point the fault injector can kill (or,
+ * for {@link #PAUSE}, stop) a rank at ({@link org.dfr.recovery.FaultPlan.Point}) and a choice of victim.
  */
 public enum FaultKind {
     /** A rank dies at the start of an iteration (after the previous one completed everywhere). */
@@ -18,7 +18,20 @@ public enum FaultKind {
     /** Rank 0, the oldest member and so the recovery's coordinator, dies at the start of an iteration. */
     COORDINATOR,
     /** Rank 0, the lowest active rank and so the reduction's root, dies inside the reduction. */
-    REDUCTION_ROOT;
+    REDUCTION_ROOT,
+    /** A rank dies in the middle of the halo exchange: its halos sent, the ones it needs not received. */
+    DURING_HALO_EXCHANGE,
+    /**
+     * A rank dies during the agreement of the next recovery: after reporting its status, before executing
+     * the directive. In about a third of the trials the victim is rank 0, the coordinator, which then dies
+     * before deciding.
+     */
+    DURING_AGREEMENT,
+    /**
+     * Not a death: a rank stops at the start of an iteration for 20-50 % of the heartbeat timeout, then goes
+     * on (SIGSTOP and SIGCONT of its process; in-JVM: its iteration thread blocks). No recovery may follow.
+     */
+    PAUSE;
 
     /** The kinds a classic campaign draws: deaths at the start of an iteration only. */
     public static final java.util.List<FaultKind> CLASSIC = java.util.List.of(ITERATION_START);

@@ -15,7 +15,10 @@ public enum Outcome {
     ERROR,
     /** The trial did not end within its time bound. */
     HUNG,
-    /** The run ended but left a rank process behind. */
+    /**
+     * The run ended but left something behind: a rank process, a TCP port still listening (in this JVM or
+     * a rank process), or a file of the fake sysfs tree (or a restore journal) not back to its original.
+     */
     LEFTOVER;
 
     /** Whether a campaign with this outcome passes. */

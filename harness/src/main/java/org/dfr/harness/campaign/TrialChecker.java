@@ -17,7 +17,8 @@ import org.dfr.harness.RunReport;
  * not negative, the lost partitions among the partitions; with effective strategy {@code dfr}, the
  * levels are the cone of the lost partitions ({@link ConeAnalyzer#plan}) and the work its size; with
  * {@code global}, the work is {@code partitions * m}. Per failure record: a real iteration and real
- * ranks.
+ * ranks. Only planned victims appear dead in failures and recoveries, and a trial that killed nobody
+ * (only paused ranks) has no recovery at all.
  */
 public final class TrialChecker {
 
@@ -31,6 +32,24 @@ public final class TrialChecker {
         int members = config.runSpec().memberCount();
         if (report.iterationsRun() < 1 || report.iterationsRun() > config.iterations()) {
             out.add("iterationsRun " + report.iterationsRun() + " outside 1.." + config.iterations());
+        }
+        // only planned victims die: a paused rank (or any other) reported dead was falsely suspected
+        java.util.Set<Integer> victims = config.faultPlan().ranks();
+        if (victims.isEmpty() && !report.recoveries().isEmpty()) {
+            out.add(report.recoveries().size() + " recoveries although no rank was killed"
+                    + pausesOf(config));
+        }
+        for (RunReport.Failure f : report.failures()) {
+            if (!victims.containsAll(f.ranks())) {
+                out.add("failure of ranks " + f.ranks() + " at iteration " + f.iteration() + " but only ranks "
+                        + victims + " were killed" + pausesOf(config));
+            }
+        }
+        for (RunReport.Recovery r : report.recoveries()) {
+            if (r.deadRanks() != null && !victims.containsAll(r.deadRanks())) {
+                out.add("recovery " + r.epoch() + " lost ranks " + r.deadRanks() + " but only ranks " + victims
+                        + " were killed" + pausesOf(config));
+            }
         }
         for (RunReport.Failure f : report.failures()) {
             if (f.iteration() < 1 || f.iteration() > config.iterations()) {
@@ -85,5 +104,12 @@ public final class TrialChecker {
             }
         }
         return out;
+    }
+
+    /** ", ranks [..] were only paused", or nothing when nobody was. */
+    private static String pausesOf(RunConfig config) {
+        List<Integer> paused = config.kills().stream().filter(k -> !k.point().isDeath())
+                .map(org.dfr.recovery.FaultPlan.Kill::rank).sorted().toList();
+        return paused.isEmpty() ? "" : " (ranks " + paused + " were only paused)";
     }
 }

@@ -9,23 +9,33 @@ import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunSpec;
 
 /**
- * Draws campaign trials from one seed: the same seed, bases and kinds give the same trials in the
- * same order, so a failing trial is replayed by its seed and index alone.
+ * Draws campaign trials from one seed: the same seed, bases, kinds and settings give the same trials in
+ * the same order, so a failing trial is replayed by its seed and index alone.
  *
- * <p>Per trial: a base (kernel, sizes), a strategy, 0 or 1 spare, and 1 to {@code maxFailures}
- * failures of the allowed kinds on distinct victims. A second failure is simultaneous with the first
- * or later in the run; a death during recovery needs an earlier failure to recover from.
+ * <p>Per trial: a base (kernel, sizes), a strategy, 0 or 1 spare, frequency capping of idle hosts on a
+ * fake sysfs tree (when enabled, one trial in four), and 1 to {@code maxFailures} failures of the allowed
+ * kinds on distinct victims. A second failure is simultaneous with the first or later in the run; a death
+ * during recovery or during agreement needs an earlier death to recover from. A pause lasts 20-50 % of
+ * the heartbeat timeout.
  */
 public final class TrialDraw {
+
+    /** Shortest pause, as a share of the heartbeat timeout. */
+    public static final double MIN_PAUSE_SHARE = 0.2;
+    /** Longest pause, as a share of the heartbeat timeout. */
+    public static final double MAX_PAUSE_SHARE = 0.5;
 
     private final List<RunConfig> bases;
     private final List<FaultKind> kinds;
     private final int maxFailures;
     private final boolean spares;
     private final Mode mode;
+    private long heartbeatTimeoutMillis = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;
+    private boolean capping;
 
     /**
      * @param bases the runs to vary (kernel, sizes, iterations, checkpoint interval)
@@ -48,6 +58,21 @@ public final class TrialDraw {
         this.mode = mode;
     }
 
+    /** The heartbeat timeout of the trials' clusters, which pauses must stay below (default 10 s). */
+    public TrialDraw heartbeatTimeoutMillis(long millis) {
+        if (millis < 1000) {
+            throw new IllegalArgumentException("--heartbeat-timeout-millis must be >= 1000, got " + millis);
+        }
+        this.heartbeatTimeoutMillis = millis;
+        return this;
+    }
+
+    /** Whether some trials cap idle hosts on a fake sysfs tree (default no). */
+    public TrialDraw capping(boolean value) {
+        this.capping = value;
+        return this;
+    }
+
     /** The first {@code count} trials of {@code seed}. */
     public List<TrialPlan> draw(long seed, int count) {
         Random random = new Random(seed);
@@ -62,23 +87,28 @@ public final class TrialDraw {
         RunConfig base = bases.size() == 1 ? bases.get(0) : bases.get(random.nextInt(bases.size()));
         Strategy strategy = random.nextBoolean() ? Strategy.DFR : Strategy.GLOBAL;
         int spareCount = spares && random.nextInt(3) == 0 ? 1 : 0;
+        boolean capped = capping && random.nextInt(4) == 0;
         RunSpec spec = base.withSpares(spareCount).runSpec();
         int n = base.iterations();
         int k = base.checkpointEvery();
+        int active = spec.partitionCount();
         int failures = 1 + random.nextInt(maxFailures);
         Set<Integer> dead = new HashSet<>();
+        Set<Integer> paused = new HashSet<>();
         List<FaultPlan.Kill> kills = new ArrayList<>();
         List<FaultPlan.Kill> hosts = new ArrayList<>();
         Set<Integer> duringRecovery = new java.util.TreeSet<>();
         List<FaultKind> drawn = new ArrayList<>();
         int firstIteration = 1 + random.nextInt(n);
+        // the earliest iteration a death is planned at (the first recovery a death during agreement joins)
+        int earliestDeath = Integer.MAX_VALUE;
         for (int f = 0; f < failures; f++) {
             FaultKind kind = kinds.get(random.nextInt(kinds.size()));
             int iteration = f == 0 || random.nextBoolean() ? firstIteration
                     : firstIteration + random.nextInt(n - firstIteration + 1);
             switch (kind) {
-                case DURING_RECOVERY -> {
-                    if (f == 0) {
+                case DURING_RECOVERY, DURING_AGREEMENT -> {
+                    if (earliestDeath == Integer.MAX_VALUE) {
                         kind = FaultKind.ITERATION_START;
                     }
                 }
@@ -110,16 +140,42 @@ public final class TrialDraw {
                     }
                 }
                 case COORDINATOR, REDUCTION_ROOT -> {
-                    if (dead.add(0)) {
+                    if (!paused.contains(0) && dead.add(0)) {
                         kills.add(new FaultPlan.Kill(0, iteration, kind == FaultKind.COORDINATOR
                                 ? FaultPlan.Point.ITERATION_START : FaultPlan.Point.DURING_REDUCTION));
                     } else {
                         continue;
                     }
                 }
+                case PAUSE -> {
+                    // an active rank (a spare runs no iteration to pause at), alive and not paused yet
+                    int victim = random.nextInt(active);
+                    long millis = Math.round(heartbeatTimeoutMillis
+                            * (MIN_PAUSE_SHARE + (MAX_PAUSE_SHARE - MIN_PAUSE_SHARE) * random.nextDouble()));
+                    if (dead.contains(victim) || !paused.add(victim)) {
+                        continue;
+                    }
+                    kills.add(FaultPlan.Kill.pause(victim, iteration, millis));
+                }
+                case DURING_AGREEMENT -> {
+                    // the coordinator in about a third of the trials, else any active rank
+                    int victim = random.nextInt(3) == 0 ? 0 : random.nextInt(active);
+                    if (paused.contains(victim) || !dead.add(victim)) {
+                        continue;
+                    }
+                    kills.add(new FaultPlan.Kill(victim, earliestDeath, FaultPlan.Point.DURING_AGREEMENT));
+                }
+                case DURING_HALO_EXCHANGE -> {
+                    // a spare exchanges no halos
+                    int victim = random.nextInt(active);
+                    if (paused.contains(victim) || !dead.add(victim)) {
+                        continue;
+                    }
+                    kills.add(new FaultPlan.Kill(victim, iteration, FaultPlan.Point.DURING_HALO_EXCHANGE));
+                }
                 default -> {
                     int victim = random.nextInt(spec.memberCount());
-                    if (!dead.add(victim)) {
+                    if (paused.contains(victim) || !dead.add(victim)) {
                         continue;
                     }
                     switch (kind) {
@@ -132,6 +188,9 @@ public final class TrialDraw {
                     }
                 }
             }
+            if (kind != FaultKind.PAUSE && kind != FaultKind.DURING_RECOVERY && kind != FaultKind.DURING_AGREEMENT) {
+                earliestDeath = Math.min(earliestDeath, iteration);
+            }
             drawn.add(kind);
         }
         if (dead.size() >= spec.memberCount()) {
@@ -140,6 +199,10 @@ public final class TrialDraw {
         }
         RunConfig config = base.withSpares(spareCount).withStrategy(strategy).withMode(mode)
                 .withFaults(kills, hosts, duringRecovery);
+        if (capped) {
+            // the fake sysfs tree and the journals are made per trial by the runner
+            config = config.withCapping(true, null, null);
+        }
         return new TrialPlan(index, config, drawn);
     }
 }

@@ -17,15 +17,19 @@ public record TrialPlan(int index, RunConfig config, List<FaultKind> kinds) {
         kinds = List.copyOf(kinds);
     }
 
-    /** A short description: kernel, strategy, spares and failures. */
+    /** A short description: kernel, strategy, spares, capping, failures and pauses. */
     public String describe() {
         StringBuilder b = new StringBuilder(config.kernel().name()).append(' ').append(config.strategy().label());
         if (config.spares() > 0) {
             b.append(" spares=").append(config.spares());
         }
+        if (config.capIdleHosts()) {
+            b.append(" capped");
+        }
         config.kills().forEach(k -> b.append(' ').append(k.rank()).append('@').append(k.iteration())
                 .append(k.point() == org.dfr.recovery.FaultPlan.Point.ITERATION_START ? ""
-                        : "/" + k.point().name().toLowerCase(java.util.Locale.ROOT)));
+                        : "/" + k.point().name().toLowerCase(java.util.Locale.ROOT))
+                .append(k.point() == org.dfr.recovery.FaultPlan.Point.PAUSE ? k.pauseMillis() + "ms" : ""));
         config.hostFailures().forEach(h -> b.append(" host").append(h.rank()).append('@').append(h.iteration()));
         config.failDuringRecovery().forEach(r -> b.append(' ').append(r).append("@recovery"));
         return b.toString();
