@@ -25,7 +25,8 @@ class RankProcessConfigTest {
         RunConfig run = RunConfig.of(2, 4, 37, 29, 10, 5)
                 .withStrategy(Strategy.GLOBAL)
                 .withSpares(1)
-                .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)),
+                .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START),
+                                FaultPlan.Kill.pause(5, 6, 2_500)),
                         List.of(new FaultPlan.Kill(2, 7, FaultPlan.Point.ITERATION_START)), Set.of(3))
                 .withCapping(true, dir.resolve("sys"), dir.resolve("journal.json"));
         ClusterSettings settings = new ClusterSettings().clusterName("c-1").heartbeatIntervalMillis(2_000)

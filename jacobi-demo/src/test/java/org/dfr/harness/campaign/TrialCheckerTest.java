@@ -65,6 +65,28 @@ class TrialCheckerTest {
                 .anySatisfy(v -> assertThat(v).contains("at iteration -1, outside 1..10"));
     }
 
+    @Test
+    void when_aRankThatWasOnlyPausedIsReportedDead_then_theCheckerSaysSo() {
+        // the same report judged as the result of a run that only paused rank 1: its recovery is a false alarm
+        RunConfig pausedOnly = config.withFaults(List.of(FaultPlan.Kill.pause(1, 4, 3_000)), List.of(), Set.of());
+
+        assertThat(TrialChecker.violations(pausedOnly, report, analyzer))
+                .anySatisfy(v -> assertThat(v).isEqualTo("1 recoveries although no rank was killed (ranks [1] were"
+                        + " only paused)"))
+                .anySatisfy(v -> assertThat(v).startsWith("failure of ranks [1] at iteration 4 but only ranks [] were"
+                        + " killed"))
+                .anySatisfy(v -> assertThat(v).startsWith("recovery 1 lost ranks [1] but only ranks [] were killed"));
+    }
+
+    @Test
+    void when_aRankThatWasNotKilledIsReportedDead_then_theCheckerSaysSo() {
+        RunConfig otherVictim = config.withFaults(List.of(new FaultPlan.Kill(2, 4, FaultPlan.Point.ITERATION_START)),
+                List.of(), Set.of());
+
+        assertThat(TrialChecker.violations(otherVictim, report, analyzer))
+                .anySatisfy(v -> assertThat(v).startsWith("failure of ranks [1] at iteration 4 but only ranks [2]"));
+    }
+
     private interface Edit {
         void apply(ObjectNode json);
     }

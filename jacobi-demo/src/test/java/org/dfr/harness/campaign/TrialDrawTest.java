@@ -3,6 +3,7 @@ package org.dfr.harness.campaign;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.dfr.harness.Campaign;
@@ -56,6 +57,58 @@ class TrialDrawTest {
             assertThat(victims.size()).as(p.describe()).isLessThan(members);
             assertThat(c.kills().stream().map(FaultPlan.Kill::rank).distinct().count()).isEqualTo(c.kills().size());
         }
+    }
+
+    @Test
+    void when_theNewKindsAreDrawn_then_pausesAreShorterThanTheHeartbeatTimeoutAndAgreementDeathsFollowADeath() {
+        long heartbeat = 6_000;
+        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED)
+                .heartbeatTimeoutMillis(heartbeat).capping(true).draw(11, 400);
+
+        Map<FaultPlan.Point, Long> points = plans.stream().flatMap(p -> p.config().kills().stream())
+                .collect(Collectors.groupingBy(FaultPlan.Kill::point, Collectors.counting()));
+        assertThat(points).containsKeys(FaultPlan.Point.values());
+        assertThat(plans).anyMatch(p -> p.kinds().equals(List.of(FaultKind.PAUSE)))
+                .anyMatch(p -> p.config().capIdleHosts()).anyMatch(p -> !p.config().capIdleHosts())
+                .anyMatch(p -> p.config().kills().stream()
+                        .anyMatch(k -> k.point() == FaultPlan.Point.DURING_AGREEMENT && k.rank() == 0));
+        for (TrialPlan p : plans) {
+            RunConfig c = p.config();
+            Set<Integer> victims = c.faultPlan().ranks();
+            for (FaultPlan.Kill k : c.kills()) {
+                switch (k.point()) {
+                    case PAUSE -> {
+                        assertThat(k.pauseMillis()).as(p.describe()).isBetween(heartbeat / 5, heartbeat / 2);
+                        assertThat(victims).as(p.describe()).doesNotContain(k.rank());
+                        assertThat(k.rank()).isLessThan(c.partitionCount());
+                    }
+                    case DURING_AGREEMENT -> {
+                        // armed at the earliest planned death, which it needs to be part of a recovery
+                        int earliest = c.kills().stream().filter(x -> x.point() != FaultPlan.Point.PAUSE
+                                        && x.point() != FaultPlan.Point.DURING_AGREEMENT)
+                                .mapToInt(FaultPlan.Kill::iteration).min().orElse(Integer.MAX_VALUE);
+                        earliest = Math.min(earliest, c.hostFailures().stream().mapToInt(FaultPlan.Kill::iteration)
+                                .min().orElse(Integer.MAX_VALUE));
+                        assertThat(k.iteration()).as(p.describe()).isEqualTo(earliest);
+                    }
+                    case DURING_HALO_EXCHANGE -> assertThat(k.rank()).isLessThan(c.partitionCount());
+                    default -> assertThat(k.pauseMillis()).isZero();
+                }
+            }
+        }
+        assertThat(new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(11, 200))
+                .as("capping only when asked for").noneMatch(p -> p.config().capIdleHosts());
+    }
+
+    @Test
+    void when_onlyPausesAreDrawn_then_nobodyIsKilled() {
+        List<TrialPlan> plans = new TrialDraw(BASES, List.of(FaultKind.PAUSE), 3, false, Mode.PROCESSES).draw(5, 50);
+
+        assertThat(plans).allSatisfy(p -> {
+            assertThat(p.config().faultPlan().ranks()).isEmpty();
+            assertThat(p.config().kills()).isNotEmpty().allMatch(k -> k.point() == FaultPlan.Point.PAUSE);
+            assertThat(p.describe()).contains("/pause");
+        });
     }
 
     @Test
