@@ -36,14 +36,15 @@ record SysfsSnapshot(Path root, Map<String, String> files) {
         return new SysfsSnapshot(root, files);
     }
 
-    /** Every file of {@code after} that is not as in this snapshot: changed, gone or new. */
+    /** Every file of {@code after} that is not as in this snapshot (values compared trimmed): changed, gone or new. */
     List<String> changesIn(SysfsSnapshot after) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, String> e : new TreeMap<>(files).entrySet()) {
             String now = after.files().get(e.getKey());
             if (now == null) {
                 out.add("sysfs file " + e.getKey() + " is gone");
-            } else if (!now.equals(e.getValue())) {
+            } else if (!now.strip().equals(e.getValue().strip())) {
+                // sysfs reads back a value with a newline whether or not it was written with one
                 out.add("sysfs file " + e.getKey() + " is " + now.strip() + ", was " + e.getValue().strip());
             }
         }
