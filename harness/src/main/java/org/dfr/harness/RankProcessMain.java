@@ -48,6 +48,8 @@ public final class RankProcessMain implements Callable<Integer> {
     public static final String MEMBER_UP_LINE = "dfr-rank: member up";
     /** Printed on stdout once this rank sees every member of the run. */
     public static final String CLUSTER_FORMED_LINE = "dfr-rank: cluster formed";
+    /** Printed on stdout when this rank enters the iteration loop (the launcher times start-up with it). */
+    public static final String LOOP_STARTED_LINE = "dfr-rank: loop started";
     /** Control-board key: wall-clock time at which the first rank entered the iteration loop. */
     public static final String LOOP_STARTED_KEY = "processes/loopStartedAtMillis";
 
@@ -76,6 +78,23 @@ public final class RankProcessMain implements Callable<Integer> {
 
     int rank;
 
+    /** The option that makes a rank halt when its stdin reaches end-of-file (its ssh client is gone). */
+    public static final String EXIT_WHEN_STDIN_CLOSES = "--exit-when-stdin-closes";
+
+    @Option(names = EXIT_WHEN_STDIN_CLOSES,
+            description = "Halt (exit code 3) when stdin closes: under ssh, when the launcher's ssh client ends.")
+    boolean exitWhenStdinCloses;
+
+    /** The option naming the file through which rank 0 tells the others that it founded the cluster. */
+    public static final String FOUNDER_UP_FILE = "--founder-up-file";
+    /** How often a rank looks for the founder's file while it waits. */
+    static final long FOUNDER_POLL_MILLIS = 5;
+
+    @Option(names = FOUNDER_UP_FILE, paramLabel = "FILE", description = {
+            "Rank 0 creates FILE once its member is up; every other rank starts its member only then (the",
+            "launcher starts all ranks at once: a member that tried to join before rank 0 listened gave up)."})
+    Path founderUpFile;
+
     @Option(names = "--result", required = true, paramLabel = "FILE",
             description = "where the collecting rank writes the run report")
     Path resultFile;
@@ -103,6 +122,14 @@ public final class RankProcessMain implements Callable<Integer> {
         if (rc.launcherPid() > 0) {
             haltWhenGone(rc.launcherPid());
         }
+        if (exitWhenStdinCloses) {
+            if (rc.run().capIdleHosts()) {
+                System.err.println("dfr rank: " + EXIT_WHEN_STDIN_CLOSES + " cannot be used with capping (stdin carries"
+                        + " the launcher's capping replies)");
+                return EXIT_USAGE;
+            }
+            haltWhenStdinCloses();
+        }
         RunConfig config = rc.run();
         RunSpec spec = config.runSpec();
         if (rank < 0 || rank >= spec.memberCount()) {
@@ -125,9 +152,17 @@ public final class RankProcessMain implements Callable<Integer> {
         ClusterSettings settings = rc.clusterSettings();
         RankNode node = null;
         try {
+            if (founderUpFile != null && rank != 0) {
+                awaitFounder(founderUpFile, settings.joinTimeoutMillis());
+            }
             node = RankNode.start(rank, spec, kernel, settings, resilient.failureHandler(),
                     resilient.faultInjector(RankKiller.SIGKILL_PROCESS));
+            if (founderUpFile != null && rank == 0) {
+                announceFounder(founderUpFile);
+            }
             System.out.println(MEMBER_UP_LINE + " (rank " + rank + ")");
+            long memberUpMillis = sinceJvmStart();
+            long memberUpCpuMillis = cpuMillis();
             node.awaitClusterSize(spec.memberCount(), settings.joinTimeoutMillis());
             // partitions migrate in the background after the joins: rank 0 lets them settle (so that
             // the loop does not share the CPU with moving checkpoints, and a member lost right after
@@ -137,11 +172,17 @@ public final class RankProcessMain implements Callable<Integer> {
             }
             node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
+            long formedMillis = sinceJvmStart();
+            long formedCpuMillis = cpuMillis();
             if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
                 warmUp(kernel, spec, settings);
             }
             // every rank offers its start; the first one wins, all are within the first reduction of each other
             node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
+            System.out.println(LOOP_STARTED_LINE + " (rank " + rank + ")");
+            LOG.info("rank {}: start-up: JVM to member up {} ms ({} ms CPU), to cluster formed {} ms ({} ms CPU),"
+                    + " to loop {} ms ({} ms CPU)", rank, memberUpMillis, memberUpCpuMillis, formedMillis,
+                    formedCpuMillis, sinceJvmStart(), cpuMillis());
             node.run();
             long endedAt = System.currentTimeMillis();
             if (node.isCollector()) {
@@ -222,6 +263,65 @@ public final class RankProcessMain implements Callable<Integer> {
             }
         }
         return null;
+    }
+
+    /** Halts this JVM when stdin ends: ssh closes it when its client (the launcher's child) is gone. */
+    private static void haltWhenStdinCloses() {
+        Thread watch = new Thread(() -> {
+            try {
+                while (System.in.read() >= 0) {
+                    // nothing is sent on stdin; read only to see it end
+                }
+            } catch (java.io.IOException e) {
+                // a broken stdin is a gone launcher too
+            }
+            Runtime.getRuntime().halt(EXIT_ORPHANED);
+        }, "dfr-stdin-watch");
+        watch.setDaemon(true);
+        watch.start();
+    }
+
+    /** Milliseconds since this JVM started (its process's start time), for the start-up log. */
+    private static long sinceJvmStart() {
+        return ProcessHandle.current().info().startInstant()
+                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
+    }
+
+    /**
+     * Waits until rank 0 created {@code file}: this JVM started with the others and did its own
+     * start-up meanwhile, but its member must not try to join before rank 0's member is up (a
+     * refused connection to the required member makes Hazelcast give up joining at once).
+     */
+    static void awaitFounder(Path file, long timeoutMillis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (!java.nio.file.Files.exists(file)) {
+            if (System.nanoTime() > deadline) {
+                throw new RunFailedException("rank 0 did not start its member within " + timeoutMillis + " ms ("
+                        + file + " was not created)");
+            }
+            try {
+                Thread.sleep(FOUNDER_POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RunFailedException("interrupted while waiting for rank 0", e);
+            }
+        }
+    }
+
+    /** Rank 0's part of {@link #awaitFounder}: creates the file (atomically: a temp file renamed). */
+    static void announceFounder(Path file) {
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            java.nio.file.Files.writeString(tmp, "up\n");
+            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("rank 0 cannot tell the others that it is up: " + e.getMessage(), e);
+        }
+    }
+
+    /** CPU time this process used so far (every thread), for the start-up log. */
+    private static long cpuMillis() {
+        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(-1L);
     }
 
     /** Halts this JVM the moment the launcher is gone (also if it is gone already). */

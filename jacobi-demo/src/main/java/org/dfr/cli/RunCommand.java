@@ -9,6 +9,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
+import org.dfr.cli.options.SshOptions;
 import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
@@ -19,6 +20,7 @@ import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
 import org.dfr.harness.Runner;
+import org.dfr.harness.SshLauncher;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
@@ -135,6 +137,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     PowerModelOptions powerModel;
 
+    @Mixin
+    SshOptions ssh;
+
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the run report (JSON) to FILE.")
     Path report;
 
@@ -167,6 +172,11 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (tolerance != null && !(tolerance > 0 && Double.isFinite(tolerance))) {
             throw new ParameterException(spec.commandLine(), "--tolerance " + tolerance + " is not allowed: give a number > 0");
+        }
+        if (ssh.given()) {
+            requireSshCompatible();
+            mode = Mode.PROCESSES;
+            hostAddresses = ssh.hosts();
         }
         RunConfig config;
         try {
@@ -209,7 +219,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         RunReport result;
         try {
-            result = new Runner(settings).powerModel(model).samples(samples).run(config);
+            result = ssh.given()
+                    ? new SshLauncher(ssh.sshCommand(), ssh.remoteJava(), ssh.sharedDirectory(settings.clusterName()),
+                            line -> spec.commandLine().getErr().println("dfr run: " + line)).run(config, settings)
+                    : new Runner(settings).powerModel(model).samples(samples).run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             return 1;
@@ -224,6 +237,23 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The option the host addresses came from, for messages. */
+    private String addressOption() {
+        return ssh.given() ? "--hosts" : "--host-addresses";
+    }
+
+    /** The options --hosts does not work with (yet), each named in one line. */
+    private void requireSshCompatible() {
+        String conflict = !hostAddresses.isEmpty() ? "--host-addresses (--hosts gives the addresses)"
+                : writeRankConfig != null ? "--write-rank-config (it starts nothing)"
+                : capIdleHosts ? "--cap-idle-hosts (capping over ssh is not supported yet)"
+                : samples != null ? "--samples (power is sampled by a local launcher only)"
+                : null;
+        if (conflict != null) {
+            throw new ParameterException(spec.commandLine(), "--hosts cannot be combined with " + conflict);
+        }
     }
 
     /** Writes the rank processes' configuration and prints the command of every rank. */
@@ -258,7 +288,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         int hosts = config.runSpec().hostCount();
         if (hostAddresses.size() < hosts) {
-            throw new ParameterException(spec.commandLine(), "--host-addresses gives " + hostAddresses.size()
+            throw new ParameterException(spec.commandLine(), addressOption() + " gives " + hostAddresses.size()
                     + " addresses but the run has " + hosts + " hosts (" + config.runSpec().memberCount()
                     + " ranks, " + config.ranksPerHost() + " per host): give one per host");
         }
@@ -266,7 +296,7 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 java.net.InetAddress.getByName(a);
             } catch (java.net.UnknownHostException e) {
-                throw new ParameterException(spec.commandLine(), "--host-addresses: '" + a
+                throw new ParameterException(spec.commandLine(), addressOption() + ": '" + a
                         + "' is not an address or a known host name");
             }
         }

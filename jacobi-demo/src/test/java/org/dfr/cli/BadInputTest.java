@@ -58,6 +58,12 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --idle-power-watts 40", "go together"),
                 row("run --cells 37x29 --iterations 3 --idle-power-watts 90 --busy-power-watts 40", "90"),
                 row("run --cells 37x29 --iterations 3 --model-alpha 2", "--model-alpha needs the load model"),
+                row("run --hosts a,b,c,d --host-addresses 127.0.0.1 --cells 37x29 --iterations 3",
+                        "--hosts cannot be combined with --host-addresses"),
+                row("run --hosts 127.0.0.2,127.0.0.3 --cells 37x29 --iterations 3",
+                        "--hosts gives 2 addresses but the run has 4 hosts"),
+                row("run --hosts a,b,c,d --cap-idle-hosts --cells 37x29 --iterations 3",
+                        "--hosts cannot be combined with --cap-idle-hosts"),
                 row("run --cells 37x29 --iterations 3 --idle-power-watts 40 --busy-power-watts 90"
                         + " --model-idle-clock-share 1.5", "--model-idle-clock-share 1.5"),
                 row("run --cells 37x29 --iterations 3 --report FILE/", "is a directory"),

@@ -1,0 +1,61 @@
+package org.dfr.cli.options;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * Where to start the ranks of a run over ssh ({@code dfr run --hosts}): the hosts, the ssh client, the java
+ * command on the hosts, and the directory every host sees under the same path.
+ */
+public final class SshOptions {
+
+    /** The ssh client by default: never ask for a password (a run cannot answer it). */
+    public static final String DEFAULT_SSH_COMMAND = "ssh -o BatchMode=yes";
+
+    @Option(names = "--hosts", split = ",", paramLabel = "HOST[,HOST...]",
+            description = "Start the ranks on these hosts over ssh (processes mode), host 0 first; each host's ranks"
+                    + " bind its name's address. The dfr jar and --shared-dir must have the same path on every host"
+                    + " (docs/cluster.md).")
+    List<String> hosts = new ArrayList<>();
+
+    @Option(names = "--ssh-command", paramLabel = "CMD",
+            description = "The ssh client and its options (split at spaces); the host and the rank's command are"
+                    + " appended. Default: " + DEFAULT_SSH_COMMAND + ".")
+    String sshCommand = DEFAULT_SSH_COMMAND;
+
+    @Option(names = "--remote-java", paramLabel = "CMD", description = "The java command on the hosts. Default: java.")
+    String remoteJava = "java";
+
+    @Option(names = "--shared-dir", paramLabel = "DIR",
+            description = "With --hosts: where the run's configuration, the ranks' logs and the report go; the same"
+                    + " path on every host (a shared file system). Default: ./dfr-ssh/<cluster name>.")
+    Path sharedDirectory;
+
+    /** @return whether {@code --hosts} was given */
+    public boolean given() {
+        return !hosts.isEmpty();
+    }
+
+    /** @return the hosts, host 0 first */
+    public List<String> hosts() {
+        return List.copyOf(hosts);
+    }
+
+    /** @return the ssh client and its options, split at white space */
+    public List<String> sshCommand() {
+        return Arrays.stream(sshCommand.trim().split("\\s+")).filter(w -> !w.isEmpty()).toList();
+    }
+
+    /** @return the java command on the hosts */
+    public String remoteJava() {
+        return remoteJava;
+    }
+
+    /** @return the shared directory, or the default for a cluster name */
+    public Path sharedDirectory(String clusterName) {
+        return sharedDirectory != null ? sharedDirectory : Path.of("dfr-ssh", clusterName);
+    }
+}
