@@ -59,6 +59,8 @@ final class DirectiveExecutor {
             // this rank owns nothing any more (cannot happen with the current replacement rule)
             return d.failureIteration();
         }
+        // a checkpoint newer than c was still in flight: abandon it (both strategies restart from c)
+        node.setCommittedCheckpoint(c);
         if (d.isGlobal() && d.lostIterations() > 0) {
             recomputeGlobally(node, d, state, owned, previouslyOwned, c, target);
         } else {

@@ -56,4 +56,18 @@ public interface IterationHook {
      */
     default void afterPartialSent(RankContext rank, int iteration) {
     }
+
+    /**
+     * On the rank's replication thread, before it writes the replicated copies of checkpoint
+     * {@code iteration} (fault injection holds a replication here).
+     */
+    default void beforeReplication(RankContext rank, int iteration) {
+    }
+
+    /**
+     * On the rank's own thread, before it waits for its replication of checkpoint {@code iteration}
+     * that is still in flight when the checkpoint's commit is due.
+     */
+    default void whileReplicationPending(RankContext rank, int iteration) {
+    }
 }

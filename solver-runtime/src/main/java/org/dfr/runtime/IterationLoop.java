@@ -10,9 +10,10 @@ import org.dfr.runtime.net.MessageKind;
 
 /**
  * One rank's iteration loop. Per iteration {@code i}: halos of state {@code i-1} go to the owners of
- * the consuming partitions, every owned partition is updated into its second buffer, a checkpoint is
- * written when {@code i} is a checkpoint iteration, the residual contributions are summed through
- * the root (which is also the barrier that commits the checkpoint), and the buffers swap.
+ * the consuming partitions, every owned partition is updated into its second buffer, a checkpoint's
+ * local copy is written when {@code i} is a checkpoint iteration (replicated in the background), the
+ * residual contributions are summed through the root (which is also the barrier that commits the
+ * checkpoint in flight once its commit lag has passed, see {@link Checkpointing}), and the buffers swap.
  *
  * <p>The halos of iteration {@code i+1} leave as soon as this rank's contribution to the reduction
  * of {@code i} is sent, before it waits for the sum: the state they carry is already computed and
@@ -87,6 +88,8 @@ public final class IterationLoop {
         while (true) {
             try {
                 checkpointing.write(c, states, true);
+                // the first checkpoint is committed at once: there is no earlier one to fall back to
+                checkpointing.awaitReplication(comm.mailbox()::isInterrupted);
                 allreduce(c, new TreeMap<>(), () -> { });
                 commitCheckpoint(c);
                 return c + 1;
@@ -169,6 +172,8 @@ public final class IterationLoop {
             checkpointing.write(i, states, false);
             hook.afterCheckpointWrite(context, i);
         }
+        // the commit of the checkpoint in flight is due with this reduction: this rank's copies first
+        checkpointing.awaitReplicationDue(i, comm.mailbox()::isInterrupted);
         // with a convergence test nobody knows before the sum whether i+1 runs at all
         double residual = allreduce(i, partials, () -> {
             if (i < spec.iterations() && !spec.hasTolerance() && hook.mayStartEarly(context, i + 1)) {
@@ -177,9 +182,8 @@ public final class IterationLoop {
         });
         states.advanceTo(i);
         lastResidual = residual;
-        if (checkpoint) {
-            commitCheckpoint(i);
-        }
+        Ownership own = ownership.get();
+        checkpointing.commitDue(i, Leadership.isRoot(rankId, own), comm.epoch(), own.partitionsOf(rankId));
         if (spec.converged(residual)) {
             lastIteration = i;
         }
@@ -212,7 +216,7 @@ public final class IterationLoop {
         });
     }
 
-    /** Called once every rank is known to have written checkpoint {@code iteration}. */
+    /** Called once every rank is known to have every copy of checkpoint {@code iteration} in place. */
     private void commitCheckpoint(int iteration) {
         Ownership own = ownership.get();
         checkpointing.commit(iteration, Leadership.isRoot(rankId, own), comm.epoch(), own.partitionsOf(rankId));

@@ -14,6 +14,8 @@ public final class RankCounters {
     private volatile long loopNanos;
     private long checkpointNanos;
     private int checkpointCount;
+    private long replicationNanos;
+    private int replicationCount;
 
     /** Whether the rank is inside a recovery (between a failure and the resume barrier). */
     public boolean inRecovery() {
@@ -42,6 +44,17 @@ public final class RankCounters {
     public synchronized void countCheckpoint(long nanos) {
         checkpointCount++;
         checkpointNanos += nanos;
+    }
+
+    /** Counts one background replication of a checkpoint's copies, which took {@code nanos}. */
+    public synchronized void countReplication(long nanos) {
+        replicationCount++;
+        replicationNanos += nanos;
+    }
+
+    /** Replications of checkpoints so far, and their total time in nanoseconds. */
+    public synchronized long[] replications() {
+        return new long[] {replicationCount, replicationNanos};
     }
 
     /** The statistics of rank {@code rank}, with the data plane's count of dropped stale messages. */

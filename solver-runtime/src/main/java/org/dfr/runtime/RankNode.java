@@ -129,7 +129,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.communicator = new Communicator(rankId, kernel, dataPlane, mailbox, settings.messageTimeoutMillis(),
                 this::ownership);
         this.checkpointing = new Checkpointing(checkpoints, control, counters,
-                FileCheckpointWriter.of(disk, rankId, spec));
+                FileCheckpointWriter.of(disk, rankId, spec), Checkpointing.lagFor(spec.checkpointEvery()), hook, this,
+                "dfr-rank" + rankId + "-checkpoint-replicator");
         this.loop = new IterationLoop(this, spec, kernel, states, communicator, checkpointing, counters, control, hook,
                 this::ownership, this::checkAlive);
     }
@@ -413,7 +414,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     @Override
     public void setCommittedCheckpoint(int iteration) {
-        checkpointing.setCommitted(iteration);
+        checkpointing.setCommitted(iteration, ownedPartitions());
     }
 
     /** The global residual of the last completed iteration. */

@@ -96,6 +96,49 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void when_aPartitionDidNotChange_then_itIsNotSentAgainAndItsCopySurvivesTheDropOfTheOlderCheckpoint() {
+        startMembers(MEMBERS);
+        CheckpointStore store = stores.get(2);
+        store.write(4, 2, state(1));
+        store.write(8, 2, state(1));
+
+        assertThat(store.partitionsSent()).as("partitions sent").isEqualTo(1);
+        assertThat(store.partitionsUnchanged()).as("partitions found unchanged").isEqualTo(1);
+        assertThat(store.bytesSent()).isEqualTo(1000L * Double.BYTES);
+        assertThat(stateKeyWritten(8, 2)).as("the copy holder keeps the previous copy as the new one")
+                .isEqualTo(stateKeyWritten(4, 2));
+
+        store.dropOlderThan(8, new int[] {2});
+
+        assertThat(store.hasReplicated(4, 2)).isFalse();
+        assertThat(stores.get(0).replicated(8, 2)).containsExactly(state(1));
+        assertThat(checkpointMap(0).size()).as("one state and the locator of 8").isEqualTo(2);
+
+        store.write(12, 2, state(3));
+        store.dropOlderThan(12, new int[] {2});
+
+        assertThat(store.partitionsSent()).isEqualTo(2);
+        assertThat(stores.get(1).replicated(12, 2)).containsExactly(state(3));
+        assertThat(checkpointMap(0).keySet()).as("the shared state went with the last locator pointing at it")
+                .containsExactlyInAnyOrder(CheckpointStore.locatorKey(12, 2), stateKeyWritten(12, 2));
+    }
+
+    @Test
+    void when_oneValueChanged_then_thePartitionIsSentAgain() {
+        startMembers(MEMBERS);
+        CheckpointStore store = stores.get(0);
+        double[] s = state(5);
+        store.write(4, 0, s);
+        s[999] = Math.nextUp(s[999]);
+        store.write(8, 0, s);
+
+        assertThat(store.partitionsSent()).isEqualTo(2);
+        assertThat(store.partitionsUnchanged()).isZero();
+        assertThat(stores.get(1).replicated(8, 0)).containsExactly(s);
+        assertThat(stores.get(1).replicated(4, 0)).containsExactly(state(5));
+    }
+
+    @Test
     void when_anotherMemberRewritesACheckpoint_then_theFirstCopyIsRemovedAndTheNewOneIsRead() {
         startMembers(MEMBERS);
         stores.get(1).write(4, 1, state(1));

@@ -120,13 +120,15 @@ class RecoveryScenariosIT {
 
     /*
      * Rank 1 is the first rank the root (rank 0) sends the sum of iteration 3 to: killed at the start
-     * of iteration 4, it must still die after the reduction of 3 completed (and with it checkpoint 3)
-     * everywhere, although ranks start an iteration while they wait for the previous sum.
+     * of iteration 4, it must still die after the reduction of 3 completed (and with it the commit of
+     * checkpoint 3) everywhere, although ranks start an iteration while they wait for the previous sum.
+     * A checkpoint is committed with the reduction that follows it by the commit lag (Checkpointing):
+     * with K = 1 the lag is 0, so checkpoint 3 is committed by the reduction of 3 itself.
      */
     @ParameterizedTest(name = "rank {0} killed at the start of iteration 4")
     @ValueSource(ints = {5, 1})
     void when_failureRightAfterCheckpoint_then_onlyTheLostPartitionReloads(int victim) {
-        RunReport report = run(paper(8, 3).withFaults(List.of(kill(victim, 4)), List.of(), Set.of()));
+        RunReport report = run(paper(8, 1).withFaults(List.of(kill(victim, 4)), List.of(), Set.of()));
 
         assertFailureFreeDigest(report);
         RunReport.Recovery rec = report.recoveries().get(0);
