@@ -14,12 +14,16 @@ import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.DiskCheckpoints;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.kernel.KernelSetup;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a {@link RunConfig} of any kernel and returns its {@link RunReport}: embedded (every rank a member in
  * this JVM) or as one process per rank.
  */
 public final class Runner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Runner.class);
 
     private final ClusterSettings settings;
     private PowerModel powerModel;
@@ -96,6 +100,23 @@ public final class Runner {
     }
 
     /**
+     * Embedded mode holds every rank's state, checkpoints and their copies in this one heap; the processes
+     * mode's per-rank estimate ({@link ProcessLauncher#BYTES_PER_BLOCK_CELL}) applied to the whole grid says
+     * whether it fits. A run past it may still fit (the estimate is generous), so this warns rather than refuses:
+     * one line now is better than an OutOfMemoryError half a minute into the run.
+     */
+    private static void warnIfHeapLooksSmall(RunConfig config) {
+        long neededMib = ProcessLauncher.BYTES_PER_BLOCK_CELL * config.cellCount() / (1 << 20)
+                + ProcessLauncher.HEAP_OVERHEAD_MIB;
+        long maxMib = Runtime.getRuntime().maxMemory() / (1 << 20);
+        if (neededMib > maxMib) {
+            LOG.warn("embedded mode with {} cells may need about {} MiB of heap and this JVM may use {} MiB: if it runs"
+                    + " out, give it more (DFR_JAVA_OPTS=\"-Xmx{}g\" ./dfr ...) or use --mode processes (a heap per rank)",
+                    config.cellCount(), neededMib, maxMib, (neededMib >> 10) + 1);
+        }
+    }
+
+    /**
      * Writes every {@code every}-th in-memory checkpoint to {@code directory} too (null: no file level),
      * and starts from the newest complete checkpoint of {@code restartFrom} (null: from the initial state).
      *
@@ -107,6 +128,7 @@ public final class Runner {
     }
 
     private RunReport runEmbedded(RunConfig config) {
+        warnIfHeapLooksSmall(config);
         KernelSetup setup = config.kernelSetup();
         // compile the kernel before the members start, not in the timed loop
         KernelWarmUp.forCells(setup.kernel().cellsOf(0)).run(setup.kernel(), 0);
