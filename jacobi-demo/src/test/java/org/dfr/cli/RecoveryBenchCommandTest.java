@@ -28,8 +28,9 @@ class RecoveryBenchCommandTest {
                 "--json", json.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).containsPattern("(?m)^global +\\d+ +\\d+ +\\d+ +\\d+ +8 ")
-                .containsPattern("(?m)^dfr +\\d+ +\\d+ +\\d+ +\\d+ +3 ")
+        assertThat(r.out()).containsPattern("(?m)^global +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +8 ")
+                .containsPattern("(?m)^dfr +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +3 ")
+                .contains("agreement ms")
                 .contains("recovery wall time dfr/global:")
                 .contains("dfr work equals plan: yes (plan: 3 partition-iterations)")
                 .contains("same field digest in every run: yes");

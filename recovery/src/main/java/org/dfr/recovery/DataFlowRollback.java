@@ -19,6 +19,11 @@ public final class DataFlowRollback implements RollbackStrategy {
     }
 
     @Override
+    public void warmUp() {
+        analyzer.plan(new int[] {0}, 0, 3);
+    }
+
+    @Override
     public RecoveryDirective decide(RecoveryInput input) {
         RecoveryFacts f = RecoveryFacts.of(input);
         RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());

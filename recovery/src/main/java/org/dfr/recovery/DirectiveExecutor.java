@@ -40,7 +40,9 @@ final class DirectiveExecutor {
 
     int execute(RecoveryView node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state) {
         node.acknowledgeDead(d.deadRanks());
+        state.accountedDead.addAll(d.deadRanks());
         node.communicator().mailbox().enterEpoch(d.epoch());
+        node.recoveryInbox().forgetBefore(d.epoch());
         if (!node.liveRanks().containsAll(d.members())) {
             throw new EpochChangedException("a member left after the decision of epoch " + d.epoch());
         }
@@ -67,8 +69,9 @@ final class DirectiveExecutor {
             recomputeCone(node, d, state, owned, previouslyOwned, hadLiveState, c, target);
         }
         if (state.replacementNanos > 0) {
-            node.control().put(ResultCollector.REPLACEMENT_PREFIX + d.epoch() + "/" + node.rankId(),
-                    Long.toString(state.replacementNanos / 1_000_000));
+            String key = ResultCollector.REPLACEMENT_PREFIX + d.epoch() + "/" + node.rankId();
+            String value = Long.toString(state.replacementNanos / 1_000_000);
+            state.writeInBackground(() -> node.control().put(key, value));
         }
         Ownership ownership = node.ownership();
         node.communicator().barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), ownership.activeRanks());
@@ -76,7 +79,7 @@ final class DirectiveExecutor {
         state.pendingTarget = -1;
         state.invalid.clear();
         if (Leadership.isRoot(node.rankId(), ownership)) {
-            RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000);
+            RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000, state);
             // the loss used up copies of the partitions it held: let Hazelcast re-create them now
             // that the recovery no longer needs the cluster to hold still
             node.backupRepair().startInBackground(BackupRepair.DEFAULT_TIMEOUT_MILLIS);

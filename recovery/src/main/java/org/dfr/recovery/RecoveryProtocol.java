@@ -13,11 +13,13 @@ import org.dfr.runtime.FailureHandler;
 import org.dfr.runtime.Membership;
 import org.dfr.runtime.RankKilledException;
 import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RecoveryInbox;
 import org.dfr.runtime.RecoveryView;
 import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.EpochChangedException;
+import org.dfr.runtime.net.MessageKind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +33,30 @@ import org.slf4j.LoggerFactory;
  *       exist, and publish the directive;</li>
  *   <li>execute the directive ({@link DirectiveExecutor}); a failure during it starts a new round.</li>
  * </ol>
+ *
+ * <p>Paths. Statuses travel over the data plane to every live rank (so that whichever rank is or
+ * becomes the coordinator has them all), falling back to the control board only for a rank that
+ * cannot be reached. The decision is committed by one {@code putIfAbsent} on the replicated control
+ * board, exactly as before: that is the single point where the directive of an epoch is fixed, so a
+ * coordinator that dies after deciding and a successor that decides again can never make two
+ * directives of one epoch (the successor's {@code putIfAbsent} returns the first). The committed value
+ * is then sent over the data plane to every live rank, which take it from there instead of reading
+ * the board; a rank that misses that copy (its sender died half-way) reads the board every
+ * {@value #BOARD_FALLBACK_MILLIS} ms. So the data plane carries only inputs about the sender itself
+ * and copies of committed decisions: it adds no way to disagree, and a second failure during the
+ * agreement, of the coordinator too, ends as before in a decision taken from the board.
  */
 public final class RecoveryProtocol implements FailureHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryProtocol.class);
     private static final String STATUS_PREFIX = "status/";
     private static final String DIRECTIVE_PREFIX = "directive/";
+    /**
+     * How often a rank waiting for a decision also reads the board (a status or directive it missed
+     * on the data plane, a failed run): board reads can wait for Hazelcast to promote the copies of a
+     * dead member, so they are kept off the fast path.
+     */
+    static final long BOARD_FALLBACK_MILLIS = 250;
 
     private final RollbackStrategy strategy;
     private final DirectiveExecutor executor;
@@ -45,6 +65,17 @@ public final class RecoveryProtocol implements FailureHandler {
     public RecoveryProtocol(RollbackStrategy strategy, IdleRankListener idleListener) {
         this.strategy = strategy;
         this.executor = new DirectiveExecutor(idleListener);
+        // off the critical path: the first recovery would otherwise load and compile all of this
+        Thread warmUp = new Thread(() -> {
+            try {
+                ProtocolJson.warmUp();
+                strategy.warmUp();
+            } catch (RuntimeException e) {
+                LOG.debug("recovery warm-up failed (the first recovery will be slower): {}", e.toString());
+            }
+        }, "dfr-recovery-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
     }
 
     RankRecoveryState stateOf(RecoveryView node) {
@@ -58,16 +89,30 @@ public final class RecoveryProtocol implements FailureHandler {
         LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
         while (true) {
             long stoppedAt = System.currentTimeMillis();
+            // this rank's own finding of a death is when it knew, even if it stopped later (it was computing)
+            for (Membership.MemberLoss loss : node.drainLosses()) {
+                if (!state.accountedDead.contains(loss.rank())) {
+                    stoppedAt = Math.min(stoppedAt, loss.observedAtMillis());
+                }
+            }
             int epoch = node.communicator().epoch();
-            node.communicator().announceRecovery(node.liveRanks());
+            TreeSet<Integer> live = node.liveRanks();
+            node.communicator().announceRecovery(live);
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.states().computedIteration(),
                     node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
-            long putStart = System.nanoTime();
-            node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), write(status));
-            LOG.debug("rank {}: status of epoch {} written in {} ms", node.rankId(), epoch,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - putStart));
+            long sendStart = System.nanoTime();
+            String json = write(status);
+            Set<Integer> unreached = node.communicator().sendText(live, MessageKind.STATUS, epoch, node.rankId(), 0, json);
+            if (!unreached.isEmpty()) {
+                // a rank that could not be reached may still be alive (and coordinate): the board has it too
+                node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), json);
+            }
+            LOG.debug("rank {}: status of epoch {} sent at {} in {} us (unreached {})", node.rankId(), epoch,
+                    System.currentTimeMillis(), (System.nanoTime() - sendStart) / 1_000, unreached);
             node.duringAgreement(epoch);
-            RecoveryDirective d = awaitDirective(node, epoch);
+            RecoveryDirective d = awaitDirective(node, epoch, state);
+            LOG.debug("rank {}: directive of epoch {} in hand at {}", node.rankId(), d.epoch(), System.currentTimeMillis());
+            state.lastDirective = d;
             try {
                 int next = executor.execute(node, d, state);
                 node.setInRecovery(false);
@@ -83,11 +128,12 @@ public final class RecoveryProtocol implements FailureHandler {
         RankRecoveryState state = stateOf(spare);
         int seenEpoch = 0;
         while (true) {
-            RecoveryDirective d = awaitDirectiveOrEnd(spare, seenEpoch);
+            RecoveryDirective d = awaitDirectiveOrEnd(spare, seenEpoch, state);
             if (d == null) {
                 return -1;
             }
             seenEpoch = d.epoch();
+            state.lastDirective = d;
             if (!d.ownership().contains(spare.rankId()) && d.abortReason() == null) {
                 continue;
             }
@@ -103,19 +149,26 @@ public final class RecoveryProtocol implements FailureHandler {
         }
     }
 
-    private RecoveryDirective awaitDirectiveOrEnd(RecoveryView node, int afterEpoch) {
+    private RecoveryDirective awaitDirectiveOrEnd(RecoveryView node, int afterEpoch, RankRecoveryState state) {
         long deadline = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
         while (true) {
             long seen = node.control().version();
+            RecoveryDirective d = newestDirective(node, afterEpoch, false);
+            if (d != null) {
+                return d;
+            }
             if (node.control().get(RankNode.ENDED_KEY) != null) {
                 return null;
             }
-            RecoveryDirective d = newestDirective(node, afterEpoch);
+            d = newestDirective(node, afterEpoch, true);
             if (d != null) {
                 return d;
             }
             if (node.isCoordinator()) {
-                coordinate(node, afterEpoch);
+                d = coordinate(node, afterEpoch, state, true);
+                if (d != null) {
+                    return d;
+                }
             }
             if (node.isKilled()) {
                 throw new RankKilledException(node.rankId());
@@ -124,20 +177,34 @@ public final class RecoveryProtocol implements FailureHandler {
         }
     }
 
-    private RecoveryDirective awaitDirective(RecoveryView node, int epoch) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(node.settings().recoveryTimeoutMillis());
+    private RecoveryDirective awaitDirective(RecoveryView node, int epoch, RankRecoveryState state) {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(node.settings().recoveryTimeoutMillis());
+        long boardNanos = TimeUnit.MILLISECONDS.toNanos(BOARD_FALLBACK_MILLIS);
+        long nextBoardRead = start + boardNanos;
         while (true) {
             long seen = node.control().version();
-            RecoveryDirective d = newestDirective(node, epoch);
+            RecoveryDirective d = newestDirective(node, epoch, false);
             if (d != null) {
                 return d;
             }
-            String failed = node.control().get(RankNode.FAILED_KEY);
-            if (failed != null) {
-                throw RunFailedException.fromBoardValue(failed);
-            }
+            boolean readBoard = System.nanoTime() >= nextBoardRead;
             if (node.isCoordinator()) {
-                coordinate(node, epoch);
+                d = coordinate(node, epoch, state, readBoard);
+                if (d != null) {
+                    return d;
+                }
+            }
+            if (readBoard) {
+                d = newestDirective(node, epoch, true);
+                if (d != null) {
+                    return d;
+                }
+                String failed = node.control().get(RankNode.FAILED_KEY);
+                if (failed != null) {
+                    throw RunFailedException.fromBoardValue(failed);
+                }
+                nextBoardRead = System.nanoTime() + boardNanos;
             }
             if (node.isKilled()) {
                 throw new RankKilledException(node.rankId());
@@ -146,32 +213,41 @@ public final class RecoveryProtocol implements FailureHandler {
                 throw new RunFailedException("rank " + node.rankId() + ": no recovery decision for epoch " + (epoch + 1)
                         + " within " + node.settings().recoveryTimeoutMillis() + " ms");
             }
-            node.control().awaitChange(seen, deadline);
+            node.control().awaitChange(seen, Math.min(deadline, nextBoardRead));
         }
     }
 
-    private static RecoveryDirective newestDirective(RecoveryView node, int afterEpoch) {
-        String json = node.control().get(DIRECTIVE_PREFIX + (afterEpoch + 1));
+    /**
+     * The newest directive after {@code afterEpoch} that arrived over the data plane, or with
+     * {@code board}, the newest on the control board; null when there is none.
+     */
+    private static RecoveryDirective newestDirective(RecoveryView node, int afterEpoch, boolean board) {
+        RecoveryInbox inbox = node.recoveryInbox();
+        String json = board ? node.control().get(DIRECTIVE_PREFIX + (afterEpoch + 1)) : inbox.directive(afterEpoch + 1);
         if (json == null) {
             return null;
         }
         // a later round may already exist if this rank was slow: take the newest one
         int e = afterEpoch + 1;
         String newer;
-        while ((newer = node.control().get(DIRECTIVE_PREFIX + (e + 1))) != null) {
+        while ((newer = board ? node.control().get(DIRECTIVE_PREFIX + (e + 1)) : inbox.directive(e + 1)) != null) {
             json = newer;
             e++;
         }
         return read(json, RecoveryDirective.class);
     }
 
-    /** The coordinator's part: decide once every live active rank reported for {@code epoch}. */
-    private void coordinate(RecoveryView node, int epoch) {
+    /**
+     * The coordinator's part: once every live active rank reported for {@code epoch}, decide, commit
+     * the decision on the board, and send the committed directive to every live rank.
+     *
+     * @param readBoard whether to look on the board for statuses that did not come over the data plane
+     * @return the committed directive, or null while statuses are missing
+     */
+    private RecoveryDirective coordinate(RecoveryView node, int epoch, RankRecoveryState state, boolean readBoard) {
         ControlBoard board = node.control();
-        if (board.get(DIRECTIVE_PREFIX + (epoch + 1)) != null) {
-            return;
-        }
-        int[] ownership = currentOwnership(node, epoch);
+        RecoveryInbox inbox = node.recoveryInbox();
+        int[] ownership = currentOwnership(node, epoch, state);
         TreeSet<Integer> members = node.liveRanks();
         List<RankStatus> statuses = new ArrayList<>();
         Set<Integer> dead = new TreeSet<>();
@@ -180,13 +256,17 @@ public final class RecoveryProtocol implements FailureHandler {
                 dead.add(r);
                 continue;
             }
-            String json = board.get(STATUS_PREFIX + epoch + "/" + r);
+            String json = inbox.status(epoch, r);
+            if (json == null && readBoard) {
+                json = board.get(STATUS_PREFIX + epoch + "/" + r);
+            }
             if (json == null) {
                 LOG.debug("rank {} (coordinator): epoch {}: waiting for the status of rank {}", node.rankId(), epoch, r);
-                return; // not everybody reported yet
+                return null; // not everybody reported yet
             }
             statuses.add(read(json, RankStatus.class));
         }
+        LOG.debug("rank {} (coordinator): epoch {}: all statuses in at {}", node.rankId(), epoch, System.currentTimeMillis());
         if (dead.isEmpty() && statuses.stream().allMatch(s -> s.invalidPartitions().isEmpty() && s.pendingTarget() < 0)) {
             // a communication timeout without any member loss: nothing is lost, so retry from the same state
             LOG.warn("rank {}: recovery round {} without a lost member", node.rankId(), epoch);
@@ -201,23 +281,40 @@ public final class RecoveryProtocol implements FailureHandler {
             d = abort(input, "cannot decide a recovery: " + e.getMessage());
         }
         long publishStart = System.nanoTime();
-        boolean published = board.putIfAbsent(DIRECTIVE_PREFIX + d.epoch(), write(d)).equals(write(d));
-        LOG.debug("rank {} (coordinator): epoch {}: all statuses in; decided and checked copies in {} ms, published in {} ms",
-                node.rankId(), epoch + 1, TimeUnit.NANOSECONDS.toMillis(publishStart - decideStart),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - publishStart));
+        String mine = write(d);
+        // the commit point: the first directive put for an epoch is the only one (see the class comment)
+        String committed = board.putIfAbsent(DIRECTIVE_PREFIX + d.epoch(), mine);
+        long sendStart = System.nanoTime();
+        Set<Integer> unreached = node.communicator().sendText(node.liveRanks(), MessageKind.DIRECTIVE, d.epoch(),
+                node.rankId(), 0, committed);
+        boolean published = committed.equals(mine);
+        LOG.debug("rank {} (coordinator): epoch {}: decided and checked copies in {} ms, committed in {} ms, sent in {} us"
+                        + " (unreached {}) at {}", node.rankId(), epoch + 1,
+                TimeUnit.NANOSECONDS.toMillis(publishStart - decideStart),
+                TimeUnit.NANOSECONDS.toMillis(sendStart - publishStart), (System.nanoTime() - sendStart) / 1_000,
+                unreached, System.currentTimeMillis());
         if (published) {
             LOG.info("rank {} (coordinator): epoch {}: {} lost {} c={} t={} work={} adoptions={}", node.rankId(),
                     d.epoch(), d.effectiveStrategy(), d.lostPartitions(), d.checkpointIteration(),
                     d.failureIteration(), d.recomputedPartitionIterations(), d.adoptions());
             publishRecord(node, d, statuses);
         }
+        return published ? d : read(committed, RecoveryDirective.class);
     }
 
-    private static int[] currentOwnership(RecoveryView node, int epoch) {
+    /** The ownership in force in {@code epoch}: that of its directive, which this rank holds if it ran it. */
+    private static int[] currentOwnership(RecoveryView node, int epoch, RankRecoveryState state) {
         if (epoch == 0) {
             return node.ownership().toArray();
         }
-        String json = node.control().get(DIRECTIVE_PREFIX + epoch);
+        RecoveryDirective last = state.lastDirective;
+        if (last != null && last.epoch() == epoch) {
+            return last.ownershipArray();
+        }
+        String json = node.recoveryInbox().directive(epoch);
+        if (json == null) {
+            json = node.control().get(DIRECTIVE_PREFIX + epoch);
+        }
         if (json == null) {
             return node.ownership().toArray();
         }
@@ -279,7 +376,7 @@ public final class RecoveryProtocol implements FailureHandler {
                 RunFailedException.Kind.OTHER);
     }
 
-    private static void publishRecord(RecoveryView node, RecoveryDirective d, List<RankStatus> statuses) {
+    private void publishRecord(RecoveryView node, RecoveryDirective d, List<RankStatus> statuses) {
         // detection: the first moment any survivor knew, by its own membership event or a failed message
         long detectedAt = Long.MAX_VALUE;
         for (Membership.MemberLoss loss : node.drainLosses()) {
@@ -290,19 +387,36 @@ public final class RecoveryProtocol implements FailureHandler {
         }
         RecoveryRecord record = RecoveryRecord.decided(d, detectedAt == Long.MAX_VALUE ? null : detectedAt,
                 System.currentTimeMillis());
-        node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), record.toJson());
+        String json = record.toJson();
+        // off the critical path: the directive is out, the ranks must not wait for the record
+        stateOf(node).writeInBackground(() -> node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), json));
     }
 
-    /** Called by the root after the resume barrier: completes the recovery record. */
-    static void recordResumed(RecoveryView node, RecoveryDirective d, long recomputeMillis) {
-        String key = ResultCollector.RECOVERY_PREFIX + d.epoch();
-        String json = node.control().get(key);
-        if (json == null) {
-            return;
-        }
-        RecoveryRecord updated = RecoveryRecord.fromJson(json).resumed(System.currentTimeMillis(), recomputeMillis);
-        node.control().put(key, updated.toJson());
+    /**
+     * Called by the root after the resume barrier: the end of the recovery, under its own key (the
+     * result collector merges it into the record), written in the background.
+     */
+    static void recordResumed(RecoveryView node, RecoveryDirective d, long recomputeMillis, RankRecoveryState state) {
+        String key = ResultCollector.RESUMED_PREFIX + d.epoch();
+        String value = System.currentTimeMillis() + "," + recomputeMillis;
+        state.writeInBackground(() -> node.control().put(key, value));
     }
+
+    @Override
+    public void flush(RecoveryView rank) {
+        stateOf(rank).awaitBackgroundWrites(BACKGROUND_WRITES_TIMEOUT_MILLIS);
+    }
+
+    /** Bound of {@link #flush}: a board write blocked that long means the run is failing anyway. */
+    static final long BACKGROUND_WRITES_TIMEOUT_MILLIS = 60_000;
+
+    /** One writer thread for the records of every rank in this JVM, in submission order. */
+    private static final java.util.concurrent.ExecutorService RECORD_WRITER =
+            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "dfr-recovery-records");
+                t.setDaemon(true);
+                return t;
+            });
 
     static String write(Object value) {
         return ProtocolJson.write(value);
@@ -315,8 +429,41 @@ public final class RecoveryProtocol implements FailureHandler {
     /** Per-rank memory of the recovery: which owned partitions hold no usable live state. */
     static final class RankRecoveryState {
         final TreeSet<Integer> invalid = new TreeSet<>();
+        /** Ranks whose death an executed directive accounted for: their late loss records are no news. */
+        final Set<Integer> accountedDead = new HashSet<>();
+        /** The last directive this rank took up (its ownership is the one in force when it fails). */
+        volatile RecoveryDirective lastDirective;
         int pendingTarget = -1;
         /** Time this rank spent loading the checkpoints of partitions it adopted, in the current round. */
         long replacementNanos;
+        /** The board writes this rank left to the background, in order. */
+        private java.util.concurrent.CompletableFuture<Void> backgroundWrites =
+                java.util.concurrent.CompletableFuture.completedFuture(null);
+
+        /** Runs a board write on the record writer, after this rank's earlier ones. */
+        synchronized void writeInBackground(Runnable write) {
+            backgroundWrites = backgroundWrites.thenRunAsync(() -> {
+                try {
+                    write.run();
+                } catch (RuntimeException e) {
+                    LOG.warn("a recovery record could not be written: {}", e.toString());
+                }
+            }, RECORD_WRITER);
+        }
+
+        /** Waits for this rank's background writes, at most {@code timeoutMillis}. */
+        void awaitBackgroundWrites(long timeoutMillis) {
+            java.util.concurrent.CompletableFuture<Void> pending;
+            synchronized (this) {
+                pending = backgroundWrites;
+            }
+            try {
+                pending.get(timeoutMillis, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                LOG.warn("recovery records still unwritten after {} ms: {}", timeoutMillis, e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 }

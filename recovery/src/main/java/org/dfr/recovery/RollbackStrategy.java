@@ -8,4 +8,11 @@ public interface RollbackStrategy {
 
     /** The decision for {@code input}; never null. Checkpoint availability is checked by the caller. */
     RecoveryDirective decide(RecoveryInput input);
+
+    /**
+     * Runs the decision's code once on made-up input, before any failure, so that the first real
+     * decision does not pay for class loading and a cold JIT (tens of milliseconds on a loaded machine).
+     */
+    default void warmUp() {
+    }
 }

@@ -186,6 +186,26 @@ public final class Communicator {
     }
 
     /**
+     * Sends protocol text (a recovery status or directive, as JSON) to each rank of {@code to},
+     * this one included, under {@code epoch}, best effort.
+     *
+     * @return the ranks it could not be sent to (dead, or about to be found dead)
+     */
+    public Set<Integer> sendText(Set<Integer> to, MessageKind kind, int epoch, int a, int b, String text) {
+        double[] payload = org.dfr.runtime.net.TextPayload.encode(text);
+        Set<Integer> failed = new java.util.TreeSet<>();
+        for (int r : to) {
+            try {
+                dataPlane.send(r, new MessageKey(epoch, kind, 0, a, b), payload);
+            } catch (CommunicationException e) {
+                failed.add(r);
+                LOG.debug("rank {}: cannot send {} of epoch {} to rank {}: {}", rankId, kind, epoch, r, e.getMessage());
+            }
+        }
+        return failed;
+    }
+
+    /**
      * Tells every other active rank in {@code live} that this rank entered a recovery in the current
      * epoch, so that they stop and report without waiting for their own membership event. Best
      * effort: a peer that cannot be reached is dead or will learn it from Hazelcast.

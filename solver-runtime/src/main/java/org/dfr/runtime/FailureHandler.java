@@ -23,6 +23,14 @@ public interface FailureHandler {
      */
     int awaitWork(RecoveryView spare);
 
+    /**
+     * Waits until what this handler writes in the background for {@code rank} (the records of its
+     * recoveries) is on the control board: called before the rank publishes its final state, so that
+     * the results collected after the end barrier hold every record.
+     */
+    default void flush(RecoveryView rank) {
+    }
+
     /** Fails the run at the first failure. */
     FailureHandler FAIL_FAST = new FailureHandler() {
         @Override

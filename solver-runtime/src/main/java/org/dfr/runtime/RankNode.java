@@ -69,6 +69,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private final BackupRepair backupRepair;
     private final ControlBoard control;
     private final Membership membership;
+    private final DeathWatch deathWatch;
+    private final RecoveryInbox recoveryInbox;
     private final PartitionStates states;
     private final Communicator communicator;
     private final Checkpointing checkpointing;
@@ -118,6 +120,15 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
         this.control = new ControlBoard(controlMap, promotionRetry);
         this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished);
+        this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
+        this.recoveryInbox = new RecoveryInbox(control);
+        mailbox.attachSideChannel((key, payload) -> {
+            if (key.kind() == MessageKind.RANK_LOST) {
+                deathWatch.noticeReceived(key);
+            } else {
+                recoveryInbox.accept(key, payload);
+            }
+        });
         this.states = new PartitionStates(rankId);
         DiskCheckpoints disk = settings.diskCheckpoints();
         for (int p : ownership.partitionsOf(rankId)) {
@@ -262,6 +273,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     private void publishFinalState() {
+        failureHandler.flush(this);
         IMap<Integer, byte[]> finals = hazelcast.getMap(HazelcastConfigs.FINAL_STATE_MAP);
         for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
             byte[] bytes = Doubles.toBytes(e.getValue().live());
@@ -370,6 +382,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     @Override
     public Communicator communicator() {
         return communicator;
+    }
+
+    @Override
+    public RecoveryInbox recoveryInbox() {
+        return recoveryInbox;
     }
 
     @Override
@@ -486,7 +503,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         try {
             hazelcast.getLifecycleService().terminate();
         } finally {
-            dataPlane.close();
+            // no goodbye: peers must see this as the death it stands for
+            deathWatch.close();
+            dataPlane.closeAbruptly();
             mailbox.interruptEpoch("this rank was killed");
         }
         return new RankKilledException(rankId);
@@ -520,6 +539,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             }
         } finally {
             backupRepair.close();
+            deathWatch.close();
             dataPlane.close();
             checkpointing.close();
         }

@@ -74,6 +74,9 @@ public interface RecoveryView extends RankContext {
     /** Halos, reductions and barriers over the data plane. */
     Communicator communicator();
 
+    /** Recovery statuses and directives that arrived over the data plane. */
+    RecoveryInbox recoveryInbox();
+
     /** Runs one full iteration of the normal loop (a global rollback recomputing). */
     void runIteration(int iteration);
 

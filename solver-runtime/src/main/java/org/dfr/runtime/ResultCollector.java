@@ -16,6 +16,12 @@ public final class ResultCollector {
     public static final String RECOVERY_PREFIX = "recovery/";
     /** Control-board key prefix of replacement times ({@code replacement/<epoch>/<rank>}, milliseconds). */
     public static final String REPLACEMENT_PREFIX = "replacement/";
+    /**
+     * Control-board prefix of the end of a recovery ({@code resumed/<epoch>}, value
+     * {@code resumedAtMillis,recomputeMillis}), written by the root apart from the record so that
+     * neither write waits for the other; merged into the record here.
+     */
+    public static final String RESUMED_PREFIX = "resumed/";
     /** Control-board key prefix of failure records ({@code failure/<n>}). */
     public static final String FAILURE_PREFIX = "failure/";
 
@@ -50,10 +56,16 @@ public final class ResultCollector {
         TreeMap<Integer, String> recoveries = new TreeMap<>();
         TreeMap<Integer, String> failures = new TreeMap<>();
         TreeMap<Integer, Long> replacementMillis = new TreeMap<>();
+        TreeMap<Integer, long[]> resumed = new TreeMap<>();
         for (Map.Entry<String, String> e : via.promotionRetry().call(control::entrySet)) {
             if (e.getKey().startsWith(REPLACEMENT_PREFIX)) {
                 String[] parts = e.getKey().substring(REPLACEMENT_PREFIX.length()).split("/");
                 replacementMillis.merge(Integer.parseInt(parts[0]), Long.parseLong(e.getValue()), Math::max);
+            }
+            if (e.getKey().startsWith(RESUMED_PREFIX)) {
+                String[] parts = e.getValue().split(",");
+                resumed.put(Integer.parseInt(e.getKey().substring(RESUMED_PREFIX.length())),
+                        new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])});
             }
             if (e.getKey().startsWith(RECOVERY_PREFIX)) {
                 recoveries.put(Integer.parseInt(e.getKey().substring(RECOVERY_PREFIX.length())), e.getValue());
@@ -68,6 +80,19 @@ public final class ResultCollector {
                 try {
                     ObjectNode json = (ObjectNode) JSON.readTree(record);
                     json.put("replacementMillis", e.getValue());
+                    recoveries.put(e.getKey(), JSON.writeValueAsString(json));
+                } catch (JsonProcessingException ex) {
+                    throw new IllegalStateException("unreadable recovery record: " + record, ex);
+                }
+            }
+        }
+        for (Map.Entry<Integer, long[]> e : resumed.entrySet()) {
+            String record = recoveries.get(e.getKey());
+            if (record != null) {
+                try {
+                    ObjectNode json = (ObjectNode) JSON.readTree(record);
+                    json.put("resumedAtMillis", e.getValue()[0]);
+                    json.put("recomputeMillis", e.getValue()[1]);
                     recoveries.put(e.getKey(), JSON.writeValueAsString(json));
                 } catch (JsonProcessingException ex) {
                     throw new IllegalStateException("unreadable recovery record: " + record, ex);

@@ -6,7 +6,7 @@ import java.util.Locale;
 /** Prints a {@link RecoveryBenchReport} as the text table of {@code dfr bench-recovery}. */
 public final class RecoveryBenchTable {
 
-    private static final String ROW = "%-8s %14s %13s %14s %16s %18s %s%n";
+    private static final String ROW = "%-8s %14s %14s %13s %14s %16s %18s %s%n";
 
     private RecoveryBenchTable() {
     }
@@ -20,12 +20,14 @@ public final class RecoveryBenchTable {
         if (r.modeNote() != null) {
             out.println("note: " + r.modeNote());
         }
-        out.println("detection = kill to detection; recovery wall = detection to resume; time to resume = kill to resume");
+        out.println("detection = kill to detection; agreement = detection to decision; recovery wall = detection to"
+                + " resume; time to resume = kill to resume");
         out.println();
-        out.printf(Locale.ROOT, ROW, "strategy", "detection ms", "recompute ms", "recovery wall", "time to resume",
+        out.printf(Locale.ROOT, ROW, "strategy", "detection ms", "agreement ms", "recompute ms", "recovery wall", "time to resume",
                 "recomputed work", "(per repetition)");
         for (RecoveryStrategySummary s : new RecoveryStrategySummary[] {r.global(), r.dfr()}) {
-            out.printf(Locale.ROOT, ROW, s.strategy(), ms(s.medianDetectionMillis()), ms(s.medianRecomputeMillis()),
+            out.printf(Locale.ROOT, ROW, s.strategy(), ms(s.medianDetectionMillis()), ms(s.medianAgreementMillis()),
+                    ms(s.medianRecomputeMillis()),
                     ms(s.medianRecoveryWallMillis()), ms(s.medianTimeToResumeMillis()),
                     s.recomputedWork().isEmpty() ? "-" : s.recomputedWork().get(0).toString(), s.recomputedWork());
         }

@@ -8,6 +8,7 @@ import java.util.List;
  *
  * @param strategy                 {@code "global"} or {@code "dfr"}
  * @param medianDetectionMillis    median kill-to-detection latency
+ * @param medianAgreementMillis    median detection-to-decision time (statuses, decision, directive)
  * @param medianRecomputeMillis    median recompute time
  * @param medianRecoveryWallMillis median detection-to-resume time
  * @param medianTimeToResumeMillis median kill-to-resume time
@@ -15,7 +16,8 @@ import java.util.List;
  * @param runs                     every repetition
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RecoveryStrategySummary(String strategy, Double medianDetectionMillis, Double medianRecomputeMillis,
+public record RecoveryStrategySummary(String strategy, Double medianDetectionMillis, Double medianAgreementMillis,
+                                      Double medianRecomputeMillis,
                                       Double medianRecoveryWallMillis, Double medianTimeToResumeMillis,
                                       List<Long> recomputedWork, List<RecoveryRun> runs) {
 
@@ -23,6 +25,7 @@ public record RecoveryStrategySummary(String strategy, Double medianDetectionMil
     public static RecoveryStrategySummary of(String strategy, List<RecoveryRun> runs) {
         return new RecoveryStrategySummary(strategy,
                 Medians.of(runs.stream().map(RecoveryRun::detectionMillis).toList()),
+                Medians.of(runs.stream().map(RecoveryRun::agreementMillis).toList()),
                 Medians.of(runs.stream().map(RecoveryRun::recomputeMillis).toList()),
                 Medians.of(runs.stream().map(RecoveryRun::recoveryWallMillis).toList()),
                 Medians.of(runs.stream().map(RecoveryRun::timeToResumeMillis).toList()),

@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,6 +44,12 @@ import org.slf4j.LoggerFactory;
  * and each inbound one reassembles frames from, one reused direct buffer: a heap buffer would be
  * copied into a temporary direct buffer by every socket write and read, and big-endian doubles
  * swapped one by one.
+ *
+ * <p>Death of a peer: a process killed with SIGKILL has its sockets closed by the kernel at once, so
+ * its inbound connection ends (EOF or reset) within the next read. A connection that ends without
+ * the {@link MessageKind#LEAVING} frame an orderly {@link #close} sends is reported to the
+ * {@link #onPeerConnectionLost peer-loss listener} as a <em>suspicion</em> only; {@link #probe}
+ * tells a dead peer (its listening socket refuses a connection) from a live one.
  *
  * <p>Inbound connections are non-blocking and share one selector. The thread that waits on the
  * mailbox reads them (see {@link Mailbox}); while nobody waits, a thread of this plane drains them
@@ -75,6 +82,8 @@ public final class DataPlane implements AutoCloseable {
     private final List<SocketChannel> inbound = new CopyOnWriteArrayList<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
+    /** Told the rank of a peer whose connection ended without an orderly goodbye (see the class comment). */
+    private volatile IntConsumer peerLossListener = r -> { };
     /** The run's secret every connection presents first (see {@link #refusedConnections()}). */
     private final long token;
     private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
@@ -128,6 +137,66 @@ public final class DataPlane implements AutoCloseable {
         thread.start();
     }
 
+    /**
+     * Sets who is told when a peer's connection ends without the {@link MessageKind#LEAVING} frame of
+     * an orderly close, or a send to it fails: a suspicion of death, to be confirmed ({@link #probe}).
+     * Called on a reading or sending thread; must not block.
+     */
+    public void onPeerConnectionLost(IntConsumer listener) {
+        this.peerLossListener = listener == null ? r -> { } : listener;
+    }
+
+    /** What {@link #probe} found out about a peer. */
+    public enum PeerState {
+        /** Its listening socket refused the connection: its process is gone or closed its plane. */
+        DEAD,
+        /** The connection was established (a paused process's kernel still accepts connections). */
+        ALIVE,
+        /** Unknown: no address, or no answer within the timeout (a vanished host; Hazelcast's heartbeat decides). */
+        UNKNOWN
+    }
+
+    /**
+     * Tries a new connection to {@code rank}'s listening socket, bounded by {@code timeoutMillis}.
+     * On loopback or a live host a closed port is refused at once, so a dead rank is told in well
+     * under a millisecond; a rank stopped by SIGSTOP still has its socket, and its kernel accepts.
+     * A successful probe presents the token and says goodbye, so the peer suspects nothing.
+     */
+    public PeerState probe(int rank, int timeoutMillis) {
+        InetSocketAddress address = addressOfRank.apply(rank);
+        if (address == null) {
+            return PeerState.UNKNOWN;
+        }
+        try (SocketChannel channel = SocketChannel.open()) {
+            channel.socket().connect(address, timeoutMillis);
+            ByteBuffer hello = helloAndGoodbye();
+            while (hello.hasRemaining()) {
+                channel.write(hello);
+            }
+            return PeerState.ALIVE;
+        } catch (java.net.ConnectException e) {
+            return PeerState.DEAD;
+        } catch (IOException e) {
+            LOG.debug("rank {}: probe of rank {} at {} inconclusive: {}", localRank, rank, address, e.toString());
+            return PeerState.UNKNOWN;
+        }
+    }
+
+    /** The hello every connection starts with: the run's token and the connecting rank. */
+    private ByteBuffer hello() {
+        return ByteBuffer.allocate(HELLO_BYTES).putLong(token).putInt(localRank).flip();
+    }
+
+    private ByteBuffer helloAndGoodbye() {
+        ByteBuffer b = ByteBuffer.allocate(HELLO_BYTES + HEADER_BYTES).order(ByteOrder.nativeOrder());
+        b.order(ByteOrder.BIG_ENDIAN).putLong(token).putInt(localRank).order(ByteOrder.nativeOrder());
+        b.putInt(MessageKind.LEAVING.ordinal()).putInt(0).putInt(0).putInt(localRank).putInt(0).putInt(0);
+        return b.flip();
+    }
+
+    /** Bytes of the hello: token and rank. */
+    private static final int HELLO_BYTES = Long.BYTES + Integer.BYTES;
+
     /** The port this rank listens on (published to the other ranks through a member attribute). */
     public int port() {
         try {
@@ -167,6 +236,9 @@ public final class DataPlane implements AutoCloseable {
         } catch (IOException e) {
             outbound.remove(rank, out);
             closeQuietly(out.channel);
+            if (!closed) {
+                peerLossListener.accept(rank);
+            }
             throw new CommunicationException("cannot send " + key + " to rank " + rank + ": " + e.getMessage(), e);
         }
     }
@@ -189,7 +261,7 @@ public final class DataPlane implements AutoCloseable {
                 SocketChannel channel = SocketChannel.open();
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.socket().connect(address, 5_000);
-                ByteBuffer hello = ByteBuffer.allocate(Long.BYTES).putLong(token).flip();
+                ByteBuffer hello = hello();
                 while (hello.hasRemaining()) {
                     channel.write(hello);
                 }
@@ -248,13 +320,14 @@ public final class DataPlane implements AutoCloseable {
         while (!closed) {
             try {
                 SocketChannel channel = server.accept();
-                if (!presentsToken(channel)) {
+                int peer = presentedRank(channel);
+                if (peer < 0) {
                     continue;
                 }
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 channel.configureBlocking(false);
                 inbound.add(channel);
-                channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel));
+                channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel, peer));
                 // a select in progress only sees the new channel from its next round, and a rank
                 // waiting on its mailbox alone starts reading once woken
                 selector.wakeup();
@@ -271,16 +344,20 @@ public final class DataPlane implements AutoCloseable {
     }
 
     /**
-     * Reads the token a new connection must send first; closes the connection when it sends another
-     * value, nothing within {@value #TOKEN_TIMEOUT_MILLIS} ms, or closes first. A foreign client (a
-     * port scanner, another run, an attacker on the network) never reaches the mailbox.
+     * Reads the token a new connection must send first, then the connecting rank; closes the
+     * connection when it sends another value, nothing within {@value #TOKEN_TIMEOUT_MILLIS} ms, or
+     * closes first. A foreign client (a port scanner, another run, an attacker on the network) never
+     * reaches the mailbox.
+     *
+     * @return the connecting rank, or -1 when the connection was refused
      */
-    private boolean presentsToken(SocketChannel channel) {
+    private int presentedRank(SocketChannel channel) {
         try {
             channel.socket().setSoTimeout(TOKEN_TIMEOUT_MILLIS);
-            long presented = new java.io.DataInputStream(channel.socket().getInputStream()).readLong();
+            java.io.DataInputStream in = new java.io.DataInputStream(channel.socket().getInputStream());
+            long presented = in.readLong();
             if (presented == token) {
-                return true;
+                return in.readInt();
             }
             LOG.warn("rank {}: refused a data-plane connection from {}: it did not present this run's token", localRank,
                     channel.getRemoteAddress());
@@ -293,7 +370,7 @@ public final class DataPlane implements AutoCloseable {
         } catch (IOException ignored) {
             // closing a refused connection: nothing to save
         }
-        return false;
+        return -1;
     }
 
     /** Connections closed because they did not present the run's token. */
@@ -357,10 +434,15 @@ public final class DataPlane implements AutoCloseable {
      */
     private final class FrameReader {
         private final SocketChannel channel;
+        /** The rank at the other end (from its hello). */
+        private final int peer;
+        /** Whether the peer said goodbye ({@link MessageKind#LEAVING}): its end of stream is no death. */
+        private boolean orderly;
         private ByteBuffer buffer = newFrameBuffer();
 
-        FrameReader(SocketChannel channel) {
+        FrameReader(SocketChannel channel, int peer) {
             this.channel = channel;
+            this.peer = peer;
         }
 
         void readAvailable(SelectionKey key) {
@@ -376,13 +458,16 @@ public final class DataPlane implements AutoCloseable {
                     }
                 }
             } catch (IOException | RuntimeException e) {
-                // peer closed or died: membership events decide what that means
+                // peer closed or died: without its goodbye, a suspicion for the listener to confirm
                 if (!closed && !(e instanceof EOFException)) {
-                    LOG.debug("rank {}: inbound connection lost: {}", localRank, e.toString());
+                    LOG.debug("rank {}: inbound connection from rank {} lost: {}", localRank, peer, e.toString());
                 }
                 key.cancel();
                 inbound.remove(channel);
                 closeQuietly(channel);
+                if (!closed && !orderly) {
+                    peerLossListener.accept(peer);
+                }
             }
         }
 
@@ -402,6 +487,10 @@ public final class DataPlane implements AutoCloseable {
                 buffer.position(start + HEADER_BYTES);
                 buffer.asDoubleBuffer().get(payload);
                 buffer.position(start + frameBytes);
+                if (key.kind() == MessageKind.LEAVING) {
+                    orderly = true;
+                    continue;
+                }
                 mailbox.deliver(key, payload);
             }
             int needed = buffer.remaining() >= HEADER_BYTES
@@ -418,8 +507,26 @@ public final class DataPlane implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes in order: every peer this rank sent to gets a {@link MessageKind#LEAVING} frame first, so
+     * the end of the connection is not taken for a death.
+     */
     @Override
     public void close() {
+        if (!closed) {
+            for (Map.Entry<Integer, Outbound> e : outbound.entrySet()) {
+                try {
+                    e.getValue().write(new MessageKey(0, MessageKind.LEAVING, 0, localRank, 0), new double[0]);
+                } catch (IOException | RuntimeException ex) {
+                    // the peer is gone already: nothing to tell it
+                }
+            }
+        }
+        closeAbruptly();
+    }
+
+    /** Closes without a goodbye, as a death does (an in-JVM rank killed in embedded mode). */
+    public void closeAbruptly() {
         closed = true;
         if (cluster != null) {
             IN_JVM.computeIfPresent(cluster, (c, ranks) -> {

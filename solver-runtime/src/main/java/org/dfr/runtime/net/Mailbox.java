@@ -46,6 +46,16 @@ public final class Mailbox {
         boolean hasConnections();
     }
 
+    /**
+     * Takes the messages that nobody waits for with {@link #take}: death notices and the recovery's
+     * statuses and directives, which must arrive while the epoch is interrupted.
+     */
+    public interface SideChannel {
+        /** Called on the delivering thread, outside the mailbox's lock; must not block. */
+        void accept(MessageKey key, double[] payload);
+    }
+
+    private volatile SideChannel sideChannel = (k, p) -> { };
     private final ReentrantLock lock = new ReentrantLock();
     /** Held by the one thread that reads the inbound connections. */
     private final ReentrantLock readerRole = new ReentrantLock();
@@ -58,12 +68,29 @@ public final class Mailbox {
     private String interruptReason = "";
     private long dropped;
 
+    /**
+     * Routes {@link MessageKind#RANK_LOST}, {@link MessageKind#STATUS} and {@link MessageKind#DIRECTIVE}
+     * messages of the current epoch or a newer one to {@code channel} instead of storing them.
+     */
+    public void attachSideChannel(SideChannel channel) {
+        this.sideChannel = channel == null ? (k, p) -> { } : channel;
+    }
+
+    private static boolean isSideKind(MessageKind kind) {
+        return kind == MessageKind.RANK_LOST || kind == MessageKind.STATUS || kind == MessageKind.DIRECTIVE;
+    }
+
     /** Stores a message unless it belongs to an epoch that is already over. */
     public void deliver(MessageKey key, double[] payload) {
+        boolean side = false;
         lock.lock();
         try {
             if (key.epoch() < epoch) {
                 dropped++;
+                return;
+            }
+            if (isSideKind(key.kind())) {
+                side = true;
                 return;
             }
             if (key.kind() == MessageKind.RECOVERY_START) {
@@ -78,6 +105,9 @@ public final class Mailbox {
             changed.signalAll();
         } finally {
             lock.unlock();
+            if (side) {
+                sideChannel.accept(key, payload);
+            }
         }
         wakeReaderUnlessCurrent();
     }

@@ -18,7 +18,28 @@ public enum MessageKind {
      */
     RECOVERY_START,
     /** The global residual sum, from the root of the reduction: {@code a} = root, {@code b} = receiving rank. */
-    REDUCED;
+    REDUCED,
+    /**
+     * Rank {@code a} is dead, as confirmed by rank {@code b} (its data-plane connection dropped and its
+     * listening socket refused a new connection): the receiver stops at once instead of waiting for
+     * Hazelcast's heartbeat. Handed to the mailbox's notice listener, never stored.
+     */
+    RANK_LOST,
+    /**
+     * The sending rank closes its data plane in order (end of run): the end of this connection that
+     * follows is no sign of death. Consumed by the data plane, never delivered.
+     */
+    LEAVING,
+    /**
+     * A recovery status ({@code a} = sending rank, {@code b} = the coordinator it reports to), its JSON
+     * as text ({@link TextPayload}); of the epoch the sender is leaving. Stored for the recovery.
+     */
+    STATUS,
+    /**
+     * A committed recovery directive ({@code a} = the rank that sends it), its JSON as text
+     * ({@link TextPayload}); of the epoch it opens. Stored for the recovery.
+     */
+    DIRECTIVE;
 
     private static final MessageKind[] VALUES = values();
 

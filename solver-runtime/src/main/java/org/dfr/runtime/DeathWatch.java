@@ -1,0 +1,122 @@
+package org.dfr.runtime;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.IntSupplier;
+import org.dfr.runtime.net.CommunicationException;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.MessageKey;
+import org.dfr.runtime.net.MessageKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds dead ranks through the data plane, in milliseconds, instead of waiting for Hazelcast.
+ *
+ * <p>The rule. A peer's data-plane connection that ends without the goodbye of an orderly close
+ * (EOF or reset: the kernel closes the sockets of a SIGKILLed process at once) is only a
+ * <em>suspicion</em>. It is <em>confirmed</em> when a new connection to the peer's listening socket is
+ * refused ({@link DataPlane#probe}). Why that is safe: the listening socket of a rank is closed only
+ * when its process is gone or the rank closed its data plane, which it does only when it leaves the
+ * run; in both cases the rank will never again take part, so counting it out loses nothing. A rank
+ * that is merely slow or paused (SIGSTOP, a long GC) keeps its sockets: no connection of its ends,
+ * and a probe would be accepted by its kernel. A probe that neither connects nor is refused within
+ * {@link #PROBE_TIMEOUT_MILLIS} (a host that vanished without closing anything) decides nothing: Hazelcast's
+ * heartbeat ({@link ClusterSettings#maxNoHeartbeatMillis()}) does, as before.
+ *
+ * <p>The survivor that confirms a death tells every other live rank with an epoch-tagged
+ * {@link MessageKind#RANK_LOST} notice, so that all stop within their current iteration, and every
+ * survivor that learns of it asks Hazelcast to suspect the member ({@link Membership#rankLost}).
+ * Probes run on one thread of their own: a reading thread never blocks on them.
+ */
+public final class DeathWatch implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeathWatch.class);
+
+    /**
+     * How long a probe may take to connect. A refusal on loopback or a live host takes well under a
+     * millisecond; a host that does not answer at all is left to Hazelcast's heartbeat.
+     */
+    public static final int PROBE_TIMEOUT_MILLIS = 500;
+
+    private final int rankId;
+    private final DataPlane dataPlane;
+    private final Membership membership;
+    private final IntSupplier epoch;
+    private final ExecutorService prober;
+    /** Suspicions being probed, so that a burst of lost connections to one rank probes it once. */
+    private final Set<Integer> probing = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param epoch the rank's current epoch, which the notices carry
+     */
+    public DeathWatch(int rankId, DataPlane dataPlane, Membership membership, IntSupplier epoch) {
+        this.rankId = rankId;
+        this.dataPlane = dataPlane;
+        this.membership = membership;
+        this.epoch = epoch;
+        this.prober = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dfr-rank" + rankId + "-death-watch");
+            t.setDaemon(true);
+            return t;
+        });
+        dataPlane.onPeerConnectionLost(this::suspect);
+    }
+
+    /** A connection to {@code rank} ended without a goodbye: probe it on the watch's thread. */
+    void suspect(int rank) {
+        if (rank == rankId || !membership.isLive(rank) || !probing.add(rank)) {
+            return;
+        }
+        long suspectedAt = System.nanoTime();
+        try {
+            prober.execute(() -> {
+                try {
+                    confirm(rank, suspectedAt);
+                } finally {
+                    probing.remove(rank);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            probing.remove(rank); // closing
+        }
+    }
+
+    private void confirm(int rank, long suspectedAtNanos) {
+        DataPlane.PeerState state = dataPlane.probe(rank, PROBE_TIMEOUT_MILLIS);
+        long probeMicros = (System.nanoTime() - suspectedAtNanos) / 1_000;
+        if (state != DataPlane.PeerState.DEAD) {
+            LOG.info("rank {}: the connection of rank {} ended, but the rank is {} (probe {} us): no recovery from that",
+                    rankId, rank, state == DataPlane.PeerState.ALIVE ? "alive" : "not known dead", probeMicros);
+            return;
+        }
+        if (!membership.rankLost(rank, "its connection ended and its socket refuses connections, confirmed by rank "
+                + rankId + " in " + probeMicros + " us", System.currentTimeMillis())) {
+            return;
+        }
+        int e = epoch.getAsInt();
+        double[] empty = new double[0];
+        for (int r : membership.liveRanks()) {
+            if (r != rankId) {
+                try {
+                    dataPlane.send(r, new MessageKey(e, MessageKind.RANK_LOST, 0, rank, rankId), empty);
+                } catch (CommunicationException ex) {
+                    LOG.debug("rank {}: cannot tell rank {} that rank {} is dead: {}", rankId, r, rank, ex.getMessage());
+                }
+            }
+        }
+    }
+
+    /** A peer's {@link MessageKind#RANK_LOST} notice: it confirmed the death, so it counts here too. */
+    void noticeReceived(MessageKey key) {
+        membership.rankLost(key.a(), "notice from rank " + key.b(), System.currentTimeMillis());
+    }
+
+    @Override
+    public void close() {
+        prober.shutdownNow();
+    }
+}
