@@ -94,18 +94,32 @@ public final class FaultInjector implements IterationHook {
 
     private void die(RankContext rank, int iteration, String where) {
         // the record must be on the (replicated) board before the death, and carry the time of death:
-        // the death is scheduled a little after the write starts, and happens then or, if the write
-        // was slower, right after it (the recorded time is then early, and detection looks slower)
-        long deathAtMillis = System.currentTimeMillis() + RECORD_BUDGET_MILLIS;
-        FailureRecord record = new FailureRecord(rank.rankId(), iteration, where, deathAtMillis);
+        // the death is scheduled a little after the write starts. A write slower than that (a loaded
+        // machine) would make the recorded time early and detection look slower by the overrun, so the
+        // record is written again with a later time, with twice the time the last write took
         int key = (Math.max(iteration, 0) * 100_000) + rank.rankId();
-        rank.control().put(ResultCollector.FAILURE_PREFIX + key, record.toJson());
+        long budgetMillis = RECORD_BUDGET_MILLIS;
+        long deathAtMillis = 0;
+        for (int attempt = 0; attempt < RECORD_ATTEMPTS; attempt++) {
+            long start = System.currentTimeMillis();
+            deathAtMillis = start + budgetMillis;
+            FailureRecord record = new FailureRecord(rank.rankId(), iteration, where, deathAtMillis);
+            rank.control().put(ResultCollector.FAILURE_PREFIX + key, record.toJson());
+            long tookMillis = System.currentTimeMillis() - start;
+            if (tookMillis <= budgetMillis) {
+                break;
+            }
+            budgetMillis = 2 * tookMillis;
+        }
         long waitMillis = deathAtMillis - System.currentTimeMillis();
         if (waitMillis > 0) {
             java.util.concurrent.locks.LockSupport.parkNanos(waitMillis * 1_000_000L);
         }
         throw killer.kill(rank);
     }
+
+    /** Writes of the failure record at most (each with a later death time when the previous one overran). */
+    static final int RECORD_ATTEMPTS = 3;
 
     /** Time allowed for writing the failure record before the scheduled death. */
     static final long RECORD_BUDGET_MILLIS = 25;

@@ -102,7 +102,9 @@ public final class RecoveryProtocol implements FailureHandler {
                     node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
             long sendStart = System.nanoTime();
             String json = write(status);
-            Set<Integer> unreached = node.communicator().sendText(live, MessageKind.STATUS, epoch, node.rankId(), 0, json);
+            // the coordinator first: the others only need it if they have to take over
+            Set<Integer> unreached = node.communicator().sendText(node.liveRanksOldestFirst(), MessageKind.STATUS, epoch,
+                    node.rankId(), 0, json);
             if (!unreached.isEmpty()) {
                 // a rank that could not be reached may still be alive (and coordinate): the board has it too
                 node.control().put(STATUS_PREFIX + epoch + "/" + node.rankId(), json);

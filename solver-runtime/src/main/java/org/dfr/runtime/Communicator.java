@@ -186,12 +186,12 @@ public final class Communicator {
     }
 
     /**
-     * Sends protocol text (a recovery status or directive, as JSON) to each rank of {@code to},
-     * this one included, under {@code epoch}, best effort.
+     * Sends protocol text (a recovery status or directive, as JSON) to each rank of {@code to}, in
+     * its order, this one included, under {@code epoch}, best effort.
      *
      * @return the ranks it could not be sent to (dead, or about to be found dead)
      */
-    public Set<Integer> sendText(Set<Integer> to, MessageKind kind, int epoch, int a, int b, String text) {
+    public Set<Integer> sendText(java.util.Collection<Integer> to, MessageKind kind, int epoch, int a, int b, String text) {
         double[] payload = org.dfr.runtime.net.TextPayload.encode(text);
         Set<Integer> failed = new java.util.TreeSet<>();
         for (int r : to) {

@@ -210,6 +210,25 @@ public final class Membership {
         return ranks;
     }
 
+    /**
+     * {@link #liveRanks} in Hazelcast's member order, oldest first: the coordinator first, then whoever
+     * would take over from it.
+     */
+    public List<Integer> liveRanksOldestFirst() {
+        List<Integer> ranks = new ArrayList<>();
+        try {
+            for (Member m : hazelcast.getCluster().getMembers()) {
+                String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+                if (rank != null && !lostMembers.contains(m.getUuid())) {
+                    ranks.add(Integer.parseInt(rank));
+                }
+            }
+        } catch (RuntimeException e) {
+            ranks.addAll(liveRanks());
+        }
+        return ranks;
+    }
+
     /** Whether this member is the coordinator ({@link Leadership#isCoordinator}). */
     public boolean isCoordinator() {
         try {

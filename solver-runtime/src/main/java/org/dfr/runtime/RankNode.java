@@ -455,6 +455,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
+    public List<Integer> liveRanksOldestFirst() {
+        return membership.liveRanksOldestFirst();
+    }
+
+    @Override
     public boolean isCoordinator() {
         return membership.isCoordinator();
     }

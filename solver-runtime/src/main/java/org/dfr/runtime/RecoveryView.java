@@ -25,6 +25,9 @@ public interface RecoveryView extends RankContext {
     /** Ranks currently in the cluster. */
     TreeSet<Integer> liveRanks();
 
+    /** The ranks currently in the cluster, oldest member (the coordinator) first. */
+    List<Integer> liveRanksOldestFirst();
+
     /** Whether this rank is the coordinator of recoveries ({@link Leadership#isCoordinator}). */
     boolean isCoordinator();
 
