@@ -10,7 +10,9 @@ import java.util.UUID;
  * <p>Detection defaults come from measurements on loopback: with one connection fault enough to
  * suspect a member and heartbeats every second, a SIGKILLed member is removed in 134-173 ms (its TCP
  * connections are refused at once), whatever the heartbeat timeout; a frozen one after the 10 s
- * without a heartbeat. 5 s was too short on a 2-core machine: while 8 rank JVMs start at once, a
+ * without a heartbeat. Since then a SIGKILLed rank is found through the data plane in milliseconds
+ * ({@link DeathWatch}), and Hazelcast is told to suspect it; the heartbeat timeout still bounds a host
+ * that vanishes without closing its connections. 5 s was too short on a 2-core machine: while 8 rank JVMs start at once, a
  * member that just joined can go 5 s without sending a heartbeat, be suspected, and split the
  * forming cluster.
  */
