@@ -7,9 +7,16 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
@@ -34,7 +41,8 @@ import org.junit.jupiter.api.Timeout;
  * reduction's root, in the halo exchange, during agreement) or pauses; every trial must give the
  * reference digest (or the documented "no copy" error), a report whose every recovery is the analyzer's
  * cone and no recovery for a mere pause, within its time bound, with no rank process, listening port or
- * changed sysfs file left. And the checker must be able to fail: a port left listening or a sysfs file
+ * changed sysfs file left; a paused rank process is seen stopped in {@code /proc}. And the checker must
+ * be able to fail: a port left listening or a sysfs file
  * left changed on purpose is reported.
  */
 class CampaignIT {
@@ -80,11 +88,42 @@ class CampaignIT {
                 .heartbeatTimeoutMillis(HEARTBEAT_TIMEOUT_MILLIS).draw(3L, 1).get(0);
         plans.add(new TrialPlan(2, pause.config(), pause.kinds()));
 
-        CampaignRunner.Result result = run(plans, runner());
+        // the paused rank's JVM must really stop: its state in /proc is sampled every 20 ms
+        FaultPlan.Kill paused = pause.config().kills().get(0);
+        Map<Integer, ProcessHandle> ranks = new ConcurrentHashMap<>();
+        Map<Long, Long> stoppedMillis = new ConcurrentHashMap<>();
+        AtomicLong lastSample = new AtomicLong(System.nanoTime());
+        ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
+        watcher.scheduleAtFixedRate(() -> {
+            long now = System.nanoTime();
+            long since = TimeUnit.NANOSECONDS.toMillis(now - lastSample.getAndSet(now));
+            ranks.values().stream().filter(p -> "T".equals(state(p.pid())))
+                    .forEach(p -> stoppedMillis.merge(p.pid(), since, Long::sum));
+        }, 0, 20, TimeUnit.MILLISECONDS);
+
+        CampaignRunner.Result result;
+        try {
+            result = run(plans, runner().rankProcessListener((rank, process) -> ranks.put(rank, process)));
+        } finally {
+            watcher.shutdownNow();
+        }
 
         assertThat(result.trials()).hasSize(3).allSatisfy(CampaignIT::passes);
-        assertThat(result.trials().get(2).plan().config().kills())
-                .singleElement().satisfies(k -> assertThat(k.point()).isEqualTo(FaultPlan.Point.PAUSE));
+        assertThat(paused.point()).isEqualTo(FaultPlan.Point.PAUSE);
+        // the last trial's processes are the pause trial's: stopped about as long as planned, below the timeout
+        assertThat(stoppedMillis.getOrDefault(ranks.get(paused.rank()).pid(), 0L))
+                .as("time rank %d's JVM was seen stopped for a pause of %d ms", paused.rank(), paused.pauseMillis())
+                .isBetween(paused.pauseMillis() - 500, HEARTBEAT_TIMEOUT_MILLIS - 1);
+    }
+
+    /** The state letter of {@code /proc/PID/stat} (after the command name in parentheses), "" when gone. */
+    private static String state(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     /* The checker must be able to fail: a trial that leaves a port listening or a sysfs file changed. */

@@ -55,6 +55,7 @@ public final class CampaignRunner {
     private final List<String> rankJvmOptions;
     private long heartbeatTimeoutMillis = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;
     private Consumer<RunConfig> afterRun = config -> { };
+    private RankProcessListener rankProcessListener = RankProcessListener.NONE;
 
     /**
      * @param trialBoundMillis the most one trial may take before it counts as hung
@@ -85,6 +86,12 @@ public final class CampaignRunner {
      */
     public CampaignRunner afterRun(Consumer<RunConfig> action) {
         this.afterRun = java.util.Objects.requireNonNull(action);
+        return this;
+    }
+
+    /** Also told about every rank process a processes-mode trial starts (tests watch them); none by default. */
+    public CampaignRunner rankProcessListener(RankProcessListener listener) {
+        this.rankProcessListener = java.util.Objects.requireNonNull(listener);
         return this;
     }
 
@@ -252,6 +259,7 @@ public final class CampaignRunner {
                         @Override
                         public void started(int rank, ProcessHandle process) {
                             children.put(rank, process);
+                            rankProcessListener.started(rank, process);
                         }
                     })
                     .run(config);
