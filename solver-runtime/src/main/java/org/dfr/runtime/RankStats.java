@@ -7,7 +7,8 @@ package org.dfr.runtime;
  * @param kernelUpdatesDuringRecovery updates performed between a failure and the resume barrier
  * @param droppedStaleMessages messages of an abandoned epoch that were dropped
  * @param loopMicros time from the first iteration's start to the last one's end (recoveries included)
- * @param checkpointMicros time spent writing checkpoints (local and replicated copies)
+ * @param checkpointMicros time the rank's own thread spent writing checkpoints: the local copies (the
+ *        replicated copies are written by its replication thread)
  */
 public record RankStats(int rank, long kernelUpdates, long kernelUpdatesDuringRecovery, long droppedStaleMessages,
                         long loopMicros, long checkpointMicros, int checkpoints) {
