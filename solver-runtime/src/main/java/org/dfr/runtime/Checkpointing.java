@@ -50,7 +50,8 @@ public final class Checkpointing implements AutoCloseable {
     private final RankCounters counters;
     /** The file level of this rank, or null. */
     private final FileCheckpointWriter files;
-    private final int commitLag;
+    /** Set once more when an automatic interval is agreed, before the first checkpoint it places. */
+    private volatile int commitLag;
     private final IterationHook hook;
     private final RankContext context;
     private final ExecutorService replicator;
@@ -117,6 +118,17 @@ public final class Checkpointing implements AutoCloseable {
     /** Iterations between a checkpoint and its commit. */
     public int commitLag() {
         return commitLag;
+    }
+
+    /**
+     * Sets the commit lag for the interval a run agreed on during the run ({@link CheckpointSchedule}):
+     * {@link #lagFor} it. Only while no checkpoint is in flight (the schedule places none before).
+     */
+    public void useInterval(int checkpointEvery) {
+        if (pending != null) {
+            throw new IllegalStateException("interval set while checkpoint " + pending.iteration + " is in flight");
+        }
+        commitLag = lagFor(checkpointEvery);
     }
 
     /**

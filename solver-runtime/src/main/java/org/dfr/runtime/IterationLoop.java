@@ -44,6 +44,7 @@ public final class IterationLoop {
     private final RankContext context;
     private final Supplier<Ownership> ownership;
     private final Runnable checkAlive;
+    private final CheckpointSchedule schedule;
 
     private double lastResidual = Double.NaN;
     /** The last iteration of the run: {@code spec.iterations()} or, once converged, the converged iteration. */
@@ -57,10 +58,13 @@ public final class IterationLoop {
     /**
      * @param context what the hook is given
      * @param checkAlive throws {@link RankKilledException} once the rank was killed
+     * @param schedule which iterations are checkpoint iterations
      */
     public IterationLoop(RankContext context, RunSpec spec, PartitionKernel kernel, PartitionStates states,
                          Communicator comm, Checkpointing checkpointing, RankCounters counters, ControlBoard control,
-                         IterationHook hook, Supplier<Ownership> ownership, Runnable checkAlive) {
+                         IterationHook hook, Supplier<Ownership> ownership, Runnable checkAlive,
+                         CheckpointSchedule schedule) {
+        this.schedule = schedule;
         this.rankId = context.rankId();
         this.context = context;
         this.spec = spec;
@@ -87,9 +91,13 @@ public final class IterationLoop {
         firstCheckpoint = c;
         while (true) {
             try {
+                long start = System.nanoTime();
                 checkpointing.write(c, states, true);
+                long copied = System.nanoTime();
                 // the first checkpoint is committed at once: there is no earlier one to fall back to
                 checkpointing.awaitReplication(comm.mailbox()::isInterrupted);
+                // what an automatic interval is chosen from: the copy and the replication after it
+                schedule.recordInitialCheckpoint(copied - start, System.nanoTime() - copied);
                 allreduce(c, new TreeMap<>(), () -> { });
                 commitCheckpoint(c);
                 return c + 1;
@@ -151,6 +159,7 @@ public final class IterationLoop {
 
     /** Runs one full iteration (halos, update, checkpoint when due, reduction, swap). */
     public void runIteration(int i) {
+        long start = System.nanoTime();
         checkAlive.run();
         int epoch = comm.epoch();
         if (halosSentIteration != i || halosSentEpoch != epoch) {
@@ -167,7 +176,7 @@ public final class IterationLoop {
             counters.countUpdate();
         }
         states.markComputed(i);
-        boolean checkpoint = spec.isCheckpointIteration(i);
+        boolean checkpoint = schedule.isCheckpointIteration(i, control, epoch, rankId, comm.mailbox()::isInterrupted);
         if (checkpoint) {
             checkpointing.write(i, states, false);
             hook.afterCheckpointWrite(context, i);
@@ -187,6 +196,7 @@ public final class IterationLoop {
         if (spec.converged(residual)) {
             lastIteration = i;
         }
+        schedule.recordIteration(i, System.nanoTime() - start);
     }
 
     /**
@@ -213,6 +223,8 @@ public final class IterationLoop {
             if (spec.converged(sum) && iteration > firstCheckpoint) {
                 control.putIfAbsent(CONVERGED_KEY, Integer.toString(iteration));
             }
+            // an automatic interval is on the board before anybody has the sum of its decision iteration
+            schedule.atRootBeforeSum(iteration, control, comm.epoch(), rankId);
         });
     }
 

@@ -76,6 +76,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private final Checkpointing checkpointing;
     private final RankCounters counters = new RankCounters();
     private final IterationLoop loop;
+    private final CheckpointSchedule schedule;
 
     private volatile Ownership ownership;
     private volatile boolean finished;
@@ -142,8 +143,10 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.checkpointing = new Checkpointing(checkpoints, control, counters,
                 FileCheckpointWriter.of(disk, rankId, spec), Checkpointing.lagFor(spec.checkpointEvery()), hook, this,
                 "dfr-rank" + rankId + "-checkpoint-replicator");
+        this.schedule = new CheckpointSchedule(spec, disk.restarts() ? disk.restartIteration() : 0,
+                checkpointing::useInterval);
         this.loop = new IterationLoop(this, spec, kernel, states, communicator, checkpointing, counters, control, hook,
-                this::ownership, this::checkAlive);
+                this::ownership, this::checkAlive, schedule);
     }
 
     /**

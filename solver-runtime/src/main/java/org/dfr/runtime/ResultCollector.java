@@ -103,7 +103,9 @@ public final class ResultCollector {
         double residual = ended == null ? Double.NaN : Double.parseDouble(ended);
         String converged = via.promotionRetry().call(() -> control.get(RankNode.CONVERGED_KEY));
         int iterationsRun = converged == null ? via.spec().iterations() : Integer.parseInt(converged);
+        CheckpointIntervalDecision interval = CheckpointIntervalDecision.fromJson(
+                via.promotionRetry().call(() -> control.get(CheckpointIntervalDecision.KEY)));
         return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
-                new ArrayList<>(failures.values()), wallMillis, iterationsRun, converged != null);
+                new ArrayList<>(failures.values()), wallMillis, iterationsRun, converged != null, interval);
     }
 }

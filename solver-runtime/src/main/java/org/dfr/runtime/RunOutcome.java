@@ -14,8 +14,9 @@ import java.util.Map;
  * @param iterationsRun the last iteration computed: the run's cap, or the iteration whose global residual
  *        fell below the tolerance
  * @param converged whether the tolerance stopped the run (rather than the iteration cap)
+ * @param checkpointInterval the interval agreed during a run with an automatic interval, or null
  */
 public record RunOutcome(Map<Integer, double[]> finalStates, double finalResidual, List<RankStats> rankStats,
                          List<String> recoveryRecords, List<String> failureRecords, long wallMillis,
-                         int iterationsRun, boolean converged) {
+                         int iterationsRun, boolean converged, CheckpointIntervalDecision checkpointInterval) {
 }

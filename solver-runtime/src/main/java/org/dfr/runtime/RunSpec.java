@@ -10,13 +10,24 @@ package org.dfr.runtime;
  *
  * @param tolerance when above 0, the run stops after the first iteration whose global residual is below
  *        it; {@code iterations} stays the cap
+ * @param mtbfSeconds above 0: the checkpoint interval is chosen during the run ({@link CheckpointSchedule}) from
+ *        this mean time between failures of the whole run and the checkpoint cost measured in it, and
+ *        {@code checkpointEvery} is not used; {@link #FIXED_INTERVAL}: every {@code checkpointEvery} iterations
  */
 public record RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares,
-                      double tolerance) {
+                      double tolerance, double mtbfSeconds) {
 
     public static final int DEFAULT_RANKS_PER_HOST = 2;
     /** The tolerance of a run that stops only after {@code iterations}: no residual is below it. */
     public static final double NO_TOLERANCE = 0.0;
+    /** The {@link #mtbfSeconds} of a run that checkpoints every {@code checkpointEvery} iterations. */
+    public static final double FIXED_INTERVAL = 0.0;
+
+    /** A run with a fixed checkpoint interval. */
+    public RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares,
+                   double tolerance) {
+        this(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, tolerance, FIXED_INTERVAL);
+    }
 
     /** A run without a convergence test: it stops after {@code iterations}. */
     public RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares) {
@@ -24,6 +35,10 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
     }
 
     public RunSpec {
+        if (!(mtbfSeconds >= 0) || Double.isInfinite(mtbfSeconds)) {
+            throw new IllegalArgumentException("mtbfSeconds must be a finite number >= 0 (0: fixed interval), got "
+                    + mtbfSeconds);
+        }
         if (!(tolerance >= 0) || Double.isInfinite(tolerance)) {
             throw new IllegalArgumentException("tolerance must be a finite number >= 0 (0: none), got " + tolerance);
         }
@@ -59,7 +74,12 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
 
     /** The same run with a convergence test ({@code 0}: none). */
     public RunSpec withTolerance(double value) {
-        return new RunSpec(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, value);
+        return new RunSpec(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, value, mtbfSeconds);
+    }
+
+    /** Whether the checkpoint interval is chosen during the run (see {@link #mtbfSeconds}). */
+    public boolean autoInterval() {
+        return mtbfSeconds > 0;
     }
 
     /** Ranks including spares. */
@@ -75,6 +95,10 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
         return (memberCount() + ranksPerHost - 1) / ranksPerHost;
     }
 
+    /**
+     * Whether {@code iteration} is a checkpoint iteration of a fixed interval; a run with an
+     * {@link #autoInterval} asks its {@link CheckpointSchedule}.
+     */
     public boolean isCheckpointIteration(int iteration) {
         return iteration % checkpointEvery == 0 && iteration < iterations;
     }
