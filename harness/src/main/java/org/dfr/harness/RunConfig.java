@@ -26,12 +26,26 @@ import org.dfr.runtime.kernel.KernelSetup;
  * @param tolerance above 0: stop after the first iteration whose global residual is below it
  * @param hostFailures {@code HOST@ITER}: every rank of that host dies at the start of ITER
  * @param sysfsRoot root of the sysfs tree for frequency capping (tests point it at a fake tree)
+ * @param mtbfSeconds null: checkpoint every {@code checkpointEvery} iterations; else the mean time between
+ *        failures of the whole run, and the interval is chosen during the run from the checkpoint cost
+ *        measured in it ({@code --checkpoint-every auto}; {@code checkpointEvery} is then not used)
  */
 public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer> cells, List<Integer> ranksGrid,
                         int iterations, double tolerance, int checkpointEvery, Mode mode, int ranksPerHost, int spares,
                         Strategy strategy, List<FaultPlan.Kill> kills, List<FaultPlan.Kill> hostFailures,
                         Set<Integer> failDuringRecovery, boolean capIdleHosts, Path sysfsRoot, Path journal,
-                        Long samplePeriodMillis) {
+                        Long samplePeriodMillis, Double mtbfSeconds) {
+
+    /** A run with a fixed checkpoint interval. */
+    public RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer> cells, List<Integer> ranksGrid,
+                     int iterations, double tolerance, int checkpointEvery, Mode mode, int ranksPerHost, int spares,
+                     Strategy strategy, List<FaultPlan.Kill> kills, List<FaultPlan.Kill> hostFailures,
+                     Set<Integer> failDuringRecovery, boolean capIdleHosts, Path sysfsRoot, Path journal,
+                     Long samplePeriodMillis) {
+        this(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode, ranksPerHost, spares,
+                strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal, samplePeriodMillis,
+                null);
+    }
 
     public RunConfig {
         Objects.requireNonNull(kernel);
@@ -48,7 +62,11 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
                     + " axes but --ranks-grid " + KernelProblem.join(toArray(ranksGrid)) + " has " + ranksGrid.size()
                     + ": give both with the same number of axes");
         }
-        RunSpec spec = new RunSpec(partitionCountOf(ranksGrid), iterations, checkpointEvery, ranksPerHost, spares, tolerance);
+        if (mtbfSeconds != null && !(mtbfSeconds > 0 && !mtbfSeconds.isInfinite())) {
+            throw new IllegalArgumentException("--mtbf-seconds " + mtbfSeconds + " is not allowed: give a number > 0");
+        }
+        RunSpec spec = new RunSpec(partitionCountOf(ranksGrid), iterations, checkpointEvery, ranksPerHost, spares, tolerance,
+                mtbfSeconds == null ? RunSpec.FIXED_INTERVAL : mtbfSeconds);
         KernelJars.catalog(kernelJars).create(kernel, toArray(cells), toArray(ranksGrid));
         for (FaultPlan.Kill k : kills) {
             if (k.rank() >= spec.memberCount()) {
@@ -132,7 +150,8 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     }
 
     public RunSpec runSpec() {
-        return new RunSpec(partitionCount(), iterations, checkpointEvery, ranksPerHost, spares, tolerance);
+        return new RunSpec(partitionCount(), iterations, checkpointEvery, ranksPerHost, spares, tolerance,
+                mtbfSeconds == null ? RunSpec.FIXED_INTERVAL : mtbfSeconds);
     }
 
     /** Rank kills, host failures expanded to their ranks, and deaths during recovery. */
@@ -153,35 +172,35 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     public RunConfig withStrategy(Strategy other) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, other, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal,
-                samplePeriodMillis);
+                samplePeriodMillis, mtbfSeconds);
     }
 
     /** The same run in another mode. */
     public RunConfig withMode(Mode other) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, other,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis);
+                journal, samplePeriodMillis, mtbfSeconds);
     }
 
     /** The same run with a convergence test ({@code 0}: none). */
     public RunConfig withTolerance(double value) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, value, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis);
+                journal, samplePeriodMillis, mtbfSeconds);
     }
 
     /** The same run with hosts of {@code ranks} ranks. */
     public RunConfig withRanksPerHost(int ranks) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranks, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis);
+                journal, samplePeriodMillis, mtbfSeconds);
     }
 
     /** The same run of another kernel, with kernel providers also taken from {@code jars}. */
     public RunConfig withKernel(KernelChoice other, List<Path> jars) {
         return new RunConfig(other, jars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis);
+                journal, samplePeriodMillis, mtbfSeconds);
     }
 
     /** A run of the default kernel ({@code jacobi2d5}) on {@code px x py} ranks, with the command line's defaults. */
@@ -206,25 +225,41 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     public RunConfig withFaults(List<FaultPlan.Kill> rankKills, List<FaultPlan.Kill> hosts, Set<Integer> duringRecovery) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, rankKills, hosts, duringRecovery, capIdleHosts, sysfsRoot, journal,
-                samplePeriodMillis);
+                samplePeriodMillis, mtbfSeconds);
     }
 
     public RunConfig withSpares(int count) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, count, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis);
+                journal, samplePeriodMillis, mtbfSeconds);
     }
 
     public RunConfig withCapping(boolean cap, Path root, Path journalFile) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, cap, root, journalFile,
-                samplePeriodMillis);
+                samplePeriodMillis, mtbfSeconds);
+    }
+
+    /**
+     * This configuration with the checkpoint interval chosen during the run for this MTBF of the whole
+     * run (null: every {@link #checkpointEvery} iterations).
+     */
+    public RunConfig withMtbfSeconds(Double value) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis, value);
+    }
+
+    /** Whether the checkpoint interval is chosen during the run ({@link #mtbfSeconds}). */
+    @JsonIgnore
+    public boolean autoCheckpointInterval() {
+        return mtbfSeconds != null;
     }
 
     /** This configuration with another power sampling period (null: the default). */
     public RunConfig withSamplePeriodMillis(Long millis) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, millis);
+                journal, millis, mtbfSeconds);
     }
 }

@@ -12,7 +12,9 @@ import java.util.Map;
  * collection of the final state included); {@code loopMillis} spans the iteration loop of the
  * slowest rank, and the throughput figures are computed over it. {@code restartedFromIteration} is
  * set only for a run started from a file checkpoint ({@code --restart-from}): it ran iterations
- * {@code restartedFromIteration+1 .. iterationsRun}.
+ * {@code restartedFromIteration+1 .. iterationsRun}. {@code checkpointInterval} is set only for a run
+ * with {@code --checkpoint-every auto}: what its interval was chosen from ({@code checkpointEvery} is the
+ * chosen interval then).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(String kernel, Map<String, String> kernelOptions, String strategy, List<Integer> ranksGrid,
@@ -22,7 +24,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                         double checkpointMillisEach, double iterationsPerSecond,
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
                         List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance,
-                        Integer restartedFromIteration) {
+                        Integer restartedFromIteration, CheckpointInterval checkpointInterval) {
 
     /** What ended the run. */
     public enum StopReason {
@@ -37,7 +39,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, value, provenance, restartedFromIteration);
+                recoveries, ranks, value, provenance, restartedFromIteration, checkpointInterval);
     }
 
     /** This report with another provenance (the launcher's, for a processes run). */
@@ -45,7 +47,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, energy, value, restartedFromIteration);
+                recoveries, ranks, energy, value, restartedFromIteration, checkpointInterval);
     }
 
     /** This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not). */
@@ -53,7 +55,30 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, energy, provenance, iteration);
+                recoveries, ranks, energy, provenance, iteration, checkpointInterval);
+    }
+
+    /**
+     * How a run with {@code --checkpoint-every auto} chose its interval: Daly's formula (Young's for
+     * comparison) with the checkpoint cost and iteration time measured in the run. All fields but
+     * {@code mtbfSeconds} are absent when the run ended before the decision.
+     *
+     * @param mtbfSeconds the run's mean time between failures ({@code --mtbf-seconds})
+     * @param measuredCheckpointMillis the cost {@code C} the formula used: the initial checkpoint's local copy
+     *        plus the part of its replication that one iteration of commit lag does not hide
+     * @param measuredCopyMillis the initial checkpoint's local copy
+     * @param measuredReplicationMillis the initial checkpoint's replication after the copy
+     * @param measuredIterationMillis the mean duration of the iterations measured before the decision
+     * @param youngInterval Young's interval {@code sqrt(2 C M)}, in iterations, within {@code [1, iterations]}
+     * @param chosenInterval Daly's interval in iterations, within {@code [1, iterations]}: the interval used
+     * @param decidedAtIteration the iteration with whose reduction it was agreed; checkpoints follow it
+     * @param measuredByRank the rank whose measurements were used
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CheckpointInterval(double mtbfSeconds, Double measuredCheckpointMillis, Double measuredCopyMillis,
+                                     Double measuredReplicationMillis, Double measuredIterationMillis,
+                                     Integer youngInterval, Integer chosenInterval, Integer decidedAtIteration,
+                                     Integer measuredByRank) {
     }
 
     /** Ranks that died together at one iteration. */

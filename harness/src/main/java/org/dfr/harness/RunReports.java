@@ -90,12 +90,34 @@ public final class RunReports {
         return new RunReport(config.kernel().name(), options, config.strategy().label(), config.ranksGrid(),
                 config.cells(), config.iterations(), config.tolerance() > 0 ? config.tolerance() : null, iterationsRun,
                 outcome.converged() ? RunReport.StopReason.TOLERANCE : RunReport.StopReason.ITERATIONS,
-                config.checkpointEvery(),
+                checkpointEvery(config, outcome),
                 config.mode().name().toLowerCase(java.util.Locale.ROOT), config.ranksPerHost(), config.spares(),
                 digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
-                new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null);
+                new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null,
+                checkpointInterval(config, outcome));
+    }
+
+    /** The interval the run used: the configured one, or the one it chose ({@code auto}; the iterations when it ended before choosing: no checkpoint after the first). */
+    private static int checkpointEvery(RunConfig config, RunOutcome outcome) {
+        if (!config.autoCheckpointInterval()) {
+            return config.checkpointEvery();
+        }
+        return outcome.checkpointInterval() == null ? config.iterations() : outcome.checkpointInterval().interval();
+    }
+
+    private static RunReport.CheckpointInterval checkpointInterval(RunConfig config, RunOutcome outcome) {
+        if (!config.autoCheckpointInterval()) {
+            return null;
+        }
+        org.dfr.runtime.CheckpointIntervalDecision d = outcome.checkpointInterval();
+        if (d == null) {
+            return new RunReport.CheckpointInterval(config.mtbfSeconds(), null, null, null, null, null, null, null, null);
+        }
+        return new RunReport.CheckpointInterval(d.mtbfSeconds(), d.checkpointMillis(), d.copyMillis(),
+                d.replicationMillis(), d.iterationMillis(), d.youngIterations(), d.interval(), d.decidedAtIteration(),
+                d.rank());
     }
 
     /**
