@@ -55,6 +55,19 @@ public record KernelWarmUp(long sweeps) {
     }
 
     /**
+     * The warm-up of a run of {@code iterations} iterations: {@link #forCells}, but never more sweeps
+     * than the run has iterations. A warm-up only pays when the run is longer than it: a 10-iteration
+     * run of 256x256 on 8 ranks spent 0.85 s of CPU per rank warming up (2,000 sweeps) for a loop of
+     * a few milliseconds.
+     */
+    public static KernelWarmUp forRun(long cells, int iterations) {
+        if (iterations < 1) {
+            throw new IllegalArgumentException("a run has at least 1 iteration, got " + iterations);
+        }
+        return new KernelWarmUp(Math.min(forCells(cells).sweeps(), iterations));
+    }
+
+    /**
      * Warms up {@code kernel} on {@code partition}: per sweep, packs the halos its consumers need,
      * unpacks the halos of its inputs and updates it, all on scratch buffers.
      *

@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.dfr.power.meter.PowerModel;
@@ -35,9 +34,13 @@ import org.slf4j.LoggerFactory;
  * Runs a {@link RunConfig} with one JVM per rank ({@link RankProcessMain}) on loopback, so that
  * planned failures are real SIGKILLs of real processes.
  *
- * <p>Rank 0 is started first and becomes the cluster's master alone; once it is up, the other
- * ranks start together and join it (started all at once, the members may elect several masters and
- * take seconds to merge). Every line a rank prints goes to this JVM's stderr as {@code [rank r] ...}.
+ * <p>All rank JVMs start at the same moment; rank 0 founds the cluster, and the others start their
+ * members once rank 0's is up (it creates a file they wait for, {@link RankProcessMain#FOUNDER_UP_FILE}):
+ * their JVM start-up, configuration and kernel set-up overlap rank 0's, where starting rank 0 first
+ * and the others once it was up put a whole JVM start-up in series. (A member that tries to join
+ * before rank 0 listens gives up at once: its only way in is rank 0, see {@link HazelcastConfigs}.)
+ * The ranks map a class data archive ({@link RankJvmArchive}) made by the first run of a build. Every line a rank prints goes to this
+ * JVM's stderr as {@code [rank r] ...}.
  * The lowest active rank at the end ({@code RankNode#collectorRank}) writes the report to a file in
  * a temporary directory, which is read back and deleted.
  *
@@ -90,6 +93,16 @@ public final class ProcessLauncher {
             "--add-opens", "java.management/sun.management=ALL-UNNAMED",
             "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
+    /**
+     * Compile later, so that the JIT does not compile Hazelcast's start-up code that runs a few
+     * thousand times and never again: measured on 8 rank processes of a 256x256 run, each rank used
+     * 1.9 s of CPU from JVM start to its first iteration instead of 2.4 s (about 4 s less CPU on 2
+     * cores shared by 8 JVMs). The kernel's loops still reach C2 within the first sweeps (their
+     * back-edge counters count cells) and iterations/s of 2048x2048 did not drop. Overridden by a
+     * later {@code -XX:CompileThresholdScaling} in {@value #RANK_JVM_OPTIONS_PROPERTY}.
+     */
+    static final List<String> START_UP_JIT = List.of("-XX:CompileThresholdScaling=5");
+
     /** The JDK's incubating vector module, which kernels may use (the built-in jacobi2d5 does). */
     static final String VECTOR_MODULE = "jdk.incubator.vector";
 
@@ -121,6 +134,12 @@ public final class ProcessLauncher {
             return false;
         }
     }
+
+    /**
+     * System property: more options for every rank's JVM, separated by spaces, placed last (to try a
+     * JVM flag on the ranks without a rebuild, e.g. {@code -Ddfr.rankJvmOptions=-XX:+UseSerialGC}).
+     */
+    public static final String RANK_JVM_OPTIONS_PROPERTY = "dfr.rankJvmOptions";
 
     private final ClusterSettings settings;
     private RankProcessListener listener = RankProcessListener.NONE;
@@ -213,12 +232,19 @@ public final class ProcessLauncher {
             RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config), ProcessHandle.current().pid())
                     .write(configFile);
             List<String> jvm = jvmCommand(config);
+            RankJvmArchive archive = RankJvmArchive.forClassPath(classPath(config));
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
             RunEnergy power = RunEnergy.open(config, powerModel);
             CappingRelay relay = capping == null ? null : new CappingRelay(power.listener(capping));
             power.run(() -> {
-                new Supervision(config, deadline, timeoutMillis, dir, relay)
-                        .run(rank -> command(jvm, configFile, rank, resultFile));
+                Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, relay);
+                try {
+                    Path founderUp = dir.resolve("founder-up");
+                    supervision.run(rank -> command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
+                            founderUp));
+                } finally {
+                    archive.adopt(supervision.exitedCleanly(0));
+                }
                 return null;
             });
             if (!Files.exists(resultFile)) {
@@ -281,6 +307,7 @@ public final class ProcessLauncher {
         cmd.add("-XX:+UseParallelGC");
         cmd.addAll(HUGE_PAGES);
         cmd.add("-XX:+ExitOnOutOfMemoryError");
+        cmd.addAll(START_UP_JIT);
         cmd.add("-Djava.net.preferIPv4Stack=true");
         cmd.add("-Dhazelcast.logging.type=slf4j");
         cmd.addAll(HAZELCAST_MODULE_ACCESS);
@@ -291,6 +318,10 @@ public final class ProcessLauncher {
                 .sorted()
                 .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
         cmd.addAll(jvmOptions);
+        String extra = System.getProperty(RANK_JVM_OPTIONS_PROPERTY, "").trim();
+        if (!extra.isEmpty()) {
+            cmd.addAll(List.of(extra.split("\\s+")));
+        }
         cmd.add("-cp");
         cmd.add(classPath(config));
         cmd.add(RankProcessMain.class.getName());
@@ -307,10 +338,13 @@ public final class ProcessLauncher {
         return String.join(java.io.File.pathSeparator, entries);
     }
 
-    private static List<String> command(List<String> jvm, Path configFile, int rank, Path resultFile) {
+    private static List<String> command(List<String> jvm, List<String> rankJvmOptions, Path configFile, int rank,
+                                        Path resultFile, Path founderUp) {
         List<String> cmd = new ArrayList<>(jvm);
+        // JVM options go before the main class, which is the last element of the JVM command
+        cmd.addAll(cmd.size() - 1, rankJvmOptions);
         cmd.addAll(List.of("--config", configFile.toString(), "--rank", Integer.toString(rank),
-                "--result", resultFile.toString()));
+                "--result", resultFile.toString(), RankProcessMain.FOUNDER_UP_FILE, founderUp.toString()));
         return cmd;
     }
 
@@ -340,11 +374,7 @@ public final class ProcessLauncher {
             try {
                 int members = config.runSpec().memberCount();
                 long launchedAt = System.nanoTime();
-                RankProcess first = start(0, commandOf);
-                if (!awaitUp(first)) {
-                    throw failure(first);
-                }
-                for (int r = 1; r < members; r++) {
+                for (int r = 0; r < members; r++) {
                     start(r, commandOf);
                 }
                 reportFormation(members, launchedAt);
@@ -368,14 +398,10 @@ public final class ProcessLauncher {
             return p;
         }
 
-        private boolean awaitUp(RankProcess first) {
-            try {
-                return first.awaitUp(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
-            } catch (TimeoutException e) {
-                throw timedOut();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RunFailedException("interrupted while starting the rank processes", e);
+        /** Whether {@code rank}'s (first) process exited with {@link RankProcessMain#EXIT_OK}. */
+        boolean exitedCleanly(int rank) {
+            synchronized (exitCodes) {
+                return Integer.valueOf(RankProcessMain.EXIT_OK).equals(exitCodes.get(rank));
             }
         }
 
@@ -387,6 +413,13 @@ public final class ProcessLauncher {
                 long millis = TimeUnit.NANOSECONDS.toMillis(last - launchedAt);
                 LOG.info("{} rank processes formed their cluster {} ms after the first was started", members, millis);
                 listener.clusterFormed(members, millis);
+            });
+            CompletableFuture<?>[] loops = ranks.stream().map(RankProcess::loopStarted)
+                    .toArray(CompletableFuture[]::new);
+            CompletableFuture.anyOf(loops).thenAccept(at -> {
+                long millis = TimeUnit.NANOSECONDS.toMillis((Long) at - launchedAt);
+                LOG.info("the first rank entered the iteration loop {} ms after the first was started", millis);
+                listener.firstIteration(millis);
             });
         }
 
@@ -416,7 +449,9 @@ public final class ProcessLauncher {
                     continue;
                 }
                 int code = p.exitValue();
-                exitCodes.put(p.rank(), code);
+                synchronized (exitCodes) {
+                    exitCodes.put(p.rank(), code);
+                }
                 if (code == RankProcessMain.EXIT_OK) {
                     graceDeadline = Math.min(graceDeadline,
                             System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MILLIS));

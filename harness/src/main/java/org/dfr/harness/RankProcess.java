@@ -28,6 +28,7 @@ final class RankProcess {
     private final Deque<String> tail = new ArrayDeque<>();
     private final CompletableFuture<Long> up = new CompletableFuture<>();
     private final CompletableFuture<Long> formed = new CompletableFuture<>();
+    private final CompletableFuture<Long> loopStarted = new CompletableFuture<>();
     private final Thread pump;
     private final CappingRelay capping;
 
@@ -69,6 +70,9 @@ final class RankProcess {
                     up.complete(System.nanoTime());
                 } else if (line.startsWith(RankProcessMain.CLUSTER_FORMED_LINE)) {
                     formed.complete(System.nanoTime());
+                } else if (line.startsWith(RankProcessMain.LOOP_STARTED_LINE)) {
+                    loopStarted.complete(System.nanoTime());
+                    continue; // a marker for the launcher, not news for people
                 }
                 synchronized (tail) {
                     if (tail.size() == tailLines) {
@@ -101,6 +105,11 @@ final class RankProcess {
 
     int exitValue() {
         return process.exitValue();
+    }
+
+    /** System.nanoTime() at which the rank reported that it enters the iteration loop, if it did. */
+    CompletableFuture<Long> loopStarted() {
+        return loopStarted;
     }
 
     /** System.nanoTime() at which the rank reported that its cluster has formed, if it did. */

@@ -20,4 +20,11 @@ public interface RankProcessListener {
      */
     default void clusterFormed(int members, long millis) {
     }
+
+    /**
+     * The first rank process entered the iteration loop (start-up and warm-up done), {@code millis}
+     * after the launcher started the first one.
+     */
+    default void firstIteration(long millis) {
+    }
 }

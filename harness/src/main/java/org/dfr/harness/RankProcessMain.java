@@ -87,6 +87,12 @@ public final class RankProcessMain implements Callable<Integer> {
 
     /** The option naming the file through which rank 0 tells the others that it founded the cluster. */
     public static final String FOUNDER_UP_FILE = "--founder-up-file";
+    /**
+     * How long a rank waits for rank 0's member at most. Generous, and not the join timeout: 8 JVMs
+     * starting on 2 loaded cores took rank 0 up to 25 s, and when rank 0 fails the launcher ends the
+     * run (and kills this rank) at once anyway.
+     */
+    static final long FOUNDER_TIMEOUT_MILLIS = 300_000;
     /** How often a rank looks for the founder's file while it waits. */
     static final long FOUNDER_POLL_MILLIS = 5;
 
@@ -153,7 +159,7 @@ public final class RankProcessMain implements Callable<Integer> {
         RankNode node = null;
         try {
             if (founderUpFile != null && rank != 0) {
-                awaitFounder(founderUpFile, settings.joinTimeoutMillis());
+                awaitFounder(founderUpFile, FOUNDER_TIMEOUT_MILLIS);
             }
             node = RankNode.start(rank, spec, kernel, settings, resilient.failureHandler(),
                     resilient.faultInjector(RankKiller.SIGKILL_PROCESS));
@@ -220,9 +226,10 @@ public final class RankProcessMain implements Callable<Integer> {
         int[] owned = org.dfr.runtime.Ownership.initial(spec.partitionCount()).partitionsOf(rank);
         int partition = owned.length > 0 ? owned[0] : 0;
         long start = System.nanoTime();
-        KernelWarmUp.forCells(kernel.cellsOf(partition)).run(kernel, partition);
+        // never longer than the run itself: a warm-up only pays for a run that is longer than it
+        KernelWarmUp.forRun(kernel.cellsOf(partition), spec.iterations()).run(kernel, partition);
         try {
-            TransportWarmUp.forHalosOf(kernel, partition, TransportWarmUp.DEFAULT_ROUND_TRIPS)
+            TransportWarmUp.forRun(kernel, partition, TransportWarmUp.DEFAULT_ROUND_TRIPS, spec.iterations())
                     .run(java.net.InetAddress.getByName(settings.addressOfHost(spec.hostOf(rank))));
         } catch (java.net.UnknownHostException e) {
             LOG.debug("rank {}: no transport warm-up: {}", rank, e.getMessage());

@@ -27,6 +27,7 @@ public final class Runner {
 
     private final ClusterSettings settings;
     private PowerModel powerModel;
+    private RankProcessListener startUpListener = RankProcessListener.NONE;
     private Path samples;
     private java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sampleSink;
 
@@ -36,6 +37,15 @@ public final class Runner {
 
     public Runner(ClusterSettings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * Told when a processes-mode run's rank processes formed their cluster and when the first entered
+     * the iteration loop ({@code dfr run} prints both); default: nobody.
+     */
+    public Runner startUpListener(RankProcessListener value) {
+        this.startUpListener = java.util.Objects.requireNonNull(value);
+        return this;
     }
 
     /**
@@ -92,7 +102,7 @@ public final class Runner {
         RunReport report;
         if (config.mode() == Mode.PROCESSES) {
             report = new ProcessLauncher(settings).powerModel(powerModel).samples(samples).sampleSink(sampleSink)
-                    .run(config);
+                    .listener(startUpListener).run(config);
         } else {
             report = runEmbedded(config);
         }
@@ -131,7 +141,7 @@ public final class Runner {
         warnIfHeapLooksSmall(config);
         KernelSetup setup = config.kernelSetup();
         // compile the kernel before the members start, not in the timed loop
-        KernelWarmUp.forCells(setup.kernel().cellsOf(0)).run(setup.kernel(), 0);
+        KernelWarmUp.forRun(setup.kernel().cellsOf(0), config.iterations()).run(setup.kernel(), 0);
         IdleHostCapping capping = config.capIdleHosts()
                 ? new IdleHostCapping(config.runSpec(), sysfsRoot(config), allHosts(config), config.journal())
                 : null;

@@ -55,6 +55,17 @@ public record TransportWarmUp(int roundTrips, int[] payloadLengths) {
     }
 
     /**
+     * The transport warm-up of a run of {@code iterations} iterations: {@link #forHalosOf} with
+     * {@code roundTrips}, but never more round trips than the run sends messages of those kinds (one
+     * of each size per iteration): a warm-up longer than the run cannot pay.
+     */
+    public static TransportWarmUp forRun(PartitionKernel kernel, int partition, int roundTrips, int iterations) {
+        TransportWarmUp full = forHalosOf(kernel, partition, roundTrips);
+        long perRun = (long) iterations * full.payloadLengths.length;
+        return new TransportWarmUp((int) Math.max(1, Math.min(roundTrips, perRun)), full.payloadLengths);
+    }
+
+    /**
      * Runs the round trips.
      *
      * @throws UncheckedIOException if a loopback socket cannot be opened

@@ -222,7 +222,8 @@ public final class RunCommand implements Callable<Integer> {
             result = ssh.given()
                     ? new SshLauncher(ssh.sshCommand(), ssh.remoteJava(), ssh.sharedDirectory(settings.clusterName()),
                             line -> spec.commandLine().getErr().println("dfr run: " + line)).run(config, settings)
-                    : new Runner(settings).powerModel(model).samples(samples).run(config);
+                    : new Runner(settings).powerModel(model).samples(samples).startUpListener(startUpLines(out))
+                            .run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             return 1;
@@ -254,6 +255,42 @@ public final class RunCommand implements Callable<Integer> {
         if (conflict != null) {
             throw new ParameterException(spec.commandLine(), "--hosts cannot be combined with " + conflict);
         }
+    }
+
+    /**
+     * Prints when the rank processes formed their cluster and when the first iteration began, in
+     * seconds since this command started (JVM start-up included): start-up is what a user waits for.
+     */
+    static org.dfr.harness.RankProcessListener startUpLines(PrintWriter out) {
+        return new org.dfr.harness.RankProcessListener() {
+            @Override
+            public void started(int rank, ProcessHandle process) {
+            }
+
+            @Override
+            public void clusterFormed(int members, long millis) {
+                print("cluster formed:  " + members + " members in " + secondsSinceCommand());
+            }
+
+            @Override
+            public void firstIteration(long millis) {
+                print("first iteration: " + secondsSinceCommand() + " after the command");
+            }
+
+            private void print(String line) {
+                synchronized (out) {
+                    out.println(line);
+                    out.flush();
+                }
+            }
+        };
+    }
+
+    /** Seconds since this JVM started, e.g. {@code "2.41 s"}. */
+    static String secondsSinceCommand() {
+        long millis = ProcessHandle.current().info().startInstant()
+                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
+        return String.format(java.util.Locale.ROOT, "%.2f s", millis / 1000.0);
     }
 
     /** Writes the rank processes' configuration and prints the command of every rank. */

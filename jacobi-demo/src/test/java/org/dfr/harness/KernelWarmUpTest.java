@@ -22,6 +22,15 @@ class KernelWarmUpTest {
     }
 
     @Test
+    void when_theRunIsShorterThanTheWarmUp_then_theWarmUpHasAsManySweepsAsTheRunHasIterations() {
+        // 152 cells would warm up for 2 000 sweeps; a 10-iteration run does not repay more than 10
+        assertThat(KernelWarmUp.forRun(152, 10).sweeps()).isEqualTo(10);
+        assertThat(KernelWarmUp.forRun(100_000, 5_000).sweeps()).isEqualTo(300);
+        assertThatThrownBy(() -> KernelWarmUp.forRun(152, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0");
+    }
+
+    @Test
     void when_blockIsTiny_then_theMaximumNumberOfSweepsRuns() {
         assertThat(KernelWarmUp.forCells(152).sweeps()).isEqualTo(KernelWarmUp.DEFAULT_MAX_SWEEPS);
     }

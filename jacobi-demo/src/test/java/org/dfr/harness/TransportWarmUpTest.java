@@ -23,6 +23,16 @@ class TransportWarmUpTest {
     }
 
     @Test
+    void when_theRunSendsFewerMessagesThanTheWarmUp_then_theWarmUpSendsNoMore() {
+        JacobiKernel kernel = new JacobiKernel(new BlockDecomposition(new JacobiProblem(64, 64), 2, 4));
+
+        // 4 message sizes per iteration: 3 iterations send 12 of them, 1 000 iterations more than 1 000
+        assertThat(TransportWarmUp.forRun(kernel, 0, 1_000, 3).roundTrips()).isEqualTo(12);
+        assertThat(TransportWarmUp.forRun(kernel, 0, 1_000, 1_000).roundTrips()).isEqualTo(1_000);
+        assertThat(TransportWarmUp.forRun(kernel, 0, 1_000, 3).payloadLengths()).containsExactlyInAnyOrder(16, 32, 2, 0);
+    }
+
+    @Test
     void when_run_then_everyMessageComesBackOverLoopback() {
         // a lost or garbled message would make take() time out and throw
         new TransportWarmUp(50, new int[] {0, 3, 20_000}).run();

@@ -1,0 +1,100 @@
+package org.dfr.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RankJvmArchiveTest {
+
+    @TempDir
+    Path dir;
+
+    private String savedDirectory;
+
+    @BeforeEach
+    void pointTheArchivesAtATemporaryDirectory() {
+        savedDirectory = System.getProperty(RankJvmArchive.DIRECTORY_PROPERTY);
+        System.setProperty(RankJvmArchive.DIRECTORY_PROPERTY, dir.resolve("cds").toString());
+    }
+
+    @AfterEach
+    void restore() {
+        if (savedDirectory == null) {
+            System.clearProperty(RankJvmArchive.DIRECTORY_PROPERTY);
+        } else {
+            System.setProperty(RankJvmArchive.DIRECTORY_PROPERTY, savedDirectory);
+        }
+    }
+
+    @Test
+    void when_theClassPathHasADirectory_then_noArchiveAndNoOption() throws Exception {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
+        String classPath = jar + File.pathSeparator + dir.resolve("classes");
+        Files.createDirectories(dir.resolve("classes"));
+
+        RankJvmArchive archive = RankJvmArchive.forClassPath(classPath);
+
+        assertThat(RankJvmArchive.key(classPath)).isEmpty();
+        assertThat(archive.optionsFor(0)).isEmpty();
+        assertThat(archive.optionsFor(1)).isEmpty();
+    }
+
+    @Test
+    void when_noArchiveExists_then_rankZeroWritesItAtExitAndTheRunAdoptsIt() throws Exception {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
+        RankJvmArchive archive = RankJvmArchive.forClassPath(jar.toString());
+
+        assertThat(archive.inUse()).isFalse();
+        assertThat(archive.optionsFor(1)).isEmpty();
+        String option = archive.optionsFor(0).get(0);
+        assertThat(option).startsWith("-XX:ArchiveClassesAtExit=");
+        // what the JVM of rank 0 would write when it exits
+        Path pending = Path.of(option.substring(option.indexOf('=') + 1));
+        Files.write(pending, new byte[8_192]);
+
+        archive.adopt(true);
+
+        assertThat(pending).doesNotExist();
+        RankJvmArchive next = RankJvmArchive.forClassPath(jar.toString());
+        assertThat(next.inUse()).isTrue();
+        assertThat(next.optionsFor(3).get(0)).startsWith("-XX:SharedArchiveFile=").endsWith(".jsa");
+    }
+
+    @Test
+    void when_theJarChanges_then_itsArchiveIsAnotherOne() throws Exception {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
+        String before = RankJvmArchive.key(jar.toString()).orElseThrow();
+
+        Files.setLastModifiedTime(jar, FileTime.fromMillis(Files.getLastModifiedTime(jar).toMillis() + 5_000));
+
+        assertThat(RankJvmArchive.key(jar.toString()).orElseThrow()).isNotEqualTo(before);
+    }
+
+    @Test
+    void when_rankZeroExitedCleanlyWithoutWritingTheArchive_then_laterRunsDoNotTryAgain() throws Exception {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
+
+        RankJvmArchive.forClassPath(jar.toString()).adopt(true);
+
+        RankJvmArchive next = RankJvmArchive.forClassPath(jar.toString());
+        assertThat(next.optionsFor(0)).isEmpty();
+        assertThat(next.inUse()).isFalse();
+    }
+
+    @Test
+    void when_rankZeroDied_then_theNextRunTriesAgain() throws Exception {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
+
+        RankJvmArchive.forClassPath(jar.toString()).adopt(false);
+
+        assertThat(RankJvmArchive.forClassPath(jar.toString()).optionsFor(0).get(0))
+                .startsWith("-XX:ArchiveClassesAtExit=");
+    }
+}
