@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>The rule. A peer's data-plane connection that ends without the goodbye of an orderly close
  * (EOF or reset: the kernel closes the sockets of a SIGKILLed process at once) is only a
  * <em>suspicion</em>. It is <em>confirmed</em> when a new connection to the peer's listening socket is
- * refused ({@link DataPlane#probe}). Why that is safe: the listening socket of a rank is closed only
+ * refused ({@link DataPlane#probe}), or, when it is accepted, reset or closed within
+ * {@link #LINGER_MILLIS} (the kernel closes a dying process's sockets one after the other, so its
+ * listening socket may outlive the connection that ended by a moment, and then resets what waits in it). Why that is safe: the listening socket of a rank is closed only
  * when its process is gone or the rank closed its data plane, which it does only when it leaves the
  * run; in both cases the rank will never again take part, so counting it out loses nothing. A rank
  * that is merely slow or paused (SIGSTOP, a long GC) keeps its sockets: no connection of its ends,
@@ -30,7 +32,11 @@ import org.slf4j.LoggerFactory;
  * <p>The survivor that confirms a death tells every other live rank with an epoch-tagged
  * {@link MessageKind#RANK_LOST} notice, so that all stop within their current iteration, and every
  * survivor that learns of it asks Hazelcast to suspect the member ({@link Membership#rankLost}).
- * Probes run on one thread of their own: a reading thread never blocks on them.
+ * A peer on a loopback address (every rank of a run on one machine) is probed at once on the thread
+ * that saw its connection end: the kernel refuses or accepts such a connection without waiting, and
+ * a hand-over to another thread costs a wake-up (tens of milliseconds on a loaded machine). A peer on
+ * another host is probed on the watch's own thread, so that no reading thread waits for an answer;
+ * the notices and Hazelcast's suspicion are always sent from there.
  */
 public final class DeathWatch implements AutoCloseable {
 
@@ -41,6 +47,12 @@ public final class DeathWatch implements AutoCloseable {
      * millisecond; a host that does not answer at all is left to Hazelcast's heartbeat.
      */
     public static final int PROBE_TIMEOUT_MILLIS = 500;
+    /**
+     * How long an accepted probe connection is watched for a reset when the first probe found the
+     * peer's socket open. A live peer keeps it open (the probe costs it nothing more); a dying one
+     * closes its listening socket within microseconds to milliseconds.
+     */
+    public static final int LINGER_MILLIS = 200;
 
     private final int rankId;
     private final DataPlane dataPlane;
@@ -72,31 +84,56 @@ public final class DeathWatch implements AutoCloseable {
             return;
         }
         long suspectedAt = System.nanoTime();
+        if (dataPlane.isOnLoopback(rank)
+                && dataPlane.probe(rank, PROBE_TIMEOUT_MILLIS) == DataPlane.PeerState.DEAD) {
+            try {
+                confirmed(rank, suspectedAt);
+            } finally {
+                probing.remove(rank);
+            }
+            return;
+        }
+        // not refused at once: watch a probe connection for a while, on the watch's thread
+        onWatchThread(() -> {
+            try {
+                confirm(rank, suspectedAt);
+            } finally {
+                probing.remove(rank);
+            }
+        });
+    }
+
+    private void onWatchThread(Runnable task) {
         try {
-            prober.execute(() -> {
-                try {
-                    confirm(rank, suspectedAt);
-                } finally {
-                    probing.remove(rank);
-                }
-            });
+            prober.execute(task);
         } catch (RejectedExecutionException e) {
-            probing.remove(rank); // closing
+            // closing: nothing to do any more
         }
     }
 
     private void confirm(int rank, long suspectedAtNanos) {
-        DataPlane.PeerState state = dataPlane.probe(rank, PROBE_TIMEOUT_MILLIS);
-        long probeMicros = (System.nanoTime() - suspectedAtNanos) / 1_000;
+        DataPlane.PeerState state = dataPlane.probe(rank, PROBE_TIMEOUT_MILLIS, LINGER_MILLIS);
         if (state != DataPlane.PeerState.DEAD) {
             LOG.info("rank {}: the connection of rank {} ended, but the rank is {} (probe {} us): no recovery from that",
-                    rankId, rank, state == DataPlane.PeerState.ALIVE ? "alive" : "not known dead", probeMicros);
+                    rankId, rank, state == DataPlane.PeerState.ALIVE ? "alive" : "not known dead",
+                    (System.nanoTime() - suspectedAtNanos) / 1_000);
             return;
         }
+        confirmed(rank, suspectedAtNanos);
+    }
+
+    private void confirmed(int rank, long suspectedAtNanos) {
+        long probeMicros = (System.nanoTime() - suspectedAtNanos) / 1_000;
         if (!membership.rankLost(rank, "its connection ended and its socket refuses connections, confirmed by rank "
                 + rankId + " in " + probeMicros + " us", System.currentTimeMillis())) {
             return;
         }
+        onWatchThread(() -> tellOthers(rank));
+    }
+
+    /** Sends the {@link MessageKind#RANK_LOST} notice to every other live rank, and tells Hazelcast. */
+    private void tellOthers(int rank) {
+        membership.suspectInHazelcast(rank);
         int e = epoch.getAsInt();
         double[] empty = new double[0];
         for (int r : membership.liveRanks()) {
@@ -112,7 +149,10 @@ public final class DeathWatch implements AutoCloseable {
 
     /** A peer's {@link MessageKind#RANK_LOST} notice: it confirmed the death, so it counts here too. */
     void noticeReceived(MessageKey key) {
-        membership.rankLost(key.a(), "notice from rank " + key.b(), System.currentTimeMillis());
+        int rank = key.a();
+        if (membership.rankLost(rank, "notice from rank " + key.b(), System.currentTimeMillis())) {
+            onWatchThread(() -> membership.suspectInHazelcast(rank));
+        }
     }
 
     @Override

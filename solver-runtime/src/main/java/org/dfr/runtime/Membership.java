@@ -286,8 +286,9 @@ public final class Membership {
 
     /**
      * Counts {@code rank}'s current member as dead before Hazelcast removes it: a death the data plane
-     * confirmed (see {@link DeathWatch} for the rule) or a peer's notice of one. Records the loss,
-     * interrupts the epoch, and asks Hazelcast to suspect the member.
+     * confirmed (see {@link DeathWatch} for the rule) or a peer's notice of one. Records the loss
+     * and interrupts the epoch; {@link #suspectInHazelcast} tells Hazelcast (it may block a moment,
+     * so the caller does it on its own thread).
      *
      * @return whether this was news (false: unknown rank, already known dead, or the run ended)
      */
@@ -302,8 +303,15 @@ public final class Membership {
         dataPlane.forget(rank);
         mailbox.interruptEpoch("rank " + rank + " is dead (" + how + ")");
         control.bump();
-        suspectInHazelcast(m, how);
         return true;
+    }
+
+    /** {@link #suspectInHazelcast(Member, String)} for the member {@link #rankLost} counted out for {@code rank}. */
+    public void suspectInHazelcast(int rank) {
+        Member m = membersByRank.get(rank);
+        if (m != null && lostMembers.contains(m.getUuid())) {
+            suspectInHazelcast(m, "its data-plane connection ended and its socket refuses connections");
+        }
     }
 
     /**

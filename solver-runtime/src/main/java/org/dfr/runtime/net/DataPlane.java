@@ -163,6 +163,17 @@ public final class DataPlane implements AutoCloseable {
      * A successful probe presents the token and says goodbye, so the peer suspects nothing.
      */
     public PeerState probe(int rank, int timeoutMillis) {
+        return probe(rank, timeoutMillis, 0);
+    }
+
+    /**
+     * {@link #probe(int, int)}, and when the connection is established, waits up to {@code lingerMillis}
+     * for it to be reset or closed: a process being killed has its sockets closed one after the
+     * other, so its listening socket may still take a connection for a moment after another of its
+     * connections ended; when that socket closes, the connection waiting in it is reset. A live peer
+     * keeps the connection open (it waits for this end to close it after the goodbye).
+     */
+    public PeerState probe(int rank, int timeoutMillis, int lingerMillis) {
         InetSocketAddress address = addressOfRank.apply(rank);
         if (address == null) {
             return PeerState.UNKNOWN;
@@ -173,6 +184,17 @@ public final class DataPlane implements AutoCloseable {
             while (hello.hasRemaining()) {
                 channel.write(hello);
             }
+            if (lingerMillis > 0) {
+                channel.socket().setSoTimeout(lingerMillis);
+                try {
+                    return channel.socket().getInputStream().read() < 0 ? PeerState.DEAD : PeerState.ALIVE;
+                } catch (java.net.SocketTimeoutException e) {
+                    return PeerState.ALIVE;
+                } catch (IOException e) {
+                    // reset: the listening socket closed with this connection still in it
+                    return PeerState.DEAD;
+                }
+            }
             return PeerState.ALIVE;
         } catch (java.net.ConnectException e) {
             return PeerState.DEAD;
@@ -180,6 +202,15 @@ public final class DataPlane implements AutoCloseable {
             LOG.debug("rank {}: probe of rank {} at {} inconclusive: {}", localRank, rank, address, e.toString());
             return PeerState.UNKNOWN;
         }
+    }
+
+    /**
+     * Whether {@code rank} listens on a loopback address (every rank of a run on one machine): a
+     * connection there is refused or accepted by the kernel at once, so a {@link #probe} never waits.
+     */
+    public boolean isOnLoopback(int rank) {
+        InetSocketAddress address = addressOfRank.apply(rank);
+        return address != null && address.getAddress() != null && address.getAddress().isLoopbackAddress();
     }
 
     /** The hello every connection starts with: the run's token and the connecting rank. */

@@ -5,7 +5,10 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** What the data plane tells about a peer whose connection ends, and what a probe finds. */
 class PeerLossTest {
 
-    private final int[] ports = new int[2];
+    private final int[] ports = new int[3];
     private final List<Integer> suspectedByRank0 = new CopyOnWriteArrayList<>();
     private DataPlane rank0;
     private DataPlane rank1;
@@ -70,6 +73,25 @@ class PeerLossTest {
         rank0.send(1, new MessageKey(0, MessageKind.HALO, 2, 0, 1), new double[] {2.0});
         assertThat(rank1.mailbox().take(new MessageKey(0, MessageKind.HALO, 2, 0, 1), 10_000)).containsExactly(2.0);
         assertThat(suspectedByRank1).isEmpty();
+    }
+
+    @Test
+    void when_aLivePeerIsProbedWithLinger_then_itStaysAlive() {
+        assertThat(rank0.probe(1, 1_000, 100)).isEqualTo(DataPlane.PeerState.ALIVE);
+    }
+
+    @Test
+    void when_aListeningSocketClosesWhileAProbeWaitsInIt_then_thePeerIsDead() throws Exception {
+        // a dying process: its listening socket still takes the connection, then closes with it queued
+        try (ServerSocketChannel dying = ServerSocketChannel.open()) {
+            dying.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            ports[2] = ((InetSocketAddress) dying.getLocalAddress()).getPort();
+            CompletableFuture<DataPlane.PeerState> probe = CompletableFuture.supplyAsync(() -> rank0.probe(2, 1_000, 5_000));
+            await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            assertThat(probe).isNotDone();
+            dying.close();
+            assertThat(probe.get(5, TimeUnit.SECONDS)).isEqualTo(DataPlane.PeerState.DEAD);
+        }
     }
 
     @Test
