@@ -26,6 +26,7 @@ import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.CheckpointSchedule;
 import org.dfr.runtime.RunSpec;
 import org.dfr.runtime.kernel.ReferenceSolver;
 import picocli.CommandLine.Command;
@@ -74,9 +75,14 @@ public final class RunCommand implements Callable<Integer> {
             description = "Stop after the first iteration whose global residual is below EPS (> 0).")
     Double tolerance;
 
-    @Option(names = "--checkpoint-every", paramLabel = "K", defaultValue = "10",
-            description = "Checkpoint every K iterations (and at 0). Default: ${DEFAULT-VALUE}.")
-    int checkpointEvery;
+    @Option(names = "--checkpoint-every", paramLabel = "K|auto", defaultValue = "10",
+            description = "Checkpoint every K iterations (and at 0), or auto: Daly's interval for --mtbf-seconds and the"
+                    + " checkpoint cost measured in the run. Default: ${DEFAULT-VALUE}.")
+    String checkpointEvery;
+
+    @Option(names = "--mtbf-seconds", paramLabel = "T",
+            description = "With --checkpoint-every auto: the mean time between failures of the whole run, seconds (> 0).")
+    Double mtbfSeconds;
 
     @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "embedded",
             description = "Ranks as members in this JVM, or one JVM per rank. Default: ${DEFAULT-VALUE}.")
@@ -89,6 +95,12 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--spares", paramLabel = "S", defaultValue = "0",
             description = "Hot spare ranks that adopt lost partitions. Default: ${DEFAULT-VALUE}.")
     int spares;
+
+    @Option(names = "--replacement", paramLabel = "spare|adopt|respawn", description = {
+            "Who takes over a dead rank's partitions: a spare (--spares S), the least loaded survivor (adopt),",
+            "or a fresh rank process the launcher starts in its place (respawn; --mode processes).",
+            "Default: spare with --spares, else adopt."})
+    String replacement;
 
     @Option(names = "--strategy", paramLabel = "global|dfr", defaultValue = "dfr", converter = StrategyConverter.class,
             description = "Rollback strategy after a failure. Default: ${DEFAULT-VALUE}.")
@@ -178,11 +190,15 @@ public final class RunCommand implements Callable<Integer> {
             mode = Mode.PROCESSES;
             hostAddresses = ssh.hosts();
         }
+        boolean autoInterval = AUTO.equals(checkpointEvery);
+        int interval = autoInterval ? iterations : checkpointInterval();
+        checkMtbf(autoInterval);
         RunConfig config;
         try {
             config = new RunConfig(kernel.choice(), kernel.jars(), cells.values(), grid().values(), iterations,
-                    tolerance == null ? RunSpec.NO_TOLERANCE : tolerance, checkpointEvery, mode, ranksPerHost, spares,
-                    strategy, fail, failHost, new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null);
+                    tolerance == null ? RunSpec.NO_TOLERANCE : tolerance, interval, mode, ranksPerHost, spares,
+                    strategy, fail, failHost, new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null)
+                    .withMtbfSeconds(autoInterval ? mtbfSeconds : null);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -193,11 +209,16 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);
+        replacement().applyTo(settings);
         if (heartbeatTimeoutMillis < 1000 || heartbeatTimeoutMillis > Integer.MAX_VALUE) {
             throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
+        if (autoInterval && checkpointDir != null) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-dir cannot be combined with --checkpoint-every"
+                    + " auto yet (the file level is placed by a fixed K): give --checkpoint-every K");
+        }
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }
@@ -255,6 +276,26 @@ public final class RunCommand implements Callable<Integer> {
         if (conflict != null) {
             throw new ParameterException(spec.commandLine(), "--hosts cannot be combined with " + conflict);
         }
+    }
+
+    /** The replacement asked for (or the default for --spares), checked against the mode and spares. */
+    private org.dfr.harness.Replacement replacement() {
+        org.dfr.harness.Replacement r;
+        try {
+            r = replacement == null ? org.dfr.harness.Replacement.defaultFor(spares)
+                    : org.dfr.harness.Replacement.parse(replacement);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        String problem = r.problem(spares, mode, ssh.given());
+        if (problem == null && r == org.dfr.harness.Replacement.RESPAWN && writeRankConfig != null) {
+            problem = "--replacement respawn cannot be combined with --write-rank-config: ranks started by hand have"
+                    + " no launcher to start fresh ones";
+        }
+        if (problem != null) {
+            throw new ParameterException(spec.commandLine(), problem);
+        }
+        return r;
     }
 
     /**
@@ -379,10 +420,57 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --checkpoint-every} of a run whose interval is chosen during the run. */
+    static final String AUTO = "auto";
+
+    /** {@code --checkpoint-every K}: K, at least 1. */
+    private int checkpointInterval() {
+        int k;
+        try {
+            k = Integer.parseInt(checkpointEvery);
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-every " + checkpointEvery
+                    + " is not allowed: give a number of iterations K >= 1, or auto");
+        }
+        if (k < 1) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-every " + k
+                    + " is not allowed: give a number of iterations K >= 1, or auto");
+        }
+        return k;
+    }
+
+    /** {@code --mtbf-seconds}: given exactly with {@code auto}, and above 0. */
+    private void checkMtbf(boolean autoInterval) {
+        if (autoInterval && mtbfSeconds == null) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-every auto needs --mtbf-seconds T: the mean"
+                    + " time between failures of the whole run, seconds > 0");
+        }
+        if (!autoInterval && mtbfSeconds != null) {
+            throw new ParameterException(spec.commandLine(), "--mtbf-seconds is only used with --checkpoint-every auto"
+                    + " (given: --checkpoint-every " + checkpointEvery + ")");
+        }
+        if (mtbfSeconds != null && !(mtbfSeconds > 0 && Double.isFinite(mtbfSeconds))) {
+            throw new ParameterException(spec.commandLine(), "--mtbf-seconds " + mtbfSeconds
+                    + " is not allowed: give a number of seconds > 0");
+        }
+    }
+
     static void printSummary(PrintWriter out, RunReport r) {
-        out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d, %s mode%n",
+        RunReport.CheckpointInterval ci = r.checkpointInterval();
+        out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s, %s mode%n",
                 r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
-                join(r.cells()), r.iterations(), r.checkpointEvery(), r.mode());
+                join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)", r.mode());
+        if (ci != null && ci.chosenInterval() != null) {
+            out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms; replication %.3f ms, hidden"
+                            + " up to one iteration), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"
+                            + " decided at iteration %d from rank %d%n",
+                    ci.measuredCheckpointMillis(), ci.measuredCopyMillis(), ci.measuredReplicationMillis(),
+                    ci.measuredIterationMillis(), ci.mtbfSeconds(), ci.chosenInterval(), ci.youngInterval(),
+                    ci.decidedAtIteration(), ci.measuredByRank());
+        } else if (ci != null) {
+            out.printf(Locale.ROOT, "checkpoint auto: the run ended before the interval was chosen (it is chosen"
+                    + " after %d iterations): no checkpoint after the first%n", CheckpointSchedule.MEASURED_ITERATIONS + 1);
+        }
         if (r.restartedFromIteration() != null) {
             out.printf(Locale.ROOT, "restarted from:  file checkpoint of iteration %d; ran iterations %d..%d%n",
                     r.restartedFromIteration(), r.restartedFromIteration() + 1, r.iterationsRun());
