@@ -240,8 +240,14 @@ public final class ProcessLauncher {
                 Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, relay);
                 try {
                     Path founderUp = dir.resolve("founder-up");
-                    supervision.run(rank -> command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
-                            founderUp));
+                    supervision.run(rank -> {
+                        List<String> cmd = command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
+                                founderUp);
+                        if (config.runSpec().isRespawned(rank)) {
+                            cmd.add(RankProcessMain.RESPAWNED);
+                        }
+                        return cmd;
+                    });
                 } finally {
                     archive.adopt(supervision.exitedCleanly(0));
                 }
@@ -378,7 +384,7 @@ public final class ProcessLauncher {
                     start(r, commandOf);
                 }
                 reportFormation(members, launchedAt);
-                awaitExits(members);
+                awaitExits(members, commandOf);
             } finally {
                 killAll();
                 awaitAllExited();
@@ -423,9 +429,15 @@ public final class ProcessLauncher {
             });
         }
 
-        /** Waits for every rank to exit; fails at the first exit that is neither 0 nor an expected SIGKILL. */
-        private void awaitExits(int members) {
+        /**
+         * Waits for every rank to exit; fails at the first exit that is neither 0 nor an expected SIGKILL.
+         * With respawned replacements, a rank SIGKILLed before the run ended is replaced at once by a
+         * fresh process ({@link RunSpec#respawnedRank}), which joins and adopts its partitions.
+         */
+        private void awaitExits(int initialMembers, IntFunction<List<String>> commandOf) {
             Set<Integer> plannedDeaths = config.faultPlan().ranks();
+            boolean respawn = settings.respawnWaitMillis() > 0;
+            int members = initialMembers;
             long graceDeadline = Long.MAX_VALUE;
             while (exitCodes.size() < members) {
                 long until = Math.min(deadlineNanos, graceDeadline);
@@ -458,6 +470,12 @@ public final class ProcessLauncher {
                 } else if (code == SIGKILL_EXIT_CODE) {
                     if (!plannedDeaths.contains(p.rank())) {
                         LOG.warn("rank {} was SIGKILLed though the fault plan does not kill it; the run recovers", p.rank());
+                    }
+                    if (respawn && graceDeadline == Long.MAX_VALUE) {
+                        int fresh = config.runSpec().respawnedRank(p.rank());
+                        LOG.info("rank {} died; starting rank {} in its place", p.rank(), fresh);
+                        start(fresh, commandOf);
+                        members++;
                     }
                 } else {
                     throw failure(p);

@@ -21,12 +21,14 @@ import org.dfr.runtime.DiskCheckpoints;
  * @param hostAddresses the address of each host's members (empty: loopback)
  * @param dataToken the secret data-plane connections present
  * @param diskCheckpoints the file level and the restart (null: none)
+ * @param respawnWaitMillis how long a recovery waits for respawned ranks (0: no respawn; see
+ *     {@link ClusterSettings#respawnWaitMillis})
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
                                 java.util.List<String> hostAddresses, long dataToken,
-                                DiskCheckpoints diskCheckpoints) {
+                                DiskCheckpoints diskCheckpoints, long respawnWaitMillis) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
@@ -44,7 +46,7 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         return new RankProcessConfig(run, settings.clusterName(), basePort, settings.heartbeatIntervalMillis(),
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
                 settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid, settings.hostAddresses(),
-                settings.dataToken(), settings.diskCheckpoints());
+                settings.dataToken(), settings.diskCheckpoints(), settings.respawnWaitMillis());
     }
 
     /** A fresh {@link ClusterSettings} equal to the launcher's. */
@@ -59,7 +61,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 .joinTimeoutMillis(joinTimeoutMillis)
                 .hostAddresses(hostAddresses)
                 .dataToken(dataToken)
-                .diskCheckpoints(diskCheckpoints);
+                .diskCheckpoints(diskCheckpoints)
+                .respawnWaitMillis(respawnWaitMillis);
     }
 
     /** Writes this configuration as JSON, atomically. */

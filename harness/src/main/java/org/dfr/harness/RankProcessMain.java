@@ -101,6 +101,14 @@ public final class RankProcessMain implements Callable<Integer> {
             "launcher starts all ranks at once: a member that tried to join before rank 0 listened gave up)."})
     Path founderUpFile;
 
+    /** The option of a rank process started in place of a dead rank ({@link Replacement#RESPAWN}). */
+    public static final String RESPAWNED = "--respawned";
+
+    @Option(names = RESPAWNED, description = {
+            "This process replaces a dead rank (its id is the dead rank's plus the run's member count): it joins",
+            "the running cluster as a spare and adopts the lost partitions in the recovery."})
+    boolean respawned;
+
     @Option(names = "--result", required = true, paramLabel = "FILE",
             description = "where the collecting rank writes the run report")
     Path resultFile;
@@ -138,7 +146,12 @@ public final class RankProcessMain implements Callable<Integer> {
         }
         RunConfig config = rc.run();
         RunSpec spec = config.runSpec();
-        if (rank < 0 || rank >= spec.memberCount()) {
+        if (respawned && (!spec.isRespawned(rank) || rc.respawnWaitMillis() <= 0)) {
+            System.err.println("dfr-rank: " + RESPAWNED + " needs a run with respawned replacements and a rank id of"
+                    + " at least " + spec.memberCount() + ", got rank " + rank);
+            return EXIT_USAGE;
+        }
+        if (rank < 0 || (rank >= spec.memberCount() && !respawned)) {
             System.err.println("dfr-rank: --rank " + rank + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
             return EXIT_USAGE;
         }
@@ -158,7 +171,7 @@ public final class RankProcessMain implements Callable<Integer> {
         ClusterSettings settings = rc.clusterSettings();
         RankNode node = null;
         try {
-            if (founderUpFile != null && rank != 0) {
+            if (founderUpFile != null && rank != 0 && !respawned) {
                 awaitFounder(founderUpFile, FOUNDER_TIMEOUT_MILLIS);
             }
             node = RankNode.start(rank, spec, kernel, settings, resilient.failureHandler(),
@@ -169,26 +182,33 @@ public final class RankProcessMain implements Callable<Integer> {
             System.out.println(MEMBER_UP_LINE + " (rank " + rank + ")");
             long memberUpMillis = sinceJvmStart();
             long memberUpCpuMillis = cpuMillis();
-            node.awaitClusterSize(spec.memberCount(), settings.joinTimeoutMillis());
-            // partitions migrate in the background after the joins: rank 0 lets them settle (so that
-            // the loop does not share the CPU with moving checkpoints, and a member lost right after
-            // the start cannot take a checkpoint's only copy with it), then holds migrations
-            if (Leadership.isFounder(rank)) {
-                node.holdMigrations(settings.joinTimeoutMillis());
+            if (respawned) {
+                // the recovery waits for this rank: join and adopt at once; the kernel warms up in its recompute
+                LOG.info("rank {}: respawned: JVM to member up {} ms ({} ms CPU)", rank, memberUpMillis,
+                        memberUpCpuMillis);
+            } else {
+                node.awaitClusterSize(spec.memberCount(), settings.joinTimeoutMillis());
+                // partitions migrate in the background after the joins: rank 0 lets them settle (so that
+                // the loop does not share the CPU with moving checkpoints, and a member lost right after
+                // the start cannot take a checkpoint's only copy with it), then holds migrations
+                if (Leadership.isFounder(rank)) {
+                    node.holdMigrations(settings.joinTimeoutMillis());
+                }
+                node.awaitMigrationsHeld(settings.joinTimeoutMillis());
+                System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount()
+                        + " members)");
+                long formedMillis = sinceJvmStart();
+                long formedCpuMillis = cpuMillis();
+                if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
+                    warmUp(kernel, spec, settings);
+                }
+                // every rank offers its start; the first one wins, all are within the first reduction of each other
+                node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
+                System.out.println(LOOP_STARTED_LINE + " (rank " + rank + ")");
+                LOG.info("rank {}: start-up: JVM to member up {} ms ({} ms CPU), to cluster formed {} ms ({} ms CPU),"
+                        + " to loop {} ms ({} ms CPU)", rank, memberUpMillis, memberUpCpuMillis, formedMillis,
+                        formedCpuMillis, sinceJvmStart(), cpuMillis());
             }
-            node.awaitMigrationsHeld(settings.joinTimeoutMillis());
-            System.out.println(CLUSTER_FORMED_LINE + " (rank " + rank + ", " + spec.memberCount() + " members)");
-            long formedMillis = sinceJvmStart();
-            long formedCpuMillis = cpuMillis();
-            if (!"false".equals(System.getProperty(WARM_UP_PROPERTY))) {
-                warmUp(kernel, spec, settings);
-            }
-            // every rank offers its start; the first one wins, all are within the first reduction of each other
-            node.control().putIfAbsent(LOOP_STARTED_KEY, Long.toString(System.currentTimeMillis()));
-            System.out.println(LOOP_STARTED_LINE + " (rank " + rank + ")");
-            LOG.info("rank {}: start-up: JVM to member up {} ms ({} ms CPU), to cluster formed {} ms ({} ms CPU),"
-                    + " to loop {} ms ({} ms CPU)", rank, memberUpMillis, memberUpCpuMillis, formedMillis,
-                    formedCpuMillis, sinceJvmStart(), cpuMillis());
             node.run();
             long endedAt = System.currentTimeMillis();
             if (node.isCollector()) {

@@ -61,6 +61,8 @@ public final class RecoveryProtocol implements FailureHandler {
     private final RollbackStrategy strategy;
     private final DirectiveExecutor executor;
     private final Map<Integer, RankRecoveryState> states = new ConcurrentHashMap<>();
+    /** Epoch to the moment its coordinator began waiting for respawned ranks (System.nanoTime()). */
+    private final Map<Integer, Long> respawnWaitStart = new ConcurrentHashMap<>();
 
     public RecoveryProtocol(RollbackStrategy strategy, IdleRankListener idleListener) {
         this.strategy = strategy;
@@ -268,6 +270,9 @@ public final class RecoveryProtocol implements FailureHandler {
             }
             statuses.add(read(json, RankStatus.class));
         }
+        if (awaitingRespawn(node, epoch, ownership, members, dead)) {
+            return null; // fresh rank processes are starting in place of the dead: they adopt, not survivors
+        }
         LOG.debug("rank {} (coordinator): epoch {}: all statuses in at {}", node.rankId(), epoch, System.currentTimeMillis());
         if (dead.isEmpty() && statuses.stream().allMatch(s -> s.invalidPartitions().isEmpty() && s.pendingTarget() < 0)) {
             // a communication timeout without any member loss: nothing is lost, so retry from the same state
@@ -308,6 +313,35 @@ public final class RecoveryProtocol implements FailureHandler {
     }
 
     /** The ownership in force in {@code epoch}: that of its directive, which this rank holds if it ran it. */
+    /**
+     * With respawned replacements ({@link org.dfr.runtime.ClusterSettings#respawnWaitMillis} above 0):
+     * whether the decision must wait because fewer ranks without partitions (the fresh processes the
+     * launcher starts in place of the dead ones, which join as spares) are members than owners died.
+     * After the wait, survivors adopt what no fresh rank can: the run goes on either way.
+     */
+    private boolean awaitingRespawn(RecoveryView node, int epoch, int[] ownership, Set<Integer> members,
+                                    Set<Integer> dead) {
+        long waitMillis = node.settings().respawnWaitMillis();
+        if (waitMillis <= 0 || dead.isEmpty()) {
+            return false;
+        }
+        Set<Integer> owners = new TreeSet<>(toList(ownership));
+        long fresh = members.stream().filter(r -> !owners.contains(r)).count();
+        if (fresh >= dead.size()) {
+            return false;
+        }
+        long start = respawnWaitStart.computeIfAbsent(epoch, e -> System.nanoTime());
+        long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        if (waited < waitMillis) {
+            LOG.debug("rank {} (coordinator): epoch {}: {} of {} respawned ranks joined after {} ms", node.rankId(),
+                    epoch, fresh, dead.size(), waited);
+            return true;
+        }
+        LOG.warn("rank {} (coordinator): epoch {}: {} of {} respawned ranks joined within {} ms; survivors adopt the rest",
+                node.rankId(), epoch, fresh, dead.size(), waitMillis);
+        return false;
+    }
+
     private static int[] currentOwnership(RecoveryView node, int epoch, RankRecoveryState state) {
         if (epoch == 0) {
             return node.ownership().toArray();

@@ -23,6 +23,12 @@ public final class ClusterSettings {
     public static final long DEFAULT_MESSAGE_TIMEOUT_MILLIS = 60_000;
     public static final long DEFAULT_RECOVERY_TIMEOUT_MILLIS = 60_000;
     public static final long DEFAULT_JOIN_TIMEOUT_MILLIS = 60_000;
+    /**
+     * {@link #respawnWaitMillis} of a run with respawned replacements: a JVM start-up, with margin for
+     * 8 JVMs sharing 2 loaded cores (below {@link #DEFAULT_RECOVERY_TIMEOUT_MILLIS}, which bounds the
+     * whole agreement round).
+     */
+    public static final long DEFAULT_RESPAWN_WAIT_MILLIS = 30_000;
 
     private String clusterName = "dfr-" + UUID.randomUUID();
     private int basePort = -1;
@@ -31,6 +37,7 @@ public final class ClusterSettings {
     private long messageTimeoutMillis = DEFAULT_MESSAGE_TIMEOUT_MILLIS;
     private long recoveryTimeoutMillis = DEFAULT_RECOVERY_TIMEOUT_MILLIS;
     private long joinTimeoutMillis = DEFAULT_JOIN_TIMEOUT_MILLIS;
+    private long respawnWaitMillis;
     private java.util.List<String> hostAddresses = java.util.List.of();
     private long dataToken = new java.security.SecureRandom().nextLong();
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
@@ -93,6 +100,24 @@ public final class ClusterSettings {
 
     public ClusterSettings recoveryTimeoutMillis(long millis) {
         this.recoveryTimeoutMillis = positive("recoveryTimeoutMillis", millis);
+        return this;
+    }
+
+    /**
+     * With respawned replacements: how long the coordinator of a recovery waits for the fresh rank
+     * processes the launcher starts in place of the dead ones to join, before survivors adopt the
+     * lost partitions instead; {@code 0} (the default): no respawn, a spare or a survivor adopts at
+     * once. A respawned rank joins in about a JVM start-up (1-3 s on 2 cores).
+     */
+    public long respawnWaitMillis() {
+        return respawnWaitMillis;
+    }
+
+    public ClusterSettings respawnWaitMillis(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("respawnWaitMillis must be >= 0 (0: no respawn), got " + millis);
+        }
+        this.respawnWaitMillis = millis;
         return this;
     }
 

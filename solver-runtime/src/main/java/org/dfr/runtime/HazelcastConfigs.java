@@ -98,8 +98,12 @@ public final class HazelcastConfigs {
             }
             // join through rank 0 or not at all: without this, a member whose probes time out on a
             // loaded machine takes itself for the first one and founds a second cluster, which never
-            // merges (merges are off, see below), and the run waits for members it will never see
-            join.getTcpIpConfig().setRequiredMember(seed + ":" + settings.basePort());
+            // merges (merges are off, see below), and the run waits for members it will never see.
+            // A rank respawned in place of a dead one (its id is beyond the run's members) joins a
+            // running cluster whose rank 0 may be the dead one: it joins through any member
+            if (rank < memberCount) {
+                join.getTcpIpConfig().setRequiredMember(seed + ":" + settings.basePort());
+            }
         }
 
         config.setProperty("hazelcast.logging.type", "slf4j");

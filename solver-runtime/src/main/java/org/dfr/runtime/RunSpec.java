@@ -87,8 +87,22 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
         return partitionCount + spares;
     }
 
+    /**
+     * The host of {@code rank}. A rank respawned in place of rank {@code r} has the id
+     * {@code r + k * memberCount()} (k = 1, 2, ...; see {@link #respawnedRank}) and lives on r's host.
+     */
     public int hostOf(int rank) {
-        return rank / ranksPerHost;
+        return (rank % memberCount()) / ranksPerHost;
+    }
+
+    /** The id of the rank started in place of {@code deadRank}: the next free id on its host's slot. */
+    public int respawnedRank(int deadRank) {
+        return deadRank + memberCount();
+    }
+
+    /** Whether {@code rank} was respawned in place of a dead rank (its id is beyond the run's members). */
+    public boolean isRespawned(int rank) {
+        return rank >= memberCount();
     }
 
     public int hostCount() {
