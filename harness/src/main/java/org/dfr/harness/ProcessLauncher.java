@@ -414,7 +414,8 @@ public final class ProcessLauncher {
         private void reportFormation(int members, long launchedAt) {
             CompletableFuture<?>[] all = ranks.stream().map(RankProcess::formed)
                     .toArray(CompletableFuture[]::new);
-            CompletableFuture.allOf(all).thenRun(() -> {
+            CompletableFuture<Void> formed = CompletableFuture.allOf(all);
+            formed.thenRun(() -> {
                 long last = ranks.stream().mapToLong(p -> p.formed().join()).max().orElse(launchedAt);
                 long millis = TimeUnit.NANOSECONDS.toMillis(last - launchedAt);
                 LOG.info("{} rank processes formed their cluster {} ms after the first was started", members, millis);
@@ -422,7 +423,8 @@ public final class ProcessLauncher {
             });
             CompletableFuture<?>[] loops = ranks.stream().map(RankProcess::loopStarted)
                     .toArray(CompletableFuture[]::new);
-            CompletableFuture.anyOf(loops).thenAccept(at -> {
+            // reported after the formation: the first rank may enter its loop before the last says it formed
+            formed.thenCombine(CompletableFuture.anyOf(loops), (v, at) -> at).thenAccept(at -> {
                 long millis = TimeUnit.NANOSECONDS.toMillis((Long) at - launchedAt);
                 LOG.info("the first rank entered the iteration loop {} ms after the first was started", millis);
                 listener.firstIteration(millis);
