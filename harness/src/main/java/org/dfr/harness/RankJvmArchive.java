@@ -40,6 +40,8 @@ final class RankJvmArchive {
     static final String DIRECTORY_PROPERTY = "dfr.cdsDir";
     /** Suffix of the marker left when the JVM did not write an archive: no second attempt. */
     static final String UNAVAILABLE_SUFFIX = ".unavailable";
+    /** Archives kept in the directory (the newest ones: a few builds in use at once, e.g. worktrees). */
+    static final int KEPT_ARCHIVES = 4;
     /** An archive smaller than this is not one (the JVM writes megabytes). */
     private static final long MIN_ARCHIVE_BYTES = 4_096;
     /** The JVM's notes about the archive (a class it skipped, a mismatch) would go to the rank's stdout. */
@@ -115,6 +117,7 @@ final class RankJvmArchive {
             if (Files.isRegularFile(pending) && Files.size(pending) >= MIN_ARCHIVE_BYTES && rankZeroExitedCleanly) {
                 Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 LOG.info("class data archive of the rank JVMs written: {}", archive);
+                pruneOldArchives(archive.getParent(), KEPT_ARCHIVES);
             } else if (rankZeroExitedCleanly) {
                 Files.writeString(archive.resolveSibling(archive.getFileName() + UNAVAILABLE_SUFFIX),
                         "this JVM wrote no class data archive for the rank processes\n");
@@ -127,6 +130,34 @@ final class RankJvmArchive {
             } catch (IOException e) {
                 LOG.debug("cannot delete {}: {}", pending, e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Deletes all but the {@code kept} newest archives of {@code dir}: every build of the jar makes a
+     * new one (about 40 MB), and the old ones match no jar any more.
+     */
+    static void pruneOldArchives(Path dir, int kept) {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            List<Path> archives = files
+                    .filter(p -> p.getFileName().toString().startsWith("rank-")
+                            && p.getFileName().toString().endsWith(".jsa"))
+                    .sorted(java.util.Comparator.comparing(RankJvmArchive::modified).reversed())
+                    .toList();
+            for (Path old : archives.subList(Math.min(kept, archives.size()), archives.size())) {
+                Files.deleteIfExists(old);
+                Files.deleteIfExists(old.resolveSibling(old.getFileName() + UNAVAILABLE_SUFFIX));
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            LOG.debug("cannot prune the class data archives of {}: {}", dir, e.getMessage());
+        }
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
         }
     }
 

@@ -68,6 +68,22 @@ class RankJvmArchiveTest {
     }
 
     @Test
+    void when_moreArchivesThanKeptExist_then_onlyTheNewestRemain() throws Exception {
+        Path cds = Files.createDirectories(dir.resolve("cds"));
+        for (int i = 0; i < 6; i++) {
+            Path a = Files.write(cds.resolve("rank-" + i + ".jsa"), new byte[1]);
+            Files.setLastModifiedTime(a, FileTime.fromMillis(1_000_000L * (i + 1)));
+        }
+
+        RankJvmArchive.pruneOldArchives(cds, 4);
+
+        try (var files = Files.list(cds)) {
+            assertThat(files.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("rank-2.jsa", "rank-3.jsa", "rank-4.jsa", "rank-5.jsa");
+        }
+    }
+
+    @Test
     void when_theJarChanges_then_itsArchiveIsAnotherOne() throws Exception {
         Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
         String before = RankJvmArchive.key(jar.toString()).orElseThrow();
