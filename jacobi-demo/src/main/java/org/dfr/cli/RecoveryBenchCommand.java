@@ -20,12 +20,14 @@ import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.Runner;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -99,6 +101,12 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     @Option(names = {"--report", "--json"}, paramLabel = "FILE", description = "Also write the results as JSON to FILE.")
     Path json;
 
+    @Option(names = "--replacement", paramLabel = "KIND[,KIND...]", split = ",", description = {
+            "Compare these replacements (spare, adopt, respawn) under dfr instead of the two strategies:",
+            "kill to resume, agreement (respawn: the fresh process's start-up in it) and checkpoint load,",
+            "side by side. Respawn needs --mode processes."})
+    List<String> replacements;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -115,6 +123,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
 
+        if (replacements != null && !replacements.isEmpty()) {
+            return compareReplacements(base, out, err);
+        }
         Runner runner = new Runner();
         List<RecoveryRun> global = new ArrayList<>();
         List<RecoveryRun> dfr = new ArrayList<>();
@@ -172,6 +183,77 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * The same kill under dfr with each replacement, interleaved (the order rotates per repetition so
+     * that a drifting machine favours none), and the medians side by side.
+     */
+    private int compareReplacements(RunConfig base, PrintWriter out, PrintWriter err) {
+        List<Replacement> kinds = new ArrayList<>();
+        for (String value : replacements) {
+            Replacement r;
+            try {
+                r = Replacement.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            }
+            int spares = r == Replacement.SPARE ? 1 : 0;
+            String problem = r.problem(spares, base.mode(), false);
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), problem);
+            }
+            if (!kinds.contains(r)) {
+                kinds.add(r);
+            }
+        }
+        java.util.Map<Replacement, List<RecoveryRun>> runs = new java.util.EnumMap<>(Replacement.class);
+        kinds.forEach(k -> runs.put(k, new ArrayList<>()));
+        java.util.Map<Replacement, String> adopters = new java.util.EnumMap<>(Replacement.class);
+        try (Progress progress = Progress.start("bench-recovery", kinds.size() * repetitions, err)) {
+            for (int rep = 1; rep <= repetitions; rep++) {
+                for (int i = 0; i < kinds.size(); i++) {
+                    Replacement kind = kinds.get((i + rep - 1) % kinds.size());
+                    progress.next(kind.optionValue() + ", repetition " + rep + " of " + repetitions);
+                    RunConfig config = base.withStrategy(Strategy.DFR)
+                            .withSpares(kind == Replacement.SPARE ? 1 : 0);
+                    RunReport report;
+                    try {
+                        report = new Runner(kind.applyTo(new ClusterSettings())).run(config);
+                    } catch (RuntimeException e) {
+                        err.println("dfr bench-recovery: the " + kind.optionValue() + " run failed: " + e.getMessage());
+                        return 1;
+                    }
+                    runs.get(kind).add(toRun(Strategy.DFR, rep, report));
+                    // partition:rank of the first recovery: a spare, a survivor or the fresh process
+                    adopters.put(kind, String.join(",", report.recoveries().get(0).adoptions()));
+                }
+            }
+        }
+        out.printf(Locale.ROOT, "bench-recovery: %s cells, %s ranks, kill %d@%d, K = %d, dfr, %s mode, %d repetitions"
+                        + " (medians)%n", String.join("x", base.cells().stream().map(String::valueOf).toList()),
+                String.join("x", base.ranksGrid().stream().map(String::valueOf).toList()), kill.rank(),
+                kill.iteration(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions);
+        out.printf(Locale.ROOT, "%-12s %16s %12s %12s %12s %10s  %s%n", "replacement", "kill to resume", "detection",
+                "agreement", "recompute", "adopters", "digest");
+        Set<String> digests = new HashSet<>();
+        for (Replacement kind : kinds) {
+            List<RecoveryRun> r = runs.get(kind);
+            r.forEach(x -> digests.add(x.fieldSha256()));
+            out.printf(Locale.ROOT, "%-12s %13s ms %9s ms %9s ms %9s ms %10s  %s%n", kind.optionValue(),
+                    median(r, RecoveryRun::timeToResumeMillis), median(r, RecoveryRun::detectionMillis),
+                    median(r, RecoveryRun::agreementMillis), median(r, RecoveryRun::recomputeMillis),
+                    adopters.getOrDefault(kind, "-"), r.get(0).fieldSha256().substring(0, 12));
+        }
+        out.println(digests.size() == 1 ? "digests: equal for every replacement"
+                : "digests: DIFFER between replacements (a recovery was not exact)");
+        out.flush();
+        return digests.size() == 1 ? 0 : 1;
+    }
+
+    private static String median(List<RecoveryRun> runs, java.util.function.Function<RecoveryRun, Long> field) {
+        Double m = Medians.of(runs.stream().map(field).filter(java.util.Objects::nonNull).toList());
+        return m == null ? "-" : String.format(Locale.ROOT, "%.0f", m);
     }
 
     private static RecoveryRun toRun(Strategy strategy, int repetition, RunReport report) {
