@@ -100,6 +100,9 @@ public final class RecoveryProtocol implements FailureHandler {
             int epoch = node.communicator().epoch();
             TreeSet<Integer> live = node.liveRanks();
             node.communicator().announceRecovery(live);
+            if (node.isCoordinator()) {
+                touchLostCopies(node, live);
+            }
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.states().computedIteration(),
                     node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
             long sendStart = System.nanoTime();
@@ -312,7 +315,6 @@ public final class RecoveryProtocol implements FailureHandler {
         return published ? d : read(committed, RecoveryDirective.class);
     }
 
-    /** The ownership in force in {@code epoch}: that of its directive, which this rank holds if it ran it. */
     /**
      * With respawned replacements ({@link org.dfr.runtime.ClusterSettings#respawnWaitMillis} above 0):
      * whether the decision must wait because fewer ranks without partitions (the fresh processes the
@@ -342,6 +344,7 @@ public final class RecoveryProtocol implements FailureHandler {
         return false;
     }
 
+    /** The ownership in force in {@code epoch}: that of its directive, which this rank holds if it ran it. */
     private static int[] currentOwnership(RecoveryView node, int epoch, RankRecoveryState state) {
         if (epoch == 0) {
             return node.ownership().toArray();
@@ -367,6 +370,43 @@ public final class RecoveryProtocol implements FailureHandler {
         }
         return out;
     }
+
+    /**
+     * Reads, in the background, whether the replicated copies of the dead ranks' partitions are
+     * there, while the survivors are still stopping: such a read waits until Hazelcast has promoted
+     * the backups of the dead member's partitions, and this way that wait overlaps the wait for the
+     * statuses instead of following it in {@link #checkCheckpointCopies}.
+     */
+    private static void touchLostCopies(RecoveryView node, Set<Integer> live) {
+        int c = node.committedCheckpoint();
+        org.dfr.runtime.Ownership ownership = node.ownership();
+        List<Integer> lost = new ArrayList<>();
+        for (int p = 0; p < ownership.partitionCount(); p++) {
+            if (!live.contains(ownership.ownerOf(p))) {
+                lost.add(p);
+            }
+        }
+        if (lost.isEmpty()) {
+            return;
+        }
+        java.util.concurrent.CompletableFuture.runAsync(() -> {
+            for (int p : lost) {
+                try {
+                    node.checkpoints().hasReplicated(c, p);
+                } catch (RuntimeException e) {
+                    return; // only a head start: the coordinator checks again
+                }
+            }
+        }, COPY_TOUCHER);
+    }
+
+    /** Runs {@link #touchLostCopies}; a daemon, so that a blocked read never holds the JVM. */
+    private static final java.util.concurrent.ExecutorService COPY_TOUCHER =
+            java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                Thread t = new Thread(r, "dfr-recovery-copy-check");
+                t.setDaemon(true);
+                return t;
+            });
 
     /** Partitions that must load from the replicated copy need one: otherwise fail clearly. */
     private static RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryDirective d) {
