@@ -29,6 +29,8 @@ final class ProtocolJson {
         read(write(d), RecoveryDirective.class);
         RecoveryRecord r = RecoveryRecord.decided(d, 0L, 1L);
         RecoveryRecord.fromJson(r.toJson());
+        // the data-plane form of statuses and directives too
+        org.dfr.runtime.net.TextPayload.decode(org.dfr.runtime.net.TextPayload.encode(write(d)));
     }
 
     static String write(Object value) {
