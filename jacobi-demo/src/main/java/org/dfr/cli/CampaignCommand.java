@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
         footer = {"", "Examples:", "  dfr campaign --trials 1000 --seed 7 --max-seconds 7200",
                 "  dfr campaign --kernel any --faults all --trials 200 --report campaign.json",
                 "  dfr campaign --mode processes --kernel any --faults all --trials 20",
-                "  dfr campaign --kernel any --faults all --seed 7 --replay 13     (one trial again)"})
+                "  dfr campaign --kernel any --faults all --seed 7 --replay 13     (one trial again)",
+                "  dfr campaign --mode processes --faults all --seed 7 --replay 3 --replacement adopt"})
 public final class CampaignCommand implements Callable<Integer> {
 
     /** {@code --kernel any}: every trial draws one of the installed kernels. */
@@ -118,6 +119,12 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--replay", paramLabel = "N", description = "Run only trial N of this seed (a failing trial's line says how).")
     Integer replay;
 
+    @Option(names = "--replacement", paramLabel = "spare|adopt|respawn",
+            description = {"With --replay: run the trial with this replacement (default: the one drawn, which a",
+                    "failing trial's replay line names). Trials draw theirs: spare with a spare rank, else adopt or",
+                    "(processes mode) respawn."})
+    String replacement;
+
     @Option(names = "--report", paramLabel = "FILE.json",
             description = "Write every trial (JSON) to FILE and a CSV row per trial next to it (FILE.csv).")
     Path report;
@@ -140,6 +147,10 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
+        if (replacement != null && replay == null) {
+            throw new ParameterException(spec.commandLine(), "--replacement " + replacement
+                    + " needs --replay N: a campaign draws each trial's replacement");
+        }
         CliFiles.requireWritableTarget(spec, "--report", report);
         List<TrialPlan> plans;
         try {
@@ -150,6 +161,9 @@ public final class CampaignCommand implements Callable<Integer> {
             plans = draw.draw(seed, count);
             if (replay != null) {
                 plans = plans.subList(replay, replay + 1);
+                if (replacement != null) {
+                    plans = List.of(replayed(plans.get(0)));
+                }
             }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -177,6 +191,17 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         out.flush();
         return result.passed() ? 0 : 1;
+    }
+
+    /** Trial {@code --replay N} with {@code --replacement R} instead of the drawn one, when it fits. */
+    private TrialPlan replayed(TrialPlan plan) {
+        org.dfr.harness.Replacement r = org.dfr.harness.Replacement.parse(replacement);
+        try {
+            return plan.withReplacement(r);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--replay " + plan.index() + " (" + plan.describe() + "): "
+                    + e.getMessage(), e);
+        }
     }
 
     private static void printTrial(PrintWriter out, TrialResult t) {

@@ -29,13 +29,15 @@ public final class CampaignFiles {
     }
 
     /** One trial as written. */
-    public record Trial(int index, String kernel, String strategy, int spares, String failures, List<String> kinds,
+    public record Trial(int index, String kernel, String strategy, int spares, String replacement, String failures,
+                        List<String> kinds,
                         String outcome, long millis, long recomputedPartitionIterations, String detail,
                         List<String> violations, String replay, List<String> ports) {
     }
 
     /** A CSV row. */
-    public record Row(int index, String kernel, String strategy, int spares, String failures, String outcome,
+    public record Row(int index, String kernel, String strategy, int spares, String replacement, String failures,
+                      String outcome,
                       long millis, long recomputedPartitionIterations, int ports, String problems, String replay) {
     }
 
@@ -43,13 +45,14 @@ public final class CampaignFiles {
     public static void write(Path file, long seed, String command, String mode, CampaignRunner.Result result) {
         List<Trial> trials = result.trials().stream().map(t -> new Trial(t.plan().index(),
                 t.plan().config().kernel().name(), t.plan().config().strategy().label(), t.plan().config().spares(),
-                t.plan().describe(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
+                t.plan().replacement().optionValue(), t.plan().describe(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
                 t.recomputedPartitionIterations(), t.detail(), t.violations(), t.replay(), t.ports())).toList();
         CampaignReport report = new CampaignReport(seed, command, mode, trials.size(), result.count(Outcome.OK),
                 result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG), result.count(Outcome.ERROR),
                 result.count(Outcome.HUNG), result.count(Outcome.LEFTOVER), result.stoppedEarly(), result.stopReason(),
                 trials);
-        List<Row> rows = trials.stream().map(t -> new Row(t.index(), t.kernel(), t.strategy(), t.spares(), t.failures(),
+        List<Row> rows = trials.stream().map(t -> new Row(t.index(), t.kernel(), t.strategy(), t.spares(), t.replacement(),
+                t.failures(),
                 t.outcome(), t.millis(), t.recomputedPartitionIterations(), t.ports().size(),
                 String.join("; ", concat(t.detail(), t.violations())), t.replay())).toList();
         CsvMapper csv = new CsvMapper();

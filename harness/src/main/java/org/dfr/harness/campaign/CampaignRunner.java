@@ -22,6 +22,7 @@ import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessListener;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
@@ -60,7 +61,7 @@ public final class CampaignRunner {
     /**
      * @param trialBoundMillis the most one trial may take before it counts as hung
      * @param replayPrefix the command line that draws the same trials (seed, kernels, kinds, mode);
-     *        {@code --replay N} is appended per trial
+     *        {@code --replay N --replacement R} is appended per trial
      * @param rankJvmOptions extra options for rank JVMs in processes mode
      */
     public CampaignRunner(long trialBoundMillis, String replayPrefix, List<String> rankJvmOptions) {
@@ -135,7 +136,8 @@ public final class CampaignRunner {
     private TrialResult runOne(TrialPlan plan, String expected) {
         Map<Integer, ProcessHandle> children = new ConcurrentHashMap<>();
         long start = System.nanoTime();
-        String replay = replayPrefix + " --replay " + plan.index();
+        // the replacement is drawn with the trial; naming it keeps the line self-describing (and lets a replay try another)
+        String replay = replayPrefix + " --replay " + plan.index() + " --replacement " + plan.replacement().optionValue();
         RunConfig config = plan.config();
         Path fakeSysfs = null;
         SysfsSnapshot sysfsBefore = null;
@@ -159,7 +161,7 @@ public final class CampaignRunner {
         PortWatch ports = new PortWatch(() -> List.copyOf(children.values()));
         try {
             RunConfig run = config;
-            Future<RunReport> future = executor.submit(() -> run(run, children));
+            Future<RunReport> future = executor.submit(() -> run(run, plan.replacement(), children));
             Outcome outcome;
             long work = 0;
             String detail;
@@ -167,7 +169,7 @@ public final class CampaignRunner {
             try {
                 RunReport report = future.get(trialBoundMillis, TimeUnit.MILLISECONDS);
                 work = report.recoveries().stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
-                violations = TrialChecker.violations(plan.config(), report,
+                violations = TrialChecker.violations(plan.config(), plan.replacement(), report,
                         new ConeAnalyzer(plan.config().kernelSetup().dependencies()));
                 boolean same = expected.equals(report.fieldSha256());
                 outcome = same && violations.isEmpty() ? Outcome.OK : Outcome.WRONG;
@@ -249,9 +251,10 @@ public final class CampaignRunner {
         }
     }
 
-    private RunReport run(RunConfig config, Map<Integer, ProcessHandle> children) {
+    private RunReport run(RunConfig config, Replacement replacement, Map<Integer, ProcessHandle> children) {
         // a fresh cluster per trial, whose heartbeat timeout the pauses were drawn against
-        ClusterSettings settings = new ClusterSettings().maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
+        ClusterSettings settings = replacement.applyTo(new ClusterSettings()
+                .maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis)));
         if (config.mode() == Mode.PROCESSES) {
             return new ProcessLauncher(settings).jvmOptions(rankJvmOptions)
                     .runTimeoutMillis(trialBoundMillis)

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.RecoveryPlan;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 
@@ -18,15 +19,27 @@ import org.dfr.harness.RunReport;
  * levels are the cone of the lost partitions ({@link ConeAnalyzer#plan}) and the work its size; with
  * {@code global}, the work is {@code partitions * m}. Per failure record: a real iteration and real
  * ranks. Only planned victims appear dead in failures and recoveries, and a trial that killed nobody
- * (only paused ranks) has no recovery at all.
+ * (only paused ranks) has no recovery at all. Every adoption names a lost partition and a rank that
+ * lives: with {@link Replacement#RESPAWN}, the fresh rank started in place of the partition's dead owner
+ * (id {@code partition + members}, since every partition stays with its first rank until that rank dies
+ * and respawned ranks are never killed by the plan); otherwise a member of the run.
  */
 public final class TrialChecker {
 
     private TrialChecker() {
     }
 
-    /** What is wrong with {@code report} as the result of {@code config}; empty when nothing is. */
+    /**
+     * What is wrong with {@code report} as the result of {@code config} with the replacement a run gets by
+     * default ({@link Replacement#defaultFor}); empty when nothing is.
+     */
     public static List<String> violations(RunConfig config, RunReport report, ConeAnalyzer analyzer) {
+        return violations(config, Replacement.defaultFor(config.spares()), report, analyzer);
+    }
+
+    /** What is wrong with {@code report} as the result of {@code config} run with {@code replacement}. */
+    public static List<String> violations(RunConfig config, Replacement replacement, RunReport report,
+                                          ConeAnalyzer analyzer) {
         List<String> out = new ArrayList<>();
         int partitions = config.partitionCount();
         int members = config.runSpec().memberCount();
@@ -85,6 +98,7 @@ public final class TrialChecker {
                     out.add(where + ": a negative time (" + millis + " ms)");
                 }
             }
+            out.addAll(adoptionProblems(where, r, config, replacement));
             RecoveryPlan plan = analyzer.plan(r.lostPartitions().stream().mapToInt(Integer::intValue).toArray(), c, t);
             boolean global = "global".equals(String.valueOf(r.effectiveStrategy()).toLowerCase(java.util.Locale.ROOT));
             long expected = global ? (long) partitions * r.lostIterations() : plan.recomputedPartitionIterations();
@@ -101,6 +115,43 @@ public final class TrialChecker {
             if (global != (config.strategy() == org.dfr.recovery.Strategy.GLOBAL || plan.coversEverything())) {
                 out.add(where + ": effective strategy " + r.effectiveStrategy() + " for strategy "
                         + config.strategy().label() + (plan.coversEverything() ? " with a cone covering everything" : ""));
+            }
+        }
+        return out;
+    }
+
+    /** What is wrong with the adoptions ({@code partition:rank}) of recovery {@code r}. */
+    private static List<String> adoptionProblems(String where, RunReport.Recovery r, RunConfig config,
+                                                 Replacement replacement) {
+        List<String> out = new ArrayList<>();
+        int members = config.runSpec().memberCount();
+        List<Integer> dead = r.deadRanks() == null ? List.of() : r.deadRanks();
+        for (String a : r.adoptions() == null ? List.<String>of() : r.adoptions()) {
+            int colon = a.indexOf(':');
+            int partition;
+            int rank;
+            try {
+                partition = Integer.parseInt(a.substring(0, colon));
+                rank = Integer.parseInt(a.substring(colon + 1));
+            } catch (RuntimeException e) {
+                out.add(where + ": adoption '" + a + "' is not partition:rank");
+                continue;
+            }
+            if (!r.lostPartitions().contains(partition)) {
+                out.add(where + ": adoption " + a + " of a partition not among the lost " + r.lostPartitions());
+            }
+            if (dead.contains(rank)) {
+                out.add(where + ": adoption " + a + " by rank " + rank + ", which is among the dead " + dead);
+            }
+            if (replacement == Replacement.RESPAWN) {
+                int fresh = config.runSpec().respawnedRank(partition);
+                if (rank != fresh) {
+                    out.add(where + ": adoption " + a + " but with respawn rank " + fresh + " (started in place of rank "
+                            + partition + ") adopts partition " + partition);
+                }
+            } else if (rank < 0 || rank >= members) {
+                out.add(where + ": adoption " + a + " by rank " + rank + "; with " + replacement.optionValue()
+                        + " the adopters are ranks 0.." + (members - 1));
             }
         }
         return out;

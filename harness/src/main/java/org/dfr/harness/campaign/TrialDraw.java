@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.dfr.harness.Mode;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
@@ -17,8 +18,10 @@ import org.dfr.runtime.RunSpec;
  * the same order, so a failing trial is replayed by its seed and index alone.
  *
  * <p>Per trial: a base (kernel, sizes), a strategy, 0 or 1 spare, frequency capping of idle hosts on a
- * fake sysfs tree (when enabled, one trial in four), and 1 to {@code maxFailures} failures of the allowed
- * kinds on distinct victims. A second failure is simultaneous with the first or later in the run; a death
+ * fake sysfs tree (when enabled, one trial in four), 1 to {@code maxFailures} failures of the allowed
+ * kinds on distinct victims, and a replacement that fits the spares and the mode: the spare when there is
+ * one; without, survivors adopt, or (processes mode, half of those trials) fresh rank processes are
+ * respawned in place of the dead. A second failure is simultaneous with the first or later in the run; a death
  * during recovery or during agreement needs an earlier death to recover from. A pause lasts 20-50 % of
  * the heartbeat timeout.
  */
@@ -197,12 +200,15 @@ public final class TrialDraw {
             // a plan that kills every member leaves nobody to recover: draw this trial again
             return next(index, random);
         }
+        // drawn last, and only where there is a choice: the draws of embedded campaigns stay what they were
+        Replacement replacement = spareCount > 0 ? Replacement.SPARE
+                : mode == Mode.PROCESSES && random.nextBoolean() ? Replacement.RESPAWN : Replacement.ADOPT;
         RunConfig config = base.withSpares(spareCount).withStrategy(strategy).withMode(mode)
                 .withFaults(kills, hosts, duringRecovery);
         if (capped) {
             // the fake sysfs tree and the journals are made per trial by the runner
             config = config.withCapping(true, null, null);
         }
-        return new TrialPlan(index, config, drawn);
+        return new TrialPlan(index, config, drawn, replacement);
     }
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Set;
 import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
@@ -85,6 +86,24 @@ class TrialCheckerTest {
 
         assertThat(TrialChecker.violations(otherVictim, report, analyzer))
                 .anySatisfy(v -> assertThat(v).startsWith("failure of ranks [1] at iteration 4 but only ranks [2]"));
+    }
+
+    @Test
+    void when_aRespawnTrialsPartitionIsAdoptedByASurvivorOrARespawnedRankDies_then_theCheckerSaysSo() throws Exception {
+        // rank 1's partition adopted by the rank respawned in its place (1 + 8 members): what respawn must do
+        RunReport respawned = edit(json -> ((ArrayNode) json.get("recoveries").get(0).get("adoptions")).removeAll().add("1:9"));
+        RunReport deadRespawn = edit(json -> ((ArrayNode) json.get("failures").get(0).get("ranks")).removeAll().add(9));
+
+        assertThat(TrialChecker.violations(config, Replacement.RESPAWN, respawned, analyzer)).isEmpty();
+        assertThat(TrialChecker.violations(config, Replacement.ADOPT, respawned, analyzer))
+                .anySatisfy(v -> assertThat(v).isEqualTo("recovery 1: adoption 1:9 by rank 9; with adopt the adopters"
+                        + " are ranks 0..7"));
+        // the embedded report's survivor adopted: not what a respawn trial may do
+        assertThat(TrialChecker.violations(config, Replacement.RESPAWN, report, analyzer))
+                .anySatisfy(v -> assertThat(v).contains("but with respawn rank 9 (started in place of rank 1) adopts"
+                        + " partition 1"));
+        assertThat(TrialChecker.violations(config, Replacement.RESPAWN, deadRespawn, analyzer))
+                .anySatisfy(v -> assertThat(v).startsWith("failure of ranks [9] at iteration 4 but only ranks [1]"));
     }
 
     private interface Edit {

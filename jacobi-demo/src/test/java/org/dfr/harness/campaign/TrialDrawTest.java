@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.runtime.kernel.KernelCatalog;
@@ -98,6 +99,47 @@ class TrialDrawTest {
         }
         assertThat(new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(11, 200))
                 .as("capping only when asked for").noneMatch(p -> p.config().capIdleHosts());
+    }
+
+    @Test
+    void when_trialsAreDrawn_then_eachReplacementFitsItsSparesAndModeAndRespawnOnlyInProcessesMode() {
+        List<TrialPlan> processes = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.PROCESSES).draw(21, 200);
+        List<TrialPlan> embedded = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(21, 200);
+
+        assertThat(processes.stream().map(TrialPlan::replacement).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(Replacement.values());
+        assertThat(embedded.stream().map(TrialPlan::replacement).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder(Replacement.SPARE, Replacement.ADOPT);
+        for (TrialPlan p : concat(processes, embedded)) {
+            assertThat(p.replacement()).as(p.describe())
+                    .isEqualTo(p.config().spares() > 0 ? Replacement.SPARE : p.replacement() == Replacement.RESPAWN
+                            ? Replacement.RESPAWN : Replacement.ADOPT);
+            assertThat(p.replacement().problem(p.config().spares(), p.config().mode(), false)).as(p.describe()).isNull();
+            assertThat(p.describe()).contains(" " + p.replacement().optionValue());
+        }
+        // about half the processes trials without a spare respawn
+        long withoutSpare = processes.stream().filter(p -> p.config().spares() == 0).count();
+        long respawned = processes.stream().filter(p -> p.replacement() == Replacement.RESPAWN).count();
+        assertThat(respawned).isBetween(withoutSpare / 4, withoutSpare * 3 / 4);
+        // the replacement is part of the trial: a replay draws the same one
+        assertThat(new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.PROCESSES).draw(21, 60).get(59))
+                .isEqualTo(processes.get(59));
+    }
+
+    @Test
+    void when_aReplacementDoesNotFitTheTrial_then_thePlanIsRefused() {
+        TrialPlan embedded = new TrialDraw(BASES, FaultKind.CLASSIC, 1, false, Mode.EMBEDDED).draw(1, 1).get(0);
+
+        assertThat(embedded.replacement()).isEqualTo(Replacement.ADOPT);
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> embedded.withReplacement(Replacement.RESPAWN)))
+                .hasMessageContaining("--replacement respawn needs --mode processes");
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> embedded.withReplacement(Replacement.SPARE)))
+                .hasMessageContaining("--replacement spare needs spare ranks");
+        assertThat(embedded.withReplacement(Replacement.ADOPT)).isEqualTo(embedded);
+    }
+
+    private static List<TrialPlan> concat(List<TrialPlan> a, List<TrialPlan> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
 
     @Test
