@@ -37,7 +37,7 @@ class RunCommandTest {
             "--cells 37x29 --iterations 3 --fail-host 4@2|host 4 does not exist; hosts are 0..3",
             "--cells 37x29 --iterations 3 --mode cloud|but was 'cloud'",
             "--cells 37x29 --iterations 3 --strategy local|'local' is not a strategy: allowed are global, dfr",
-            "--cells 37x29 --iterations 3 --checkpoint-every 0|checkpointEvery must be >= 1, got 0",
+            "--cells 37x29 --iterations 3 --checkpoint-every 0|--checkpoint-every 0 is not allowed: give a number of iterations K >= 1, or auto",
             "--cells 37x29 --iterations 3 --idle-power-watts 40|go together"})
     void when_argumentsAreBad_then_exit2WithAMessageNamingTheValue(String args, String message) {
         CliRun r = run(("run " + args).split(" "));
