@@ -489,13 +489,17 @@ public final class RecoveryProtocol implements FailureHandler {
     /** Bound of {@link #flush}: a board write blocked that long means the run is failing anyway. */
     static final long BACKGROUND_WRITES_TIMEOUT_MILLIS = 60_000;
 
-    /** One writer thread for the records of every rank in this JVM, in submission order. */
+    /**
+     * One writer thread for the records of every rank in this JVM, in submission order; it ends after a
+     * second without work, so that nothing of a finished run outlives it (a new one starts with the next write).
+     */
     private static final java.util.concurrent.ExecutorService RECORD_WRITER =
-            java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "dfr-recovery-records");
-                t.setDaemon(true);
-                return t;
-            });
+            new java.util.concurrent.ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS,
+                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                        Thread t = new Thread(r, "dfr-recovery-records");
+                        t.setDaemon(true);
+                        return t;
+                    });
 
     static String write(Object value) {
         return ProtocolJson.write(value);
