@@ -400,13 +400,17 @@ public final class RecoveryProtocol implements FailureHandler {
         }, COPY_TOUCHER);
     }
 
-    /** Runs {@link #touchLostCopies}; a daemon, so that a blocked read never holds the JVM. */
+    /**
+     * Runs {@link #touchLostCopies}; daemons, so that a blocked read never holds the JVM, ending after a
+     * second idle (a cached pool's minute outlived the runs: RuntimeIT finds no thread of a finished run).
+     */
     private static final java.util.concurrent.ExecutorService COPY_TOUCHER =
-            java.util.concurrent.Executors.newCachedThreadPool(r -> {
-                Thread t = new Thread(r, "dfr-recovery-copy-check");
-                t.setDaemon(true);
-                return t;
-            });
+            new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
+                    new java.util.concurrent.SynchronousQueue<>(), r -> {
+                        Thread t = new Thread(r, "dfr-recovery-copy-check");
+                        t.setDaemon(true);
+                        return t;
+                    });
 
     /** Partitions that must load from the replicated copy need one: otherwise fail clearly. */
     private static RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryDirective d) {
