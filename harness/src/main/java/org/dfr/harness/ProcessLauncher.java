@@ -78,6 +78,14 @@ public final class ProcessLauncher {
     public static final long SLOWEST_CELL_UPDATES_PER_SECOND = 2_000_000;
     /** Once a rank finished cleanly, the others get this long to leave before they are killed. */
     public static final long EXIT_GRACE_MILLIS = 30_000;
+
+    /**
+     * How often the rank processes are started when they do not form their cluster (a rank cannot
+     * join, or does not see every member within the join timeout) before any of them computed: on a
+     * loaded machine a member is now and then dropped while the others join, and a fresh start on
+     * fresh ports costs less than the whole run. Each attempt is logged; the run's deadline holds.
+     */
+    public static final int FORMATION_ATTEMPTS = 2;
     /** How long a killed rank may take to disappear. */
     public static final long REAP_TIMEOUT_MILLIS = 10_000;
     /** Log lines of a failed rank quoted in the error. */
@@ -218,8 +226,6 @@ public final class ProcessLauncher {
         RunSpec spec = config.runSpec();
         long timeoutMillis = runTimeoutMillis > 0 ? runTimeoutMillis : derivedTimeoutMillis(config);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        int basePort = settings.basePort() > 0 ? settings.basePort()
-                : HazelcastConfigs.freeBasePort(spec.memberCount() + 2, addressesOf(spec));
         Path dir = createTempDirectory();
         // the ranks of a host live in different JVMs: this one decides for every host (CappingLines)
         IdleHostCapping capping = config.capIdleHosts()
@@ -229,29 +235,42 @@ public final class ProcessLauncher {
         try {
             Path configFile = dir.resolve("run.json");
             Path resultFile = dir.resolve("report.json");
-            RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config), ProcessHandle.current().pid())
-                    .write(configFile);
             List<String> jvm = jvmCommand(config);
             RankJvmArchive archive = RankJvmArchive.forClassPath(classPath(config));
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
             RunEnergy power = RunEnergy.open(config, powerModel);
             CappingRelay relay = capping == null ? null : new CappingRelay(power.listener(capping));
             power.run(() -> {
-                Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, relay);
-                try {
-                    Path founderUp = dir.resolve("founder-up");
-                    supervision.run(rank -> {
-                        List<String> cmd = command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
-                                founderUp);
-                        if (config.runSpec().isRespawned(rank)) {
-                            cmd.add(RankProcessMain.RESPAWNED);
+                for (int attempt = 1; ; attempt++) {
+                    int basePort = settings.basePort() > 0 ? settings.basePort()
+                            : HazelcastConfigs.freeBasePort(spec.memberCount() + 2, addressesOf(spec));
+                    RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config),
+                            ProcessHandle.current().pid()).write(configFile);
+                    Path founderUp = dir.resolve("founder-up-" + attempt);
+                    Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, relay);
+                    try {
+                        supervision.run(rank -> {
+                            List<String> cmd = command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
+                                    founderUp);
+                            if (config.runSpec().isRespawned(rank)) {
+                                cmd.add(RankProcessMain.RESPAWNED);
+                            }
+                            return cmd;
+                        });
+                        return null;
+                    } catch (RunFailedException e) {
+                        if (e.kind() != RunFailedException.Kind.CLUSTER_NOT_FORMED || attempt >= FORMATION_ATTEMPTS
+                                || supervision.anyRankComputed() || System.nanoTime() >= deadline) {
+                            throw e;
                         }
-                        return cmd;
-                    });
-                } finally {
-                    archive.adopt(supervision.exitedCleanly(0));
+                        LOG.warn("the rank processes did not form their cluster ({}); starting them again on fresh"
+                                + " ports (attempt {} of {})", e.getMessage().lines().findFirst().orElse(""),
+                                attempt + 1, FORMATION_ATTEMPTS);
+                        listener.formationRetried(attempt + 1, e.getMessage());
+                    } finally {
+                        archive.adopt(supervision.exitedCleanly(0));
+                    }
                 }
-                return null;
             });
             if (!Files.exists(resultFile)) {
                 throw new RunFailedException("the run ended but no rank wrote the report (every rank died, or the"
@@ -404,6 +423,11 @@ public final class ProcessLauncher {
             return p;
         }
 
+        /** Whether any rank entered the iteration loop (then a failure is the run's, not start-up's). */
+        boolean anyRankComputed() {
+            return ranks.stream().anyMatch(p -> p.loopStarted().isDone());
+        }
+
         /** Whether {@code rank}'s (first) process exited with {@link RankProcessMain#EXIT_OK}. */
         boolean exitedCleanly(int rank) {
             synchronized (exitCodes) {
@@ -496,8 +520,12 @@ public final class ProcessLauncher {
             for (String line : lines) {
                 msg.append(System.lineSeparator()).append("  ").append(line);
             }
-            return new RunFailedException(code == RankProcessMain.EXIT_CHECKPOINT_LOST
-                    ? RunFailedException.Kind.CHECKPOINT_LOST : RunFailedException.Kind.OTHER, msg.toString());
+            RunFailedException.Kind kind = switch (code) {
+                case RankProcessMain.EXIT_CHECKPOINT_LOST -> RunFailedException.Kind.CHECKPOINT_LOST;
+                case RankProcessMain.EXIT_CLUSTER_NOT_FORMED -> RunFailedException.Kind.CLUSTER_NOT_FORMED;
+                default -> RunFailedException.Kind.OTHER;
+            };
+            return new RunFailedException(kind, msg.toString());
         }
 
         private RunFailedException timedOut() {
@@ -548,6 +576,7 @@ public final class ProcessLauncher {
             case RankProcessMain.EXIT_USAGE -> "bad arguments";
             case RankProcessMain.EXIT_ORPHANED -> "it lost its launcher";
             case RankProcessMain.EXIT_CHECKPOINT_LOST -> "the run failed: a needed checkpoint has no copy left";
+            case RankProcessMain.EXIT_CLUSTER_NOT_FORMED -> "the cluster did not form";
             default -> code > 128 ? "killed by signal " + (code - 128) : "unexpected error";
         };
     }

@@ -27,4 +27,12 @@ public interface RankProcessListener {
      */
     default void firstIteration(long millis) {
     }
+
+    /**
+     * The rank processes did not form their cluster before any computed ({@code reason}, the failing
+     * rank's message); every one was stopped and attempt {@code attempt} starts them afresh
+     * ({@link ProcessLauncher#FORMATION_ATTEMPTS}).
+     */
+    default void formationRetried(int attempt, String reason) {
+    }
 }

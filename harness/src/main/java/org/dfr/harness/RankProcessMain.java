@@ -31,6 +31,8 @@ import picocli.CommandLine.Option;
  * printed and put on the control board); {@value #EXIT_USAGE} bad arguments; {@value #EXIT_ORPHANED}
  * the launcher died, so this rank halted; {@value #EXIT_CHECKPOINT_LOST} the run failed because a
  * checkpoint a recovery needs has no copy left ({@link RunFailedException.Kind#CHECKPOINT_LOST});
+ * {@value #EXIT_CLUSTER_NOT_FORMED} the members did not form their cluster, nothing was computed
+ * ({@link RunFailedException.Kind#CLUSTER_NOT_FORMED});
  * 137 killed by a planned failure.
  */
 @Command(name = "rank", aliases = "dfr-rank", mixinStandardHelpOptions = true,
@@ -64,6 +66,7 @@ public final class RankProcessMain implements Callable<Integer> {
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_ORPHANED = 3;
     public static final int EXIT_CHECKPOINT_LOST = 4;
+    public static final int EXIT_CLUSTER_NOT_FORMED = 5;
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "rank configuration (JSON)")
     Path configFile;
@@ -227,7 +230,11 @@ public final class RankProcessMain implements Callable<Integer> {
                 e.printStackTrace();
             }
             announceFailure(node, kind, reason);
-            return kind == RunFailedException.Kind.CHECKPOINT_LOST ? EXIT_CHECKPOINT_LOST : EXIT_RUN_FAILED;
+            return switch (kind) {
+                case CHECKPOINT_LOST -> EXIT_CHECKPOINT_LOST;
+                case CLUSTER_NOT_FORMED -> EXIT_CLUSTER_NOT_FORMED;
+                default -> EXIT_RUN_FAILED;
+            };
         } finally {
             if (node != null) {
                 node.close();

@@ -112,7 +112,14 @@ final class DirectiveExecutor {
         state.pendingTarget = target;
         PartitionStates states = node.states();
         Communicator comm = node.communicator();
-        if (hadLiveState) {
+        if (hadLiveState && !states.canFallBackTo(target) && target == c) {
+            // a rank caught in an earlier recovery reported state c, this one is further ahead than its
+            // buffers reach back: checkpoint c itself is the consistent state everybody can return to
+            for (int p : owned) {
+                states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));
+            }
+            states.setLiveIteration(c);
+        } else if (hadLiveState) {
             states.fallBackTo(target);
         } else {
             states.setLiveIteration(target);

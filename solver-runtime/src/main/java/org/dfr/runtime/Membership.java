@@ -100,10 +100,23 @@ public final class Membership {
     public void awaitClusterSize(int size, long timeoutMillis) {
         awaitCondition(() -> hazelcast.getCluster().getMembers().size() >= size, timeoutMillis, 50,
                 () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
-                        + " of " + size + " members after " + timeoutMillis + " ms");
+                        + " of " + size + " members after " + timeoutMillis + " ms (ranks "
+                        + ranksSeen() + ")");
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
+    }
+
+    /** The rank ids of the members this member sees, in ascending order (for messages). */
+    private TreeSet<Integer> ranksSeen() {
+        TreeSet<Integer> ranks = new TreeSet<>();
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
+            if (rank != null) {
+                ranks.add(Integer.parseInt(rank));
+            }
+        }
+        return ranks;
     }
 
     /**
@@ -129,7 +142,8 @@ public final class Membership {
         try {
             hazelcast.getCluster().changeClusterState(ClusterState.NO_MIGRATION);
         } catch (RuntimeException e) {
-            throw new RunFailedException("rank " + rankId + ": could not stop partition migrations for the run: " + e);
+            throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED,
+                    "rank " + rankId + ": could not stop partition migrations for the run: " + e);
         }
     }
 
@@ -147,12 +161,14 @@ public final class Membership {
     /**
      * {@link #pollUntil}, failing the run with {@code failure}'s message when the time is up.
      *
-     * @throws RunFailedException once {@code timeoutMillis} passed without the condition
+     * @throws RunFailedException of kind {@link RunFailedException.Kind#CLUSTER_NOT_FORMED} once
+     *     {@code timeoutMillis} passed without the condition
      */
     private void awaitCondition(BooleanSupplier condition, long timeoutMillis, long pollMillis,
                                 Supplier<String> failure) {
         if (!pollUntil(condition, timeoutMillis, pollMillis)) {
-            throw new RunFailedException(RunFailedException.Kind.TIMEOUT, failure.get());
+            // every wait of this kind is part of start-up: nothing ran yet, a fresh start may succeed
+            throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED, failure.get());
         }
     }
 

@@ -95,16 +95,20 @@ public final class PartitionStates {
      * @throws IllegalStateException when neither buffer holds that state
      */
     public void fallBackTo(int iteration) {
+        if (!canFallBackTo(iteration)) {
+            throw new IllegalStateException("rank " + rankId + " holds states " + liveIteration + " and "
+                    + computedIteration + ", cannot fall back to " + iteration);
+        }
         if (iteration == liveIteration) {
             computedIteration = liveIteration;
-            return;
-        }
-        if (iteration == liveIteration + 1 && computedIteration == iteration) {
+        } else {
             advanceTo(iteration);
-            return;
         }
-        throw new IllegalStateException("rank " + rankId + " holds states " + liveIteration + " and "
-                + computedIteration + ", cannot fall back to " + iteration);
+    }
+
+    /** Whether {@link #fallBackTo} can reach state {@code iteration} from the buffers alone. */
+    public boolean canFallBackTo(int iteration) {
+        return iteration == liveIteration || (iteration == liveIteration + 1 && computedIteration == iteration);
     }
 
     /** Sets the iteration of the live buffers after they were replaced wholesale. */

@@ -110,7 +110,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                             spec.hostOf(rankId), spec.hostCount()));
         } catch (RuntimeException e) {
             dataPlane.close();
-            throw e;
+            // Hazelcast gives up joining after hazelcast.max.join.seconds, or its port was taken
+            throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED,
+                    "rank " + rankId + " could not join the cluster: " + e.getMessage(), e);
         }
         this.hazelcast = hz;
         this.promotionRetry = new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);

@@ -15,8 +15,13 @@ public final class RunFailedException extends RuntimeException {
          * the members holding its replicated copies): correct behaviour, the state cannot be rebuilt.
          */
         CHECKPOINT_LOST,
-        /** Something did not happen within its time limit (cluster formation, a recovery decision, the run). */
+        /** Something did not happen within its time limit (a recovery decision, the run). */
         TIMEOUT,
+        /**
+         * The members did not form their cluster (a rank could not join, or did not see every member
+         * within the join timeout): nothing was computed yet, so a fresh start may succeed.
+         */
+        CLUSTER_NOT_FORMED,
         /** Any other cause. */
         OTHER
     }

@@ -94,6 +94,19 @@ class PartitionStatesTest {
     }
 
     @Test
+    void when_askedWhetherAStateIsReachable_then_onlyTheLiveAndTheComputedOneAre() {
+        PartitionStates states = statesOf(0);
+        states.setLiveIteration(2);
+        states.markComputed(3);
+
+        assertThat(states.canFallBackTo(2)).isTrue();
+        assertThat(states.canFallBackTo(3)).isTrue();
+        // state 0 (the checkpoint) is gone from the buffers: recovery must reload it
+        assertThat(states.canFallBackTo(0)).isFalse();
+        assertThat(states.canFallBackTo(4)).isFalse();
+    }
+
+    @Test
     void when_ownershipChanges_then_onlyOwnedPartitionsAreKeptAndOthersAreRefused() {
         PartitionStates states = statesOf(0, 1, 2);
         Ownership own = Ownership.of(new int[] {7, 8, 7});

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.harness.RunConfig;
@@ -44,6 +45,9 @@ class ProcessModeIT {
     private static String failureFreeDigest;
 
     private final Map<Integer, ProcessHandle> children = new ConcurrentHashMap<>();
+    /** Every process started, across start-up attempts (children keeps the last of each rank). */
+    private final List<ProcessHandle> everyProcess = new CopyOnWriteArrayList<>();
+    private final List<Integer> formationAttempts = new CopyOnWriteArrayList<>();
     private volatile long formationMillis = -1;
 
     @BeforeAll
@@ -56,7 +60,8 @@ class ProcessModeIT {
     @AfterEach
     void noRankProcessOutlivesTheRun() {
         assertThat(children).isNotEmpty();
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(children.values())
+        everyProcess.addAll(children.values());
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(everyProcess)
                 .allSatisfy(p -> assertThat(ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive))
                         .as("rank process %d is alive", p.pid())
                         .isNotEqualTo(Optional.of(true))));
@@ -175,16 +180,19 @@ class ProcessModeIT {
     }
 
     @Test
-    void when_aRankFailsWhileOthersRun_then_errorQuotesItsLogAndEveryProcessIsReaped() {
-        // rank 0 gives up waiting for its peers at once: a real run-failure exit while rank 1 starts
+    void when_theClusterDoesNotForm_then_ranksStartOnceMoreThenTheErrorQuotesTheLogAndEveryProcessIsReaped() {
+        // rank 0 gives up waiting for its peers at once, in both attempts: a formation failure
         ClusterSettings impatient = new ClusterSettings().joinTimeoutMillis(1);
         RunConfig config = RunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
 
         assertThatThrownBy(() -> launcher(impatient).run(config))
                 .isInstanceOf(RunFailedException.class)
-                .hasMessageContaining("rank 0 exited with code 1 (the run failed)")
-                .hasMessageContaining("sees 1 of 2 members");
+                .hasMessageContaining("rank 0 exited with code 5 (the cluster did not form)")
+                .hasMessageContaining("sees 1 of 2 members")
+                .hasMessageContaining("(ranks [0])");
+        assertThat(formationAttempts).containsExactly(ProcessLauncher.FORMATION_ATTEMPTS);
         assertThat(children).hasSize(2);
+        assertThat(everyProcess).hasSize(4).doesNotHaveDuplicates();
     }
 
     @Test
@@ -232,6 +240,12 @@ class ProcessModeIT {
                     @Override
                     public void started(int rank, ProcessHandle process) {
                         children.put(rank, process);
+                        everyProcess.add(process);
+                    }
+
+                    @Override
+                    public void formationRetried(int attempt, String reason) {
+                        formationAttempts.add(attempt);
                     }
 
                     @Override
