@@ -215,10 +215,6 @@ public final class RunCommand implements Callable<Integer> {
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
-        if (autoInterval && checkpointDir != null) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-dir cannot be combined with --checkpoint-every"
-                    + " auto yet (the file level is placed by a fixed K): give --checkpoint-every K");
-        }
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }

@@ -46,8 +46,6 @@ class BadInputTest {
                         "--mtbf-seconds is only used with --checkpoint-every auto (given: --checkpoint-every 10)"),
                 row("run --cells 37x29 --iterations 3 --checkpoint-every 2 --mtbf-seconds 3600",
                         "--mtbf-seconds is only used with --checkpoint-every auto"),
-                row("run --cells 37x29 --iterations 3 --checkpoint-every auto --mtbf-seconds 60 --checkpoint-dir ck",
-                        "--checkpoint-dir cannot be combined with --checkpoint-every auto"),
                 row("run --cells 37x29 --iterations 3 --tolerance 0", "--tolerance 0.0 is not allowed"),
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures

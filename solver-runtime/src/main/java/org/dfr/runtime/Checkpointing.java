@@ -129,6 +129,9 @@ public final class Checkpointing implements AutoCloseable {
             throw new IllegalStateException("interval set while checkpoint " + pending.iteration + " is in flight");
         }
         commitLag = lagFor(checkpointEvery);
+        if (files != null) {
+            files.useInterval(checkpointEvery);
+        }
     }
 
     /**

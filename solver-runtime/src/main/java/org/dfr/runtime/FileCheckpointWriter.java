@@ -34,7 +34,8 @@ final class FileCheckpointWriter implements AutoCloseable {
     private final DiskCheckpoints disk;
     private final int rankId;
     private final int partitionCount;
-    private final int checkpointEvery;
+    /** The in-memory interval: fixed, or agreed during the run ({@link #useInterval}). */
+    private volatile int checkpointEvery;
     private final ExecutorService thread;
     /** One write at a time: held from the hand-over until the write finished. */
     private final java.util.concurrent.Semaphore busy = new java.util.concurrent.Semaphore(1);
@@ -57,6 +58,14 @@ final class FileCheckpointWriter implements AutoCloseable {
     /** The writer of {@code disk}'s file level, or null when there is none. */
     static FileCheckpointWriter of(DiskCheckpoints disk, int rankId, RunSpec spec) {
         return disk != null && disk.writes() ? new FileCheckpointWriter(disk, rankId, spec) : null;
+    }
+
+    /**
+     * The in-memory interval the run agreed on during the run ({@link CheckpointSchedule}): the file
+     * level is every {@code every}-th of those checkpoints from then on.
+     */
+    void useInterval(int interval) {
+        this.checkpointEvery = interval;
     }
 
     /** The last iteration this rank wrote completely, or -1. */

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import org.dfr.harness.FileCheckpoints;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
@@ -21,6 +22,7 @@ import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.runtime.CheckpointFile;
 import org.dfr.runtime.CheckpointIntervalDecision;
 import org.dfr.runtime.CheckpointSchedule;
 import org.junit.jupiter.api.Test;
@@ -68,6 +70,33 @@ class AutoCheckpointIntervalIT {
         assertThat(report.recoveries().get(0).checkpointIteration()).as("checkpoint of interval %d", k)
                 .isEqualTo(expected);
         assertThat(schemaErrors(report, tmp)).isEmpty();
+    }
+
+    @Test
+    void when_intervalIsAutoWithAFileLevel_then_filesFollowTheChosenIntervalAndARestartFromThemIsExact(
+            @TempDir Path dir) throws IOException {
+        int iterations = 40;
+        int fileEvery = 2;
+        // an MTBF near the checkpoint's own cost: Daly's interval is a few iterations on any machine
+        RunConfig config = RunConfig.of(2, 4, NX, NY, iterations, 1).withMtbfSeconds(0.005);
+
+        RunReport written = new Runner().fileCheckpoints(config, dir, fileEvery, null).run(config);
+
+        assertThat(written.fieldSha256()).isEqualTo(reference(iterations));
+        RunReport.CheckpointInterval ci = written.checkpointInterval();
+        int k = ci.chosenInterval();
+        List<Integer> files = CheckpointFile.iterations(
+                CheckpointFile.runDirectory(dir, FileCheckpoints.runKey(config)));
+        // every fileEvery-th checkpoint of the agreed interval, none of the measuring iterations before it
+        assertThat(files).as("file level of interval %d", k).isNotEmpty()
+                .allSatisfy(c -> assertThat(c % (k * fileEvery)).as("iteration %d", c).isZero())
+                .allSatisfy(c -> assertThat(c).isGreaterThan(ci.decidedAtIteration()));
+
+        RunReport restarted = new Runner().fileCheckpoints(config, null, 1, dir).run(config);
+
+        assertThat(restarted.restartedFromIteration()).isEqualTo(files.stream().mapToInt(Integer::intValue).max()
+                .orElseThrow());
+        assertThat(restarted.fieldSha256()).isEqualTo(reference(iterations));
     }
 
     @Test
