@@ -55,7 +55,16 @@ final class DirectiveExecutor {
         int target = d.failureIteration() - 1;
         Set<Integer> previouslyOwned = toSet(node.ownedPartitions());
         boolean hadLiveState = !state.invalid.containsAll(previouslyOwned);
-        node.adoptOwnership(Ownership.of(d.ownershipArray()));
+        // what this directive gives this rank holds no state until the recovery loads it: if another
+        // failure cuts the recovery short, the next round must count it as lost (the rank's status
+        // leaves invalid partitions out of those it holds)
+        int[] newOwnership = d.ownershipArray();
+        for (int p = 0; p < newOwnership.length; p++) {
+            if (newOwnership[p] == node.rankId() && !previouslyOwned.contains(p)) {
+                state.invalid.add(p);
+            }
+        }
+        node.adoptOwnership(Ownership.of(newOwnership));
         int[] owned = node.ownedPartitions();
         if (owned.length == 0) {
             // this rank owns nothing any more (cannot happen with the current replacement rule)

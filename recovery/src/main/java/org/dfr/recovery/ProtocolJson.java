@@ -20,7 +20,7 @@ final class ProtocolJson {
      * milliseconds on a loaded machine, on the recovery's critical path).
      */
     static void warmUp() {
-        RankStatus status = new RankStatus(0, 0, 1, 1, 0, java.util.List.of(1), -1, 0L);
+        RankStatus status = new RankStatus(0, 0, 1, 1, 0, java.util.List.of(1), java.util.List.of(0), -1, 0L);
         read(write(status), RankStatus.class);
         RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, java.util.List.of(1),
                 java.util.List.of(1), 0, 2, java.util.List.of(0, 0), java.util.List.of(new Adoption(1, 0)),

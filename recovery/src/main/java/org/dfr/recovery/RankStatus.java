@@ -11,10 +11,14 @@ import java.util.List;
  * @param committedCheckpoint last checkpoint it knows every rank wrote
  * @param invalidPartitions owned partitions whose live state is not usable (adopted and not yet
  *     recomputed, or reloaded by an unfinished global rollback)
+ * @param heldPartitions owned partitions whose live state this rank holds (not invalid): a partition
+ *     that the ownership in force gives this rank but that is missing here (a directive that gave it
+ *     to this rank was cut short before the rank loaded it) counts as lost
  * @param pendingTarget the state iteration an unfinished recovery was restoring, or -1
  * @param stoppedAtMillis wall-clock time at which this rank stopped for this recovery (its own
  *     detection, or the announcement of a peer that detected first)
  */
 public record RankStatus(int rank, int epoch, int liveIteration, int computedIteration, int committedCheckpoint,
-                         List<Integer> invalidPartitions, int pendingTarget, long stoppedAtMillis) {
+                         List<Integer> invalidPartitions, List<Integer> heldPartitions, int pendingTarget,
+                         long stoppedAtMillis) {
 }

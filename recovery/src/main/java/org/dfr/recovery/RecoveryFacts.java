@@ -39,8 +39,16 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         }
         int[] owner = in.ownership().clone();
         TreeSet<Integer> lost = new TreeSet<>(invalid);
+        java.util.Map<Integer, RankStatus> statusOf = new java.util.HashMap<>();
+        for (RankStatus s : in.statuses()) {
+            statusOf.put(s.rank(), s);
+        }
         for (int p = 0; p < owner.length; p++) {
             if (!in.members().contains(owner[p])) {
+                lost.add(p);
+            } else if (statusOf.containsKey(owner[p]) && !statusOf.get(owner[p]).heldPartitions().contains(p)) {
+                // the ownership in force gives p to a rank that does not hold it: the directive that
+                // did was cut short by another failure before that rank loaded p
                 lost.add(p);
             }
         }

@@ -103,8 +103,14 @@ public final class RecoveryProtocol implements FailureHandler {
             if (node.isCoordinator()) {
                 touchLostCopies(node, live);
             }
+            List<Integer> held = new ArrayList<>();
+            for (int p : node.ownedPartitions()) {
+                if (!state.invalid.contains(p)) {
+                    held.add(p);
+                }
+            }
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.states().computedIteration(),
-                    node.committedCheckpoint(), new ArrayList<>(state.invalid), state.pendingTarget, stoppedAt);
+                    node.committedCheckpoint(), new ArrayList<>(state.invalid), held, state.pendingTarget, stoppedAt);
             long sendStart = System.nanoTime();
             String json = write(status);
             // the coordinator first: the others only need it if they have to take over

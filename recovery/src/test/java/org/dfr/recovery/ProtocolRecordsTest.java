@@ -18,7 +18,28 @@ class ProtocolRecordsTest {
     }
 
     private static RankStatus status(int rank) {
-        return new RankStatus(rank, 0, 3, 3, 0, List.of(), -1, 1000L + rank);
+        // ownership {0, 1, 2, 3}: rank r holds partition r
+        return new RankStatus(rank, 0, 3, 3, 0, List.of(), List.of(rank), -1, 1000L + rank);
+    }
+
+    @Test
+    void when_aDirectiveWasCutShortBeforeTheAdopterLoadedItsPartition_then_thePartitionIsLostAgain() {
+        // epoch 1 gave partition 0 (rank 0 died) to rank 1; rank 2 died before rank 1 loaded it:
+        //
+        //   partition:   0        1        2        3
+        //   in force:    rank 1   rank 1   rank 2   rank 3
+        //   held:        -        rank 1   (dead)   rank 3
+        RankStatus rank1 = new RankStatus(1, 1, 3, 3, 0, List.of(), List.of(1), -1, 1001L);
+        RankStatus rank3 = new RankStatus(3, 1, 3, 3, 0, List.of(), List.of(3), -1, 1003L);
+        RecoveryInput input = new RecoveryInput(2, new int[] {1, 1, 2, 3}, Set.of(1, 3), List.of(rank1, rank3),
+                Set.of(2));
+
+        RecoveryDirective d = new GlobalRollback().decide(input);
+
+        assertThat(d.lostPartitions()).containsExactly(0, 2);
+        // partition 0 stays with rank 1, which lives and recomputes it; partition 2 is adopted
+        assertThat(d.adoptions()).containsExactly(new Adoption(2, 3));
+        assertThat(d.ownershipArray()).containsExactly(1, 1, 3, 3);
     }
 
     @Test

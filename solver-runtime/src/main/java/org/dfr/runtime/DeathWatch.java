@@ -134,6 +134,10 @@ public final class DeathWatch implements AutoCloseable {
     /** Sends the {@link MessageKind#RANK_LOST} notice to every other live rank, and tells Hazelcast. */
     private void tellOthers(int rank) {
         membership.suspectInHazelcast(rank);
+        sendNotices(rank);
+    }
+
+    private void sendNotices(int rank) {
         int e = epoch.getAsInt();
         double[] empty = new double[0];
         for (int r : membership.liveRanks()) {
@@ -145,6 +149,22 @@ public final class DeathWatch implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * {@link ExitWatch} saw {@code rank}'s process exit: the death is certain, so count it out and tell
+     * the others at once, on the calling thread (the exit watch's own; a hand-over to another thread
+     * costs a wake-up), before asking Hazelcast to suspect the member.
+     */
+    public void exitSeen(int rank, String how) {
+        if (rank == rankId || !membership.isLive(rank)) {
+            return;
+        }
+        if (!membership.rankLost(rank, how + ", seen by rank " + rankId + " in /proc", System.currentTimeMillis())) {
+            return;
+        }
+        sendNotices(rank);
+        membership.suspectInHazelcast(rank);
     }
 
     /** A peer's {@link MessageKind#RANK_LOST} notice: it confirmed the death, so it counts here too. */

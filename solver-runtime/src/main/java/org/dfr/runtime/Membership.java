@@ -212,18 +212,7 @@ public final class Membership {
      * membership events are dispatched, so it is the freshest view).
      */
     public TreeSet<Integer> liveRanks() {
-        TreeSet<Integer> ranks = new TreeSet<>();
-        try {
-            for (Member m : hazelcast.getCluster().getMembers()) {
-                String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
-                if (rank != null && !lostMembers.contains(m.getUuid())) {
-                    ranks.add(Integer.parseInt(rank));
-                }
-            }
-        } catch (RuntimeException e) {
-            ranks.addAll(membersByRank.keySet());
-        }
-        return ranks;
+        return new TreeSet<>(liveRanksOldestFirst());
     }
 
     /**
@@ -240,7 +229,9 @@ public final class Membership {
                 }
             }
         } catch (RuntimeException e) {
-            ranks.addAll(liveRanks());
+            // Hazelcast is shutting down: the members known so far
+            ranks.clear();
+            ranks.addAll(new TreeSet<>(membersByRank.keySet()));
         }
         return ranks;
     }
@@ -346,6 +337,21 @@ public final class Membership {
         } catch (RuntimeException | LinkageError e) {
             LOG.debug("rank {}: Hazelcast would not suspect {}: {}", rankId, m, e.toString());
         }
+    }
+
+    /** The process {@code rank}'s member advertised ({@link ProcessIdentity}), if any. */
+    public java.util.Optional<ProcessIdentity> processOf(int rank) {
+        Member m = membersByRank.get(rank);
+        if (m == null) {
+            return java.util.Optional.empty();
+        }
+        String boot = m.getAttribute(ProcessIdentity.BOOT_ATTRIBUTE);
+        String pid = m.getAttribute(ProcessIdentity.PID_ATTRIBUTE);
+        String start = m.getAttribute(ProcessIdentity.START_ATTRIBUTE);
+        if (boot == null || pid == null || start == null) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(new ProcessIdentity(boot, Long.parseLong(pid), Long.parseLong(start)));
     }
 
     /** Whether {@code rank}'s member is a current member that nobody found dead yet. */

@@ -70,6 +70,14 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private final ControlBoard control;
     private final Membership membership;
     private final DeathWatch deathWatch;
+    /** Watches a peer process of this machine through /proc ({@link ExitWatch}); a no-op without one. */
+    private final AutoCloseable exitWatch;
+    /**
+     * System property {@code dfr.exitWatch}: {@code false} turns the {@link ExitWatch} off (to measure
+     * what it saves; the launcher passes its {@code dfr.*} properties on to rank processes).
+     */
+    public static final String EXIT_WATCH_PROPERTY = "dfr.exitWatch";
+    private static final boolean EXIT_WATCH_ENABLED = !"false".equals(System.getProperty(EXIT_WATCH_PROPERTY));
     private final RecoveryInbox recoveryInbox;
     private final PartitionStates states;
     private final Communicator communicator;
@@ -104,10 +112,16 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             throw new UncheckedIOException("rank " + rankId + ": cannot open its data-plane socket", e);
         }
         HazelcastInstance hz;
+        ProcFs proc = new ProcFs(ProcFs.DEFAULT_ROOT);
+        java.util.Optional<ProcessIdentity> identity = EXIT_WATCH_ENABLED ? proc.self() : java.util.Optional.empty();
         try {
-            hz = Hazelcast.newHazelcastInstance(
-                    HazelcastConfigs.member(settings, rankId, dataPlane.port(), spec.memberCount(),
-                            spec.hostOf(rankId), spec.hostCount()));
+            com.hazelcast.config.Config config = HazelcastConfigs.member(settings, rankId, dataPlane.port(),
+                    spec.memberCount(), spec.hostOf(rankId), spec.hostCount());
+            identity.ifPresent(id -> config.getMemberAttributeConfig()
+                    .setAttribute(ProcessIdentity.BOOT_ATTRIBUTE, id.bootId())
+                    .setAttribute(ProcessIdentity.PID_ATTRIBUTE, Long.toString(id.pid()))
+                    .setAttribute(ProcessIdentity.START_ATTRIBUTE, Long.toString(id.startTicks())));
+            hz = Hazelcast.newHazelcastInstance(config);
         } catch (RuntimeException e) {
             dataPlane.close();
             // Hazelcast gives up joining after hazelcast.max.join.seconds, or its port was taken
@@ -124,6 +138,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.control = new ControlBoard(controlMap, promotionRetry);
         this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished);
         this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
+        this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
+                () -> finished, deathWatch::exitSeen);
         this.recoveryInbox = new RecoveryInbox(control);
         mailbox.attachSideChannel((key, payload) -> {
             if (key.kind() == MessageKind.RANK_LOST) {
@@ -514,11 +530,20 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             hazelcast.getLifecycleService().terminate();
         } finally {
             // no goodbye: peers must see this as the death it stands for
+            closeExitWatch();
             deathWatch.close();
             dataPlane.closeAbruptly();
             mailbox.interruptEpoch("this rank was killed");
         }
         return new RankKilledException(rankId);
+    }
+
+    private void closeExitWatch() {
+        try {
+            exitWatch.close();
+        } catch (Exception e) {
+            LOG.debug("rank {}: closing the exit watch: {}", rankId, e.toString());
+        }
     }
 
     private void checkAlive() {
@@ -549,6 +574,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             }
         } finally {
             backupRepair.close();
+            closeExitWatch();
             deathWatch.close();
             dataPlane.close();
             checkpointing.close();

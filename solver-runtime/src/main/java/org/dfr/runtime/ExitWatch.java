@@ -1,0 +1,178 @@
+package org.dfr.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sees a rank process on the same machine die within a few milliseconds, from {@code /proc}
+ * ({@link ProcFs}): the kernel marks a SIGKILLed process as exiting at once, but closes its sockets,
+ * which {@link DeathWatch} waits for, only after it freed the process's memory (tens of milliseconds
+ * for a few hundred MB). The watch is a ring: every rank polls one peer, the next live rank (in rank
+ * order, wrapping) among the other processes of its machine, every {@link #POLL_MICROS} microseconds,
+ * so that each process of the machine is watched by exactly one other at a cost of one small file
+ * read per poll. Ranks on other machines, ranks in this very process (embedded mode) and processes
+ * whose identity {@code /proc} does not confirm (another pid namespace) are not watched here: the
+ * data plane and Hazelcast's heartbeat find those. Two neighbours in the ring dying together leave
+ * the second one to the data plane as well.
+ *
+ * <p>Why it is safe: a process the kernel marks as exiting never runs its code again, and a process
+ * whose pid is gone or now belongs to another start time has exited; a slow or stopped process
+ * (SIGSTOP, a long GC) is neither. What the watch finds it reports like a death the data plane
+ * confirmed ({@link DeathWatch#exitSeen}): the epoch is interrupted, the other ranks are told with a
+ * {@code RANK_LOST} notice and Hazelcast suspects the member.
+ */
+public final class ExitWatch implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ExitWatch.class);
+
+    /** How often the watched peer's state is read. */
+    public static final long POLL_MICROS = 2_000;
+    /** How often the watched peer is chosen again (members join and leave). */
+    static final long RESELECT_MILLIS = 50;
+
+    private final int rankId;
+    private final ProcessIdentity self;
+    private final ProcFs proc;
+    private final Supplier<TreeSet<Integer>> liveRanks;
+    private final IntFunction<Optional<ProcessIdentity>> identityOf;
+    private final BooleanSupplier stopped;
+    private final ExitListener listener;
+    private final Thread thread;
+    /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
+    private final java.util.Set<Long> exited = new java.util.HashSet<>();
+    private volatile boolean closed;
+
+    /** Told when the watched rank's process exits. */
+    @FunctionalInterface
+    public interface ExitListener {
+        /** Rank {@code rank}'s process is exiting or gone ({@code how} says which, for the log). */
+        void exited(int rank, String how);
+    }
+
+    private ExitWatch(int rankId, ProcessIdentity self, ProcFs proc, Supplier<TreeSet<Integer>> liveRanks,
+                      IntFunction<Optional<ProcessIdentity>> identityOf, BooleanSupplier stopped,
+                      ExitListener listener) {
+        this.rankId = rankId;
+        this.self = self;
+        this.proc = proc;
+        this.liveRanks = liveRanks;
+        this.identityOf = identityOf;
+        this.stopped = stopped;
+        this.listener = listener;
+        this.thread = new Thread(this::watch, "dfr-rank" + rankId + "-exit-watch");
+        this.thread.setDaemon(true);
+    }
+
+    /**
+     * Starts watching, or returns a watch that does nothing when this process has no identity
+     * ({@code self} empty: {@code /proc} is not there).
+     *
+     * @param liveRanks  the ranks currently live (this one included)
+     * @param identityOf the advertised process of a rank, if it advertised one
+     * @param stopped    whether this rank's run ended (the watch then ends too)
+     */
+    public static AutoCloseable start(int rankId, Optional<ProcessIdentity> self, ProcFs proc,
+                                      Supplier<TreeSet<Integer>> liveRanks,
+                                      IntFunction<Optional<ProcessIdentity>> identityOf, BooleanSupplier stopped,
+                                      ExitListener listener) {
+        if (self.isEmpty()) {
+            LOG.debug("rank {}: no /proc identity: peers on this machine are watched through their sockets only", rankId);
+            return () -> {
+            };
+        }
+        ExitWatch watch = new ExitWatch(rankId, self.get(), proc, liveRanks, identityOf, stopped, listener);
+        watch.thread.start();
+        return watch;
+    }
+
+    /** A watched peer: its rank and the identity {@code /proc} confirmed when it was chosen. */
+    record Watched(int rank, ProcessIdentity identity) {
+    }
+
+    private void watch() {
+        Watched target = null;
+        long reselectAt = System.nanoTime();
+        while (!closed && !stopped.getAsBoolean()) {
+            long now = System.nanoTime();
+            if (now - reselectAt >= 0) {
+                target = choose();
+                reselectAt = now + TimeUnit.MILLISECONDS.toNanos(RESELECT_MILLIS);
+            }
+            if (target == null) {
+                // nobody to watch here (yet): look again at the next reselection, not at every poll
+                LockSupport.parkNanos(reselectAt - now);
+                continue;
+            }
+            String how = exitOf(proc.stat(target.identity().pid()), target.identity());
+            if (how != null) {
+                exited.add(target.identity().pid());
+                if (!closed && !stopped.getAsBoolean()) {
+                    listener.exited(target.rank(), how);
+                }
+                target = null;
+                reselectAt = System.nanoTime();
+                continue;
+            }
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
+        }
+    }
+
+    /** Why {@code state} means the process {@code watched} exited, or null while it lives. */
+    static String exitOf(ProcFs.ProcessState state, ProcessIdentity watched) {
+        if (!state.exists()) {
+            return "its process " + watched.pid() + " is gone";
+        }
+        if (state.startTicks() != watched.startTicks()) {
+            return "its process " + watched.pid() + " is gone (the pid belongs to a newer process)";
+        }
+        if (state.exiting()) {
+            return "its process " + watched.pid() + " is exiting";
+        }
+        return null;
+    }
+
+    /** The next live rank after this one, in rank order and wrapping, among this machine's other processes. */
+    private Watched choose() {
+        List<Watched> candidates = new ArrayList<>();
+        for (int rank : liveRanks.get()) {
+            if (rank == rankId) {
+                continue;
+            }
+            Optional<ProcessIdentity> id = identityOf.apply(rank);
+            if (id.isEmpty() || !self.isOtherProcessOnThisMachine(id.get()) || exited.contains(id.get().pid())) {
+                continue;
+            }
+            // watched only if /proc confirms the advertised process (not another pid namespace's)
+            ProcFs.ProcessState state = proc.stat(id.get().pid());
+            if (state.exists() && state.startTicks() == id.get().startTicks()) {
+                candidates.add(new Watched(rank, id.get()));
+            }
+        }
+        return successor(rankId, candidates);
+    }
+
+    /** The candidate with the smallest rank above {@code rankId}, else the smallest (candidates in rank order). */
+    static Watched successor(int rankId, List<Watched> candidates) {
+        for (Watched w : candidates) {
+            if (w.rank() > rankId) {
+                return w;
+            }
+        }
+        return candidates.isEmpty() ? null : candidates.get(0);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(thread);
+    }
+}

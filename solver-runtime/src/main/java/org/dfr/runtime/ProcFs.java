@@ -1,0 +1,93 @@
+package org.dfr.runtime;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The few facts about processes of this machine that {@link ExitWatch} reads from Linux's
+ * {@code /proc}: whether a process exists, whether it is exiting, when it started, and which boot of
+ * which machine this is. The root is a parameter so that tests can point it at a fake tree.
+ *
+ * <p>Why {@code /proc}: the kernel marks a process that received SIGKILL as exiting ({@code PF_EXITING}
+ * in the flags of {@code /proc/PID/stat}) within a millisecond, but closes its sockets only after it
+ * has freed its memory: 8 ms for 100 MB, 66 ms for 500 MB measured here. A peer on the same machine
+ * can thus see a death long before its connections end.
+ */
+public final class ProcFs {
+
+    /** Linux's {@code /proc}. */
+    public static final Path DEFAULT_ROOT = Path.of("/proc");
+    /** {@code PF_EXITING} of include/linux/sched.h: set as the process starts to exit. */
+    static final long PF_EXITING = 0x4;
+
+    private final Path root;
+
+    public ProcFs(Path root) {
+        this.root = root;
+    }
+
+    /**
+     * What {@code /proc/PID/stat} says of {@code pid}.
+     *
+     * @param exists   whether the process is there (a zombie still is)
+     * @param exiting  whether it exits or has exited ({@code PF_EXITING}, zombie or dead state)
+     * @param startTicks its start time in clock ticks after boot (tells a reused pid apart); -1 if gone
+     */
+    public record ProcessState(boolean exists, boolean exiting, long startTicks) {
+
+        static final ProcessState GONE = new ProcessState(false, true, -1);
+    }
+
+    /** The state of process {@code pid}; {@link ProcessState#GONE} when it is not there. */
+    public ProcessState stat(long pid) {
+        String text;
+        try {
+            text = Files.readString(root.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.US_ASCII);
+        } catch (NoSuchFileException e) {
+            return ProcessState.GONE;
+        } catch (IOException e) {
+            // the process ended while its file was read
+            return ProcessState.GONE;
+        }
+        return parse(text);
+    }
+
+    /** Parses a {@code /proc/PID/stat} line (the command name may hold spaces and parentheses). */
+    static ProcessState parse(String stat) {
+        int close = stat.lastIndexOf(')');
+        if (close < 0) {
+            throw new IllegalArgumentException("not a /proc/PID/stat line: " + stat);
+        }
+        String[] f = stat.substring(close + 2).trim().split(" ");
+        // f[0] is field 3 (state), f[6] field 9 (flags), f[19] field 22 (starttime)
+        char state = f[0].charAt(0);
+        long flags = Long.parseLong(f[6]);
+        long start = Long.parseLong(f[19]);
+        boolean exiting = (flags & PF_EXITING) != 0 || state == 'Z' || state == 'X' || state == 'x';
+        return new ProcessState(true, exiting, start);
+    }
+
+    /** This machine's boot ({@code sys/kernel/random/boot_id}): the same string on every process of one boot. */
+    public Optional<String> bootId() {
+        try {
+            return Optional.of(Files.readString(root.resolve("sys/kernel/random/boot_id"), StandardCharsets.US_ASCII)
+                    .trim()).filter(s -> !s.isEmpty());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** This JVM's identity, or empty where {@code /proc} cannot tell it (not Linux, or hidden). */
+    public Optional<ProcessIdentity> self() {
+        long pid = ProcessHandle.current().pid();
+        ProcessState state = stat(pid);
+        if (!state.exists()) {
+            return Optional.empty();
+        }
+        return bootId().map(boot -> new ProcessIdentity(boot, pid, state.startTicks()));
+    }
+}

@@ -1,0 +1,129 @@
+package org.dfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The exit watch on a fake /proc tree. Four ranks, one process each, rank 0 watching:
+ *
+ * <pre>
+ *   machine "boot-a":  rank 0 (pid 100, this)   rank 1 (pid 101)   rank 2 (pid 102)
+ *   machine "boot-b":                                                rank 3 (pid 103)
+ *   ring of rank 0 on boot-a: 0 -> 1 -> 2 -> (wraps); rank 3 is another machine's
+ * </pre>
+ */
+class ExitWatchTest {
+
+    @TempDir
+    Path root;
+
+    private final ConcurrentSkipListSet<Integer> live = new ConcurrentSkipListSet<>(List.of(0, 1, 2, 3));
+    private final Map<Integer, ProcessIdentity> identities = new ConcurrentHashMap<>();
+    private final List<String> exits = new CopyOnWriteArrayList<>();
+    private AutoCloseable watch;
+
+    @BeforeEach
+    void machines() throws IOException {
+        identities.put(0, new ProcessIdentity("boot-a", 100, 5000));
+        identities.put(1, new ProcessIdentity("boot-a", 101, 5001));
+        identities.put(2, new ProcessIdentity("boot-a", 102, 5002));
+        identities.put(3, new ProcessIdentity("boot-b", 103, 5003));
+        for (ProcessIdentity id : identities.values()) {
+            write(id.pid(), 'S', 0x40_4040, id.startTicks());
+        }
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        if (watch != null) {
+            watch.close();
+        }
+    }
+
+    private void write(long pid, char state, long flags, long start) throws IOException {
+        Files.createDirectories(root.resolve(Long.toString(pid)));
+        Path tmp = root.resolve(pid + "/stat.tmp");
+        Files.writeString(tmp, ProcFsTest.statLine(pid, "java", state, flags, start));
+        Files.move(tmp, root.resolve(pid + "/stat"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private void startWatchOfRank0() {
+        watch = ExitWatch.start(0, Optional.of(identities.get(0)), new ProcFs(root), () -> new TreeSet<>(live),
+                rank -> Optional.ofNullable(identities.get(rank)), () -> false, (rank, how) -> {
+                    exits.add(rank + ": " + how);
+                    live.remove(rank);
+                });
+    }
+
+    @Test
+    void when_theWatchedPeerIsExiting_then_itIsReportedAndTheWatchMovesToTheNextPeer() throws IOException {
+        startWatchOfRank0();
+
+        write(101, 'R', 0x40_4044, 5001); // SIGKILL delivered: PF_EXITING
+        await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 1);
+        assertThat(exits.get(0)).isEqualTo("1: its process 101 is exiting");
+
+        Files.delete(root.resolve("102/stat")); // rank 2, watched next, is gone altogether
+        await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 2);
+        assertThat(exits.get(1)).isEqualTo("2: its process 102 is gone");
+    }
+
+    @Test
+    void when_aPidNowBelongsToAnotherProcess_then_theRankCountsAsExited() throws IOException {
+        startWatchOfRank0();
+
+        write(101, 'S', 0x40_4040, 9999);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
+        assertThat(exits.get(0)).isEqualTo("1: its process 101 is gone (the pid belongs to a newer process)");
+    }
+
+    @Test
+    void when_peersAreOnAnotherMachineOrUnconfirmed_then_theyAreNotWatched() throws IOException {
+        // rank 1's advertised start does not match /proc (another pid namespace): not watched;
+        // rank 3 is on another machine: not watched; rank 2 is then rank 0's successor
+        identities.put(1, new ProcessIdentity("boot-a", 101, 1));
+        startWatchOfRank0();
+
+        write(103, 'R', 0x40_4044, 5003);
+        write(101, 'R', 0x40_4044, 5001);
+        write(102, 'R', 0x40_4044, 5002);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
+        assertThat(exits.get(0)).startsWith("2: ");
+        assertThat(exits).noneMatch(e -> e.startsWith("1: ") || e.startsWith("3: "));
+    }
+
+    @Test
+    void when_thePeerIsStoppedOrAlive_then_exitOfSaysNothing() {
+        ProcessIdentity peer = identities.get(1);
+        assertThat(ExitWatch.exitOf(new ProcFs.ProcessState(true, false, 5001), peer)).isNull();
+        assertThat(ExitWatch.exitOf(ProcFs.parse(ProcFsTest.statLine(101, "java", 'T', 0x40_4040, 5001)), peer))
+                .isNull();
+    }
+
+    @Test
+    void when_choosingTheWatched_then_itIsTheNextRankWrappingAround() {
+        ExitWatch.Watched r2 = new ExitWatch.Watched(2, identities.get(2));
+        ExitWatch.Watched r5 = new ExitWatch.Watched(5, identities.get(2));
+        assertThat(ExitWatch.successor(3, List.of(r2, r5))).isEqualTo(r5);
+        assertThat(ExitWatch.successor(6, List.of(r2, r5))).isEqualTo(r2);
+        assertThat(ExitWatch.successor(6, List.of())).isNull();
+    }
+}
