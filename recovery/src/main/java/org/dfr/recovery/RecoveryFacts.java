@@ -8,9 +8,12 @@ import java.util.TreeSet;
  * The facts both strategies agree on: the state iteration to restore, the checkpoint, the lost
  * partitions and who adopts them.
  *
- * <p>Why {@code t-1 = min(computedIteration)}: a rank can only finish the reduction of iteration
- * {@code j} once every rank computed {@code j}, so the survivors' computed iterations differ by at
- * most one, and each survivor holds both its live state and the one it computed. Why
+ * <p>Why {@code t-1 = min(computedIteration)} over the ranks that hold some partition's state: a
+ * rank can only finish the reduction of iteration {@code j} once every rank computed {@code j}, so
+ * the survivors' computed iterations differ by at most one, and each survivor holds both its live
+ * state and the one it computed (a rank that holds no state, a spare or an adopter cut short, has
+ * no say). A partition is lost when its owner is dead, when a status calls it invalid, or when the
+ * ownership in force gives it to a rank that does not hold it. Why
  * {@code c = max(committedCheckpoint)}: a rank commits {@code c} only after every rank's reduction
  * message of {@code c}, each sent after that rank wrote its checkpoint.
  */
@@ -22,11 +25,20 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         int pending = -1;
         int checkpoint = -1;
         TreeSet<Integer> invalid = new TreeSet<>();
+        int restoreOfAll = Integer.MAX_VALUE;
         for (RankStatus s : in.statuses()) {
-            restore = Math.min(restore, s.computedIteration());
+            restoreOfAll = Math.min(restoreOfAll, s.computedIteration());
+            if (!s.heldPartitions().isEmpty()) {
+                // a rank that holds no state (a spare, or an adopter cut short before it loaded what
+                // it adopted) computed nothing that counts: its iteration is not the run's
+                restore = Math.min(restore, s.computedIteration());
+            }
             pending = Math.max(pending, s.pendingTarget());
             checkpoint = Math.max(checkpoint, s.committedCheckpoint());
             invalid.addAll(s.invalidPartitions());
+        }
+        if (restore == Integer.MAX_VALUE) {
+            restore = restoreOfAll;
         }
         if (pending >= 0) {
             restore = pending;

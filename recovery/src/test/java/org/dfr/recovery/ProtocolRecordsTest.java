@@ -43,6 +43,24 @@ class ProtocolRecordsTest {
     }
 
     @Test
+    void when_aRankHoldsNoState_then_itsIterationDoesNotSetTheRestoredOne() {
+        // spare 4 adopted partition 1 in an epoch cut short before it loaded it: it holds nothing and
+        // reports iteration 0; the others computed 11 after checkpoint 8
+        RankStatus spare = new RankStatus(4, 1, 0, 0, 8, List.of(1), List.of(), -1, 1004L);
+        List<RankStatus> statuses = new java.util.ArrayList<>(List.of(spare));
+        for (int r : new int[] {0, 2, 3}) {
+            statuses.add(new RankStatus(r, 1, 11, 11, 8, List.of(), List.of(r), -1, 1000L + r));
+        }
+        RecoveryInput input = new RecoveryInput(2, new int[] {0, 4, 2, 3}, Set.of(0, 2, 3, 4), statuses, Set.of());
+
+        RecoveryDirective d = new GlobalRollback().decide(input);
+
+        assertThat(d.checkpointIteration()).isEqualTo(8);
+        assertThat(d.failureIteration()).isEqualTo(12);
+        assertThat(d.lostPartitions()).containsExactly(1);
+    }
+
+    @Test
     void when_aDirectiveIsWritten_then_itReadsBackEqualWithTypedStrategyAndAdoptions() {
         RecoveryDirective d = directive();
 
