@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One started rank process seen from the launcher: its output is pumped line by line to the
@@ -21,6 +23,8 @@ import java.util.concurrent.TimeoutException;
  * the lines the rank prints at its milestones complete futures.
  */
 final class RankProcess {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RankProcess.class);
 
     private final int rank;
     private final Process process;
@@ -63,7 +67,12 @@ final class RankProcess {
             String line;
             while ((line = in.readLine()) != null) {
                 if (capping != null && line.startsWith(CappingLines.PREFIX)) {
-                    capping.onLine(rank, line, process.getOutputStream());
+                    try {
+                        capping.onLine(rank, line, process.getOutputStream());
+                    } catch (RuntimeException e) {
+                        // the pump must go on: a rank whose output is no longer read blocks on its next line
+                        LOG.warn("rank {}: capping line '{}' not handled: {}", rank, line, e.toString());
+                    }
                     continue;
                 }
                 if (line.startsWith(RankProcessMain.MEMBER_UP_LINE)) {

@@ -126,6 +126,29 @@ class IdleHostCappingIT {
     }
 
     @Test
+    void when_aRespawnedRankReportsOnItsHost_then_itTakesItsPredecessorsPlaceThere() throws IOException {
+        // 8 ranks, 2 per host; rank 3 (host 1) died and rank 11 was started in its place
+        for (int h = 0; h < 4; h++) {
+            fakeHost(h);
+        }
+        RunSpec spec = new RunSpec(8, 10, 10, 2, 0);
+        try (IdleHostCapping capping = new IdleHostCapping(spec, tmp.resolve("sysfs"), Set.of(0, 1, 2, 3),
+                tmp.resolve("journals"))) {
+            capping.rankBusy(11);
+            capping.rankIdle(2);
+            assertThat(scalingMax(1)).as("rank 11 is busy").isEqualTo(MAX_KHZ);
+
+            capping.rankIdle(11);
+
+            // host 1 is now ranks {2, 11}: both idle, so it is capped (rank 3, dead, no longer counts)
+            assertThat(scalingMax(1)).isEqualTo(MIN_KHZ);
+            capping.rankBusy(11);
+            assertThat(scalingMax(1)).isEqualTo(MAX_KHZ);
+        }
+        assertThat(tmp.resolve("journals")).isEmptyDirectory();
+    }
+
+    @Test
     void when_runWithCapIdleHosts_then_reportShowsCappingAndNoMeasuredEnergy() throws IOException {
         for (int h = 0; h < 4; h++) {
             fakeHost(h);

@@ -68,7 +68,7 @@ public final class HostCapArbiter implements AutoCloseable {
         if (ranksOnHost.isEmpty()) {
             throw new IllegalArgumentException("a host needs at least one rank");
         }
-        this.ranks = Collections.unmodifiableSet(new TreeSet<>(ranksOnHost));
+        this.ranks = new TreeSet<>(ranksOnHost);
         this.controller = Objects.requireNonNull(controller, "controller");
         this.ticker = Objects.requireNonNull(ticker, "ticker");
         this.listener = Objects.requireNonNull(listener, "listener");
@@ -130,6 +130,22 @@ public final class HostCapArbiter implements AutoCloseable {
         }
     }
 
+    /**
+     * Rank {@code fresh} takes the place of {@code replaced} on this host (a process started in place of
+     * a dead one): it starts busy, so a capped host is lifted before this returns.
+     *
+     * @throws IllegalArgumentException when {@code replaced} is not on this host
+     */
+    public synchronized void replaceRank(int replaced, int fresh) {
+        requireOnHost(replaced);
+        ranks.remove(replaced);
+        idle.remove(replaced);
+        ranks.add(fresh);
+        if (capped) {
+            lift();
+        }
+    }
+
     private void requireOnHost(int rank) {
         if (!ranks.contains(rank)) {
             throw new IllegalArgumentException("rank " + rank + " is not on this host; its ranks are " + ranks);
@@ -137,8 +153,8 @@ public final class HostCapArbiter implements AutoCloseable {
     }
 
     /** @return the ranks of this host */
-    public Set<Integer> ranks() {
-        return ranks;
+    public synchronized Set<Integer> ranks() {
+        return Collections.unmodifiableSet(new TreeSet<>(ranks));
     }
 
     /** @return a snapshot of the ranks now idle */

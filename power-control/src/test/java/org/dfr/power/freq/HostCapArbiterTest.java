@@ -79,6 +79,24 @@ class HostCapArbiterTest {
     }
 
     @Test
+    void when_a_respawned_rank_replaces_a_dead_one_then_it_counts_in_its_place_and_lifts_the_cap() {
+        // host of ranks 2 and 3; 3 dies, rank 11 is started in its place (8 members)
+        HostCapArbiter arbiter = arbiter(Set.of(2, 3));
+        arbiter.rankIdle(2);
+        arbiter.rankIdle(3);
+        assertThat(fake.readLong(MAX0)).isEqualTo(1_200_000);
+
+        arbiter.replaceRank(3, 11);
+
+        // the fresh rank is busy: the cap is lifted at once, and the host caps again only when it idles
+        assertThat(fake.readLong(MAX0)).isEqualTo(2_600_000);
+        assertThat(arbiter.ranks()).containsExactly(2, 11);
+        assertThat(arbiter.rankIdle(2)).isFalse();
+        assertThat(arbiter.rankIdle(11)).isTrue();
+        assertThatThrownBy(() -> arbiter.rankIdle(3)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void when_a_rank_is_not_on_the_host_then_it_is_rejected() {
         HostCapArbiter arbiter = arbiter(Set.of(2, 3));
 

@@ -77,7 +77,7 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
 
     @Override
     public void rankIdle(int rank) {
-        HostCapArbiter arbiter = arbiters.get(spec.hostOf(rank));
+        HostCapArbiter arbiter = arbiterOf(rank);
         if (arbiter != null) {
             arbiter.rankIdle(rank);
         }
@@ -85,10 +85,29 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
 
     @Override
     public void rankBusy(int rank) {
-        HostCapArbiter arbiter = arbiters.get(spec.hostOf(rank));
+        HostCapArbiter arbiter = arbiterOf(rank);
         if (arbiter != null) {
             arbiter.rankBusy(rank);
         }
+    }
+
+    /**
+     * The arbiter of {@code rank}'s host; a rank respawned in place of a dead one (its id is beyond the
+     * run's members, {@link RunSpec#respawnedRank}) first takes the place of its predecessor there.
+     */
+    private HostCapArbiter arbiterOf(int rank) {
+        HostCapArbiter arbiter = arbiters.get(spec.hostOf(rank));
+        if (arbiter != null && spec.isRespawned(rank)) {
+            synchronized (arbiter) {
+                Set<Integer> onHost = arbiter.ranks();
+                if (!onHost.contains(rank)) {
+                    int slot = rank % spec.memberCount();
+                    onHost.stream().filter(r -> r % spec.memberCount() == slot).findFirst()
+                            .ifPresent(predecessor -> arbiter.replaceRank(predecessor, rank));
+                }
+            }
+        }
+        return arbiter;
     }
 
     /** Per host: whether it could cap, how often it was capped, and for how long. */
