@@ -42,13 +42,35 @@ public final class EmbeddedCluster {
      * @throws RunFailedException when the run cannot produce a correct result
      */
     public RunOutcome run() {
-        if (settings.basePort() < 0) {
-            java.util.Set<String> addresses = new java.util.LinkedHashSet<>();
-            for (int h = 0; h < spec.hostCount(); h++) {
-                addresses.add(settings.addressOfHost(h));
+        boolean choosePorts = settings.basePort() < 0;
+        for (int attempt = 1; ; attempt++) {
+            if (choosePorts) {
+                java.util.Set<String> addresses = new java.util.LinkedHashSet<>();
+                for (int h = 0; h < spec.hostCount(); h++) {
+                    addresses.add(settings.addressOfHost(h));
+                }
+                settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2, java.util.List.copyOf(addresses)));
             }
-            settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2, java.util.List.copyOf(addresses)));
+            try {
+                return runOnce();
+            } catch (RunFailedException e) {
+                if (e.kind() != RunFailedException.Kind.CLUSTER_NOT_FORMED || attempt >= FORMATION_ATTEMPTS) {
+                    throw e;
+                }
+                // nothing computed yet, every member is closed: a loaded machine now and then drops a joiner
+                LOG.warn("the members did not form their cluster ({}); forming it again (attempt {} of {})",
+                        e.getMessage(), attempt + 1, FORMATION_ATTEMPTS);
+            }
         }
+    }
+
+    /**
+     * How often the members are started when they do not form their cluster before the run starts
+     * (see ProcessLauncher's constant of the same name).
+     */
+    public static final int FORMATION_ATTEMPTS = 2;
+
+    private RunOutcome runOnce() {
         int members = spec.memberCount();
         ExecutorService threads = Executors.newFixedThreadPool(members, r -> {
             Thread t = new Thread(r, "dfr-rank");
@@ -71,8 +93,28 @@ public final class EmbeddedCluster {
                     return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
                 }));
             }
-            for (Future<RankNode> f : starting) {
-                nodes.add(await(f, settings.joinTimeoutMillis(), "cluster formation"));
+            try {
+                for (Future<RankNode> f : starting) {
+                    nodes.add(await(f, settings.joinTimeoutMillis(), "cluster formation"));
+                }
+            } catch (RunFailedException e) {
+                // the members that did start must be closed with the others: collect them (a start still
+                // under way ends within Hazelcast's own join limit)
+                for (Future<RankNode> f : starting) {
+                    try {
+                        RankNode started = f.get(settings.joinTimeoutMillis(), TimeUnit.MILLISECONDS);
+                        if (!nodes.contains(started)) {
+                            nodes.add(started);
+                        }
+                    } catch (ExecutionException | TimeoutException other) {
+                        // did not start: nothing to close
+                    } catch (InterruptedException other) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+                throw e.kind() == RunFailedException.Kind.TIMEOUT
+                        ? new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED, e.getMessage(), e) : e;
             }
             for (RankNode node : nodes) {
                 node.awaitClusterSize(members, settings.joinTimeoutMillis());
