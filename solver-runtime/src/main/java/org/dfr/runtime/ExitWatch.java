@@ -50,6 +50,8 @@ public final class ExitWatch implements AutoCloseable {
     /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
     private final java.util.Set<Long> exited = new java.util.HashSet<>();
     private volatile boolean closed;
+    /** The rank watched now, or -1 (for tests and logs). */
+    private volatile int watchedRank = -1;
 
     /** Told when the watched rank's process exits. */
     @FunctionalInterface
@@ -105,6 +107,7 @@ public final class ExitWatch implements AutoCloseable {
             long now = System.nanoTime();
             if (now - reselectAt >= 0) {
                 target = choose();
+                watchedRank = target == null ? -1 : target.rank();
                 reselectAt = now + TimeUnit.MILLISECONDS.toNanos(RESELECT_MILLIS);
             }
             if (target == null) {
@@ -168,6 +171,11 @@ public final class ExitWatch implements AutoCloseable {
             }
         }
         return candidates.isEmpty() ? null : candidates.get(0);
+    }
+
+    /** The rank this watch polls now, or -1 when it watches nobody. */
+    int watchedRank() {
+        return watchedRank;
     }
 
     @Override

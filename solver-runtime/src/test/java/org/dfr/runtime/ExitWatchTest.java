@@ -87,6 +87,8 @@ class ExitWatchTest {
     @Test
     void when_aPidNowBelongsToAnotherProcess_then_theRankCountsAsExited() throws IOException {
         startWatchOfRank0();
+        // only a process /proc confirmed is chosen: let the watch choose rank 1 before its pid changes hands
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRank() == 1);
 
         write(101, 'S', 0x40_4040, 9999);
 
