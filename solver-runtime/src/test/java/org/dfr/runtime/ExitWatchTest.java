@@ -79,6 +79,7 @@ class ExitWatchTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 1);
         assertThat(exits.get(0)).isEqualTo("1: its process 101 is exiting");
 
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRank() == 2);
         Files.delete(root.resolve("102/stat")); // rank 2, watched next, is gone altogether
         await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 2);
         assertThat(exits.get(1)).isEqualTo("2: its process 102 is gone");
