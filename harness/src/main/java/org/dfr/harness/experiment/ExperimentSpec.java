@@ -13,6 +13,7 @@ import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
+import org.dfr.runtime.kernel.KernelCatalog;
 import org.dfr.runtime.kernel.KernelChoice;
 
 /**
@@ -62,8 +63,8 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
 
     /** The defaults of anything not given. */
     public static ExperimentSpec defaults() {
-        return new ExperimentSpec("experiment", "jacobi2d5", List.of(256, 256), List.of(2, 4), 10, 10, List.of("1@4"),
-                "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 3, 1, 1L, null, null, 1.0,
+        return new ExperimentSpec("experiment", KernelCatalog.DEFAULT_KERNEL, List.of(256, 256), List.of(2, 4), 10, 10,
+                List.of("1@4"), "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 3, 1, 1L, null, null, 1.0,
                 0.0, null, false, 1_200_000L, 2_600_000L, 100L);
     }
 
@@ -74,7 +75,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
      * load model on a fake cpufreq tree per host (this VM has neither RAPL nor cpufreq).
      */
     public static ExperimentSpec paperFig5() {
-        return new ExperimentSpec("paper-fig5", "jacobi2d5", List.of(8192, 8192), List.of(2, 4), 10, 10,
+        return new ExperimentSpec("paper-fig5", KernelCatalog.DEFAULT_KERNEL, List.of(8192, 8192), List.of(2, 4), 10, 10,
                 List.of("1@4"), "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 5, 1, 1L,
                 40.0, 120.0, 1.0, 0.25, null, true, 1_200_000L, 2_600_000L, 50L);
     }
