@@ -102,6 +102,12 @@ public final class RunCommand implements Callable<Integer> {
             "Default: spare with --spares, else adopt."})
     String replacement;
 
+    @Option(names = "--respawn-wait-millis", paramLabel = "MS",
+            description = {"With --replacement respawn: how long a recovery waits for the fresh rank process to join",
+                    "before a survivor adopts instead (1000..the recovery timeout). Default: "
+                    + ClusterSettings.DEFAULT_RESPAWN_WAIT_MILLIS + "."})
+    Long respawnWaitMillis;
+
     @Option(names = "--strategy", paramLabel = "global|dfr", defaultValue = "dfr", converter = StrategyConverter.class,
             description = "Rollback strategy after a failure. Default: ${DEFAULT-VALUE}.")
     Strategy strategy;
@@ -209,7 +215,20 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);
-        replacement().applyTo(settings);
+        org.dfr.harness.Replacement chosen = replacement();
+        chosen.applyTo(settings);
+        if (respawnWaitMillis != null) {
+            if (chosen != org.dfr.harness.Replacement.RESPAWN) {
+                throw new ParameterException(spec.commandLine(), "--respawn-wait-millis is only used with --replacement"
+                        + " respawn (given: " + chosen.optionValue() + ")");
+            }
+            if (respawnWaitMillis < 1000 || respawnWaitMillis >= settings.recoveryTimeoutMillis()) {
+                throw new ParameterException(spec.commandLine(), "--respawn-wait-millis " + respawnWaitMillis
+                        + " is not allowed: 1000.." + (settings.recoveryTimeoutMillis() - 1)
+                        + " (below the recovery timeout, which bounds the whole agreement)");
+            }
+            settings.respawnWaitMillis(respawnWaitMillis);
+        }
         if (heartbeatTimeoutMillis < 1000 || heartbeatTimeoutMillis > Integer.MAX_VALUE) {
             throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");

@@ -46,6 +46,10 @@ class BadInputTest {
                         "--mtbf-seconds is only used with --checkpoint-every auto (given: --checkpoint-every 10)"),
                 row("run --cells 37x29 --iterations 3 --checkpoint-every 2 --mtbf-seconds 3600",
                         "--mtbf-seconds is only used with --checkpoint-every auto"),
+                row("run --cells 37x29 --iterations 3 --respawn-wait-millis 5000",
+                        "--respawn-wait-millis is only used with --replacement respawn (given: adopt)"),
+                row("run --cells 37x29 --iterations 3 --mode processes --replacement respawn --respawn-wait-millis 10",
+                        "--respawn-wait-millis 10 is not allowed: 1000..59999"),
                 row("run --cells 37x29 --iterations 3 --tolerance 0", "--tolerance 0.0 is not allowed"),
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures
