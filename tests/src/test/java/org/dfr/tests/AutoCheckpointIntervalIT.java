@@ -75,10 +75,12 @@ class AutoCheckpointIntervalIT {
     @Test
     void when_intervalIsAutoWithAFileLevel_then_filesFollowTheChosenIntervalAndARestartFromThemIsExact(
             @TempDir Path dir) throws IOException {
-        int iterations = 40;
+        int iterations = 60;
         int fileEvery = 2;
-        // an MTBF near the checkpoint's own cost: Daly's interval is a few iterations on any machine
-        RunConfig config = RunConfig.of(2, 4, NX, NY, iterations, 1).withMtbfSeconds(0.005);
+        // an MTBF below the checkpoint's own cost: Daly's interval is then MTBF / iteration time, under
+        // 27 iterations for any iteration of 8 ranks longer than 37 us, so that files at multiples of 2K
+        // exist below 60 (an MTBF of 5 ms gave K = 23 on a loaded machine, and no file below 40)
+        RunConfig config = RunConfig.of(2, 4, NX, NY, iterations, 1).withMtbfSeconds(0.001);
 
         RunReport written = new Runner().fileCheckpoints(config, dir, fileEvery, null).run(config);
 
