@@ -39,9 +39,6 @@ import org.dfr.runtime.RunFailedException;
  */
 public final class CampaignRunner {
 
-    /** How long a trial's recovery waits for a respawned rank (more than a run's default, below the recovery timeout). */
-    static final long CAMPAIGN_RESPAWN_WAIT_MILLIS = 45_000;
-
     /** How long a rank process may take to disappear after its run ended. */
     public static final long REAP_MILLIS = 10_000;
 
@@ -258,11 +255,6 @@ public final class CampaignRunner {
         // a fresh cluster per trial, whose heartbeat timeout the pauses were drawn against
         ClusterSettings settings = replacement.applyTo(new ClusterSettings()
                 .maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis)));
-        if (replacement == Replacement.RESPAWN) {
-            // a campaign loads the machine with trial after trial: a fresh JVM took 38-48 s to join at a
-            // load of 40, beyond the default wait, and a survivor adopted in its place
-            settings.respawnWaitMillis(CAMPAIGN_RESPAWN_WAIT_MILLIS);
-        }
         if (config.mode() == Mode.PROCESSES) {
             return new ProcessLauncher(settings).jvmOptions(rankJvmOptions)
                     .runTimeoutMillis(trialBoundMillis)
