@@ -52,6 +52,7 @@ public final class ExitWatch implements AutoCloseable {
     private volatile boolean closed;
     /** The rank watched now, or -1 (for tests and logs). */
     private volatile int watchedRank = -1;
+    private final long pollNanos;
 
     /** Told when the watched rank's process exits. */
     @FunctionalInterface
@@ -62,8 +63,9 @@ public final class ExitWatch implements AutoCloseable {
 
     private ExitWatch(int rankId, ProcessIdentity self, ProcFs proc, Supplier<TreeSet<Integer>> liveRanks,
                       IntFunction<Optional<ProcessIdentity>> identityOf, BooleanSupplier stopped,
-                      ExitListener listener) {
+                      ExitListener listener, long pollMicros) {
         this.rankId = rankId;
+        this.pollNanos = TimeUnit.MICROSECONDS.toNanos(pollMicros);
         this.self = self;
         this.proc = proc;
         this.liveRanks = liveRanks;
@@ -86,12 +88,20 @@ public final class ExitWatch implements AutoCloseable {
                                       Supplier<TreeSet<Integer>> liveRanks,
                                       IntFunction<Optional<ProcessIdentity>> identityOf, BooleanSupplier stopped,
                                       ExitListener listener) {
+        return start(rankId, self, proc, liveRanks, identityOf, stopped, listener, POLL_MICROS);
+    }
+
+    /** {@link #start(int, Optional, ProcFs, Supplier, IntFunction, BooleanSupplier, ExitListener)} polling every {@code pollMicros}. */
+    static AutoCloseable start(int rankId, Optional<ProcessIdentity> self, ProcFs proc,
+                               Supplier<TreeSet<Integer>> liveRanks,
+                               IntFunction<Optional<ProcessIdentity>> identityOf, BooleanSupplier stopped,
+                               ExitListener listener, long pollMicros) {
         if (self.isEmpty()) {
             LOG.debug("rank {}: no /proc identity: peers on this machine are watched through their sockets only", rankId);
             return () -> {
             };
         }
-        ExitWatch watch = new ExitWatch(rankId, self.get(), proc, liveRanks, identityOf, stopped, listener);
+        ExitWatch watch = new ExitWatch(rankId, self.get(), proc, liveRanks, identityOf, stopped, listener, pollMicros);
         watch.thread.start();
         return watch;
     }
@@ -104,29 +114,39 @@ public final class ExitWatch implements AutoCloseable {
         Watched target = null;
         long reselectAt = System.nanoTime();
         while (!closed && !stopped.getAsBoolean()) {
+            if (target != null && reportedExit(target)) {
+                target = null;
+                reselectAt = System.nanoTime();
+            }
             long now = System.nanoTime();
             if (now - reselectAt >= 0) {
-                target = choose();
+                Watched next = choose();
+                // a peer that exited since it was last read is no longer a candidate: read it once more
+                // after choosing, so that a reselection never drops an exit unreported (after a long pause,
+                // a loaded machine or a GC, a reselection is due at every wake-up)
+                if (target != null && !target.equals(next)) {
+                    reportedExit(target);
+                }
+                target = next;
                 watchedRank = target == null ? -1 : target.rank();
                 reselectAt = now + TimeUnit.MILLISECONDS.toNanos(RESELECT_MILLIS);
             }
-            if (target == null) {
-                // nobody to watch here (yet): look again at the next reselection, not at every poll
-                LockSupport.parkNanos(reselectAt - now);
-                continue;
-            }
-            String how = exitOf(proc.stat(target.identity().pid()), target.identity());
-            if (how != null) {
-                exited.add(target.identity().pid());
-                if (!closed && !stopped.getAsBoolean()) {
-                    listener.exited(target.rank(), how);
-                }
-                target = null;
-                reselectAt = System.nanoTime();
-                continue;
-            }
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(POLL_MICROS));
+            // nobody to watch here (yet): look again at the next reselection, not at every poll
+            LockSupport.parkNanos(target == null ? reselectAt - now : pollNanos);
         }
+    }
+
+    /** Reads {@code watched}'s state and reports its exit, if it exited. */
+    private boolean reportedExit(Watched watched) {
+        String how = exitOf(proc.stat(watched.identity().pid()), watched.identity());
+        if (how == null) {
+            return false;
+        }
+        exited.add(watched.identity().pid());
+        if (!closed && !stopped.getAsBoolean()) {
+            listener.exited(watched.rank(), how);
+        }
+        return true;
     }
 
     /** Why {@code state} means the process {@code watched} exited, or null while it lives. */

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -64,11 +65,15 @@ class ExitWatchTest {
     }
 
     private void startWatchOfRank0() {
+        startWatchOfRank0(ExitWatch.POLL_MICROS);
+    }
+
+    private void startWatchOfRank0(long pollMicros) {
         watch = ExitWatch.start(0, Optional.of(identities.get(0)), new ProcFs(root), () -> new TreeSet<>(live),
                 rank -> Optional.ofNullable(identities.get(rank)), () -> false, (rank, how) -> {
                     exits.add(rank + ": " + how);
                     live.remove(rank);
-                });
+                }, pollMicros);
     }
 
     @Test
@@ -95,6 +100,19 @@ class ExitWatchTest {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
         assertThat(exits.get(0)).isEqualTo("1: its process 101 is gone (the pid belongs to a newer process)");
+    }
+
+    @Test
+    void when_aReselectionIsDueAsThePeerIsFoundGone_then_itIsStillReported() throws IOException {
+        // polls farther apart than reselections, as on a machine so loaded that a 2 ms park lasts 100 ms:
+        // every wake-up is due to reselect, and a reselection alone would drop the vanished peer unreported
+        startWatchOfRank0(TimeUnit.MILLISECONDS.toMicros(ExitWatch.RESELECT_MILLIS * 6));
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRank() == 1);
+
+        Files.delete(root.resolve("101/stat"));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
+        assertThat(exits.get(0)).isEqualTo("1: its process 101 is gone");
     }
 
     @Test
