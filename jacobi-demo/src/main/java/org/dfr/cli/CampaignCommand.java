@@ -112,7 +112,7 @@ public final class CampaignCommand implements Callable<Integer> {
 
     @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
             defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
-            description = "Heartbeat timeout of every trial's cluster (>= 1000, whole seconds); pauses last 20-50 %"
+            description = "Heartbeat timeout of every trial's cluster (>= 1000, whole seconds); pauses last 20-50 %%"
                     + " of it and must not trigger a recovery. Default: ${DEFAULT-VALUE}.")
     long heartbeatTimeoutMillis;
 

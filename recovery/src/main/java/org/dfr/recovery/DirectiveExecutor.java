@@ -111,7 +111,7 @@ final class DirectiveExecutor {
         node.setCommittedCheckpoint(c);
         for (int i = c + 1; i <= target; i++) {
             node.runIteration(i);
-            node.afterRecoveryStep(i - c);
+            node.afterRecoveryStep(d.failureIteration(), i - c);
         }
     }
 
@@ -185,7 +185,7 @@ final class DirectiveExecutor {
         }
         if (!participates) {
             idleListener.rankIdle(node.rankId());
-            node.afterRecoveryStep(1);
+            node.afterRecoveryStep(d.failureIteration(), 1);
             return;
         }
         idleListener.rankBusy(node.rankId());
@@ -210,7 +210,7 @@ final class DirectiveExecutor {
                     }
                 }
             }
-            node.afterRecoveryStep(k);
+            node.afterRecoveryStep(d.failureIteration(), k);
         }
         for (int p : owned) {
             if (lost.contains(p)) {

@@ -15,12 +15,18 @@ public final class FaultInjector implements IterationHook {
 
     private final FaultPlan plan;
     private final RankKiller killer;
+    private final int lastIteration;
     private final Set<Integer> recoveryKillsArmed = ConcurrentHashMap.newKeySet();
     /** Pauses and deaths during agreement that already happened: each happens once. */
     private final Set<FaultPlan.Kill> fired = ConcurrentHashMap.newKeySet();
 
-    public FaultInjector(FaultPlan plan, RankKiller killer) {
+    /**
+     * @param lastIteration the run's last iteration: a death during the recovery of a failure in the
+     *                      last iteration is recorded there, not one past the end of the run
+     */
+    public FaultInjector(FaultPlan plan, RankKiller killer, int lastIteration) {
         this.plan = plan;
+        this.lastIteration = lastIteration;
         this.killer = killer;
         recoveryKillsArmed.addAll(plan.failDuringRecovery());
         killer.prepare();
@@ -72,10 +78,11 @@ public final class FaultInjector implements IterationHook {
     }
 
     @Override
-    public void afterRecoveryStep(RankContext rank, int level) {
+    public void afterRecoveryStep(RankContext rank, int failureIteration, int level) {
         if (level == 1 && recoveryKillsArmed.remove(rank.rankId())) {
             // the run stands at the failure iteration t of this recovery: survivors hold t-1 and resume at t
-            die(rank, rank.liveIteration() + 1, "DURING_RECOVERY");
+            // (this rank's own buffers do not say where the run stands if it is a spare or an adopter)
+            die(rank, failureIteration, "DURING_RECOVERY");
         }
     }
 
@@ -92,7 +99,10 @@ public final class FaultInjector implements IterationHook {
                 .anyMatch(k -> k.rank() == rank.rankId() && k.iteration() == iteration && k.point() == point);
     }
 
-    private void die(RankContext rank, int iteration, String where) {
+    private void die(RankContext rank, int failureIteration, String where) {
+        // during agreement or recovery the run stands at the recovery's failure iteration, which is one
+        // past the last iteration when the failure hit the last iteration's reduction
+        int iteration = Math.min(failureIteration, lastIteration);
         // the record must be on the (replicated) board before the death, and carry the time of death:
         // the death is scheduled a little after the write starts. A write slower than that (a loaded
         // machine) would make the recorded time early and detection look slower by the overrun, so the

@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.transaction.TransactionOptions;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -32,6 +33,16 @@ public final class BackupRepair implements AutoCloseable {
     public static final long DEFAULT_TIMEOUT_MILLIS = 300_000;
     static final long POLL_MICROS = 20_000;
     static final long STATE_CHANGE_RETRY_MILLIS = 100;
+    /**
+     * Time limit of one cluster state change, and so the lease of the cluster-state lock it takes on
+     * every member. Hazelcast's default is one minute: a rank killed in the middle of a change (the
+     * repair runs while the computation goes on, and campaigns kill there) left the survivors' state
+     * locked, {@link ClusterState#IN_TRANSITION}, for up to a minute, in which no partition of the dead
+     * member is promoted and no member joins, so the next recovery waited past its own timeout
+     * ("no recovery decision"). A change among a few members takes milliseconds; one that does not
+     * finish in time is refused and retried.
+     */
+    public static final long STATE_CHANGE_LEASE_MILLIS = 5_000;
 
     private final HazelcastInstance hazelcast;
     private final String threadName;
@@ -106,7 +117,7 @@ public final class BackupRepair implements AutoCloseable {
     private boolean changeStateBefore(ClusterState state, long deadline) {
         while (true) {
             try {
-                hazelcast.getCluster().changeClusterState(state);
+                hazelcast.getCluster().changeClusterState(state, stateChangeOptions());
                 return true;
             } catch (RuntimeException e) {
                 if (stopped(deadline)) {
@@ -118,6 +129,14 @@ public final class BackupRepair implements AutoCloseable {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(STATE_CHANGE_RETRY_MILLIS));
             }
         }
+    }
+
+    /** A state change's transaction: two-phase as Hazelcast requires, its lock leased for {@link #STATE_CHANGE_LEASE_MILLIS}. */
+    static TransactionOptions stateChangeOptions() {
+        return new TransactionOptions()
+                .setTransactionType(TransactionOptions.TransactionType.TWO_PHASE)
+                .setDurability(1)
+                .setTimeout(STATE_CHANGE_LEASE_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private boolean stopped(long deadline) {

@@ -42,8 +42,11 @@ public interface IterationHook {
     default void duringAgreement(RankContext rank, int epoch) {
     }
 
-    /** After this rank finished recomputed level {@code level} (1-based) of a recovery. */
-    default void afterRecoveryStep(RankContext rank, int level) {
+    /**
+     * After this rank finished recomputed level {@code level} (1-based) of the recovery of a failure in
+     * iteration {@code failureIteration} (a spare or an adopter holds no iteration of the run of its own).
+     */
+    default void afterRecoveryStep(RankContext rank, int failureIteration, int level) {
     }
 
     /** After this rank wrote its partitions of checkpoint {@code iteration}, before the reduction. */

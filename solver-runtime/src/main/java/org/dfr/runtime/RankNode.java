@@ -497,8 +497,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
-    public void afterRecoveryStep(int level) {
-        hook.afterRecoveryStep(this, level);
+    public void afterRecoveryStep(int failureIteration, int level) {
+        hook.afterRecoveryStep(this, failureIteration, level);
     }
 
     @Override

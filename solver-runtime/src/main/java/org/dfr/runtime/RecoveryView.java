@@ -86,8 +86,8 @@ public interface RecoveryView extends RankContext {
     /** Tells the hook that this rank reported its status for {@code epoch} and awaits the directive. */
     void duringAgreement(int epoch);
 
-    /** Tells the hook that this rank finished recomputed level {@code level} (1-based). */
-    void afterRecoveryStep(int level);
+    /** Tells the hook that this rank finished recomputed level {@code level} (1-based) of the recovery of {@code failureIteration}. */
+    void afterRecoveryStep(int failureIteration, int level);
 
     /** Marks the start ({@code true}) or the end of a recovery on this rank. */
     void setInRecovery(boolean value);

@@ -235,6 +235,19 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    void when_theSpareDiesRecoveringAFailureInTheLastReduction_then_everyFailureIsRecordedWithinTheRun() {
+        // campaign seed 85, trial 989: rank 4 dies in iteration 10's reduction (the last), spare 8 adopts
+        // partition 4 and dies during that recovery, which stands at failure iteration 11
+        RunReport report = new Runner().run(withPlan(paper(10, 10).withSpares(1),
+                new FaultPlan(List.of(new Kill(4, 10, Point.DURING_REDUCTION)), Set.of(8))));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.failures()).extracting(RunReport.Failure::ranks)
+                .containsExactlyInAnyOrder(List.of(4), List.of(8));
+        assertThat(report.failures()).extracting(RunReport.Failure::iteration).containsOnly(10);
+    }
+
+    @Test
     void when_spareIsAvailable_then_theSpareAdoptsTheLostPartition() {
         RunReport report = run(paper(10, 10).withSpares(1).withFaults(List.of(kill(1, 4)), List.of(), Set.of()));
 

@@ -1,0 +1,80 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.AnnotatedElement;
+import java.util.ArrayList;
+import java.util.IllegalFormatException;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * Every help text of every command renders: picocli formats descriptions as {@link String#format}
+ * patterns, and a bare {@code %} (as in "20-50 % of it") makes it print a warning and the raw text.
+ */
+class HelpTextTest {
+
+    @Test
+    void when_anyCommandsHelpIsShown_then_everyDescriptionIsAValidFormat() {
+        List<String> broken = new ArrayList<>();
+        int checked = 0;
+        List<CommandSpec> commands = new ArrayList<>();
+        collect(DfrMain.commandLine(), commands);
+        for (CommandSpec command : commands) {
+            List<ArgSpec> args = new ArrayList<>(command.options());
+            args.addAll(command.positionalParameters());
+            for (ArgSpec arg : args) {
+                for (String line : rawDescription(arg)) {
+                    checked++;
+                    if (!isValidFormat(line)) {
+                        broken.add(command.qualifiedName() + " " + arg.paramLabel() + ": " + line);
+                    }
+                }
+            }
+            Command annotation = command.userObject().getClass().getAnnotation(Command.class);
+            for (String line : annotation == null ? new String[0] : annotation.description()) {
+                if (!isValidFormat(line)) {
+                    broken.add(command.qualifiedName() + ": " + line);
+                }
+            }
+        }
+        assertThat(commands).hasSizeGreaterThan(5);
+        assertThat(checked).as("descriptions read from the annotations").isGreaterThan(50);
+        assertThat(broken).isEmpty();
+    }
+
+    /** The description as written in the annotation: picocli's model hands it out already formatted. */
+    private static String[] rawDescription(ArgSpec arg) {
+        if (arg.userObject() instanceof AnnotatedElement element) {
+            Option option = element.getAnnotation(Option.class);
+            if (option != null) {
+                return option.description();
+            }
+            Parameters parameters = element.getAnnotation(Parameters.class);
+            if (parameters != null) {
+                return parameters.description();
+            }
+        }
+        return new String[0];
+    }
+
+    private static boolean isValidFormat(String line) {
+        try {
+            String.format(line);
+            return true;
+        } catch (IllegalFormatException e) {
+            return false;
+        }
+    }
+
+    private static void collect(CommandLine cl, List<CommandSpec> into) {
+        into.add(cl.getCommandSpec());
+        cl.getSubcommands().values().forEach(sub -> collect(sub, into));
+    }
+}
