@@ -32,6 +32,9 @@ import org.dfr.runtime.net.MessageKind;
  */
 final class DirectiveExecutor {
 
+    /** How long a rank waits for a member of the decision that its own member list does not show yet. */
+    static final long MEMBER_VIEW_WAIT_MILLIS = 10_000;
+
     private final IdleRankListener idleListener;
 
     DirectiveExecutor(IdleRankListener idleListener) {
@@ -43,8 +46,13 @@ final class DirectiveExecutor {
         state.accountedDead.addAll(d.deadRanks());
         node.communicator().mailbox().enterEpoch(d.epoch());
         node.recoveryInbox().forgetBefore(d.epoch());
-        if (!node.liveRanks().containsAll(d.members())) {
-            throw new EpochChangedException("a member left after the decision of epoch " + d.epoch());
+        // a rank that joined just before the decision (a respawned process) may not be in this rank's
+        // member list yet: that is not a member that left (campaign seed 86, trial 10: a spurious round
+        // that the fresh rank never heard of, and no decision for 60 s)
+        Set<Integer> missing = node.awaitMembers(d.members(), MEMBER_VIEW_WAIT_MILLIS);
+        if (!missing.isEmpty()) {
+            throw new EpochChangedException("ranks " + missing + " of the decision of epoch " + d.epoch()
+                    + " left, or did not appear here within " + MEMBER_VIEW_WAIT_MILLIS + " ms");
         }
         if (d.abortReason() != null) {
             throw d.abortFailure();

@@ -52,6 +52,8 @@ public final class Membership {
     private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
     /** Members known dead before Hazelcast removed them ({@link #rankLost}). */
     private final Set<UUID> lostMembers = ConcurrentHashMap.newKeySet();
+    /** Ranks whose member left or was found dead: a rank missing here that is not in it is still joining. */
+    private final Set<Integer> departed = ConcurrentHashMap.newKeySet();
 
     /** A member that left, and when this rank learnt of it. */
     public record MemberLoss(int rank, long observedAtMillis) {
@@ -98,7 +100,19 @@ public final class Membership {
      * @throws RunFailedException if that does not happen within the timeout
      */
     public void awaitClusterSize(int size, long timeoutMillis) {
-        awaitCondition(() -> hazelcast.getCluster().getMembers().size() >= size, timeoutMillis, 50,
+        awaitClusterSize(size, timeoutMillis, () -> false);
+    }
+
+    /**
+     * Waits until this member sees {@code size} members, or until {@code formedElsewhere} says the
+     * other members saw them already: a member that came up late (a slow JVM start) may find the run
+     * under way and a member already dead, and then never sees {@code size}.
+     *
+     * @throws RunFailedException if neither happens within the timeout
+     */
+    public void awaitClusterSize(int size, long timeoutMillis, BooleanSupplier formedElsewhere) {
+        awaitCondition(() -> hazelcast.getCluster().getMembers().size() >= size || formedElsewhere.getAsBoolean(),
+                timeoutMillis, 50,
                 () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
                         + " of " + size + " members after " + timeoutMillis + " ms (ranks "
                         + ranksSeen() + ")");
@@ -305,6 +319,7 @@ public final class Membership {
                 || !lostMembers.add(m.getUuid())) {
             return false;
         }
+        departed.add(rank);
         losses.add(new MemberLoss(rank, observedAtMillis));
         LOG.info("rank {}: rank {} is dead ({})", rankId, rank, how);
         dataPlane.forget(rank);
@@ -354,6 +369,28 @@ public final class Membership {
         return java.util.Optional.of(new ProcessIdentity(boot, Long.parseLong(pid), Long.parseLong(start)));
     }
 
+    /**
+     * Waits until every rank of {@code ranks} is a live member in this member's view, unless one of
+     * those missing has left. Hazelcast's member list reaches the members one after the other: a rank
+     * that just joined (a respawned process) can be in the coordinator's list and not yet in this one;
+     * it is not a member that left.
+     *
+     * @return the ranks still missing (empty when all are members here)
+     */
+    public Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis) {
+        pollUntil(() -> {
+            Set<Integer> missing = missingOf(ranks);
+            return missing.isEmpty() || missing.stream().anyMatch(departed::contains);
+        }, timeoutMillis, 5);
+        return missingOf(ranks);
+    }
+
+    private Set<Integer> missingOf(Collection<Integer> ranks) {
+        Set<Integer> missing = new TreeSet<>(ranks);
+        missing.removeAll(liveRanks());
+        return missing;
+    }
+
     /** Whether {@code rank}'s member is a current member that nobody found dead yet. */
     public boolean isLive(int rank) {
         Member m = membersByRank.get(rank);
@@ -366,6 +403,7 @@ public final class Membership {
             return;
         }
         int rank = Integer.parseInt(attr);
+        departed.add(rank);
         membersByRank.remove(rank, m);
         dataPlane.forget(rank);
         if (lostMembers.contains(m.getUuid())) {

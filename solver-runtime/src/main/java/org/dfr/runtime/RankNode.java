@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.dfr.analysis.PartitionDependencies;
@@ -208,6 +209,23 @@ public final class RankNode implements RecoveryView, AutoCloseable {
      */
     public void awaitClusterSize(int size, long timeoutMillis) {
         membership.awaitClusterSize(size, timeoutMillis);
+    }
+
+    /**
+     * Waits until this member sees {@code size} members, or until the control board holds
+     * {@code formedKey}, which the other members write once they saw them all and began: a member that
+     * came up late may find a member already dead.
+     *
+     * @return whether the cluster formed without this member (the run is under way)
+     * @throws RunFailedException if neither happens within the timeout
+     */
+    public boolean awaitClusterSizeOrStart(int size, long timeoutMillis, String formedKey) {
+        boolean[] elsewhere = new boolean[1];
+        membership.awaitClusterSize(size, timeoutMillis, () -> {
+            elsewhere[0] = hazelcast.getCluster().getMembers().size() < size && control.get(formedKey) != null;
+            return elsewhere[0];
+        });
+        return elsewhere[0];
     }
 
     /**
@@ -474,6 +492,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     @Override
     public TreeSet<Integer> liveRanks() {
         return membership.liveRanks();
+    }
+
+    @Override
+    public Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis) {
+        return membership.awaitMembers(ranks, timeoutMillis);
     }
 
     @Override

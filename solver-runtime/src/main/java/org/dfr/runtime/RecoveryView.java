@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -24,6 +25,14 @@ public interface RecoveryView extends RankContext {
 
     /** Ranks currently in the cluster. */
     TreeSet<Integer> liveRanks();
+
+    /**
+     * Waits until every rank of {@code ranks} is a member in this rank's view, unless one of the missing
+     * ones left ({@link Membership#awaitMembers}).
+     *
+     * @return the ranks still missing (empty when all are members)
+     */
+    Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis);
 
     /** The ranks currently in the cluster, oldest member (the coordinator) first. */
     List<Integer> liveRanksOldestFirst();

@@ -1,0 +1,104 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.core.Hazelcast;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.dfr.jacobi.BlockDecomposition;
+import org.dfr.jacobi.JacobiKernel;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.FailureHandler;
+import org.dfr.runtime.HazelcastConfigs;
+import org.dfr.runtime.IterationHook;
+import org.dfr.runtime.RankNode;
+import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.RunSpec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A rank that is not in this member's list yet is joining, not gone: Hazelcast's member list reaches
+ * the members one after the other, and a recovery directive may name a respawned rank that the
+ * coordinator sees and another survivor does not yet (campaign seed 86, trial 10).
+ *
+ * <pre>
+ *   ranks 0, 1 (partitions 0, 1) up          rank 2 (spare) joins later
+ *   rank 0 waits for {0, 1, 2}  ------------> returns once 2 is a member, with nothing missing
+ *   rank 1 killed; rank 0 waits for {0, 1} -> returns at once with {1}: it left
+ * </pre>
+ */
+@Timeout(180)
+class MemberViewIT {
+
+    private static final long WAIT_MILLIS = 60_000;
+
+    private final List<RankNode> nodes = new ArrayList<>();
+
+    @AfterEach
+    void stopAll() {
+        nodes.forEach(RankNode::close);
+        Hazelcast.getAllHazelcastInstances().forEach(hz -> hz.getLifecycleService().terminate());
+    }
+
+    private RankNode start(int rank, RunSpec spec, ClusterSettings settings) {
+        JacobiKernel kernel = new JacobiKernel(new BlockDecomposition(new JacobiProblem(37, 29), 1, 2));
+        RankNode node = RankNode.start(rank, spec, kernel, settings, FailureHandler.FAIL_FAST, IterationHook.NONE);
+        nodes.add(node);
+        return node;
+    }
+
+    @Test
+    void when_aRankOfTheDecisionIsStillJoining_then_itIsAwaitedAndWhenOneLeft_thenItIsReportedAtOnce() throws Exception {
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = new ClusterSettings();
+        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        RankNode rank0 = start(0, spec, settings);
+        start(1, spec, settings);
+
+        CompletableFuture<Set<Integer>> joined = CompletableFuture.supplyAsync(
+                () -> rank0.awaitMembers(List.of(0, 1, 2), WAIT_MILLIS));
+        long rank2StartedAt = System.nanoTime();
+        start(2, spec, settings);
+        Set<Integer> missing = joined.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        long returnedAt = System.nanoTime();
+
+        assertThat(missing).as("ranks missing once the spare joined").isEmpty();
+        assertThat(returnedAt).as("returned after the spare started").isGreaterThan(rank2StartedAt);
+
+        nodes.get(1).hazelcast().getLifecycleService().terminate();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !rank0.liveRanks().contains(1));
+        long noticedAt = System.nanoTime();
+        Set<Integer> left = rank0.awaitMembers(List.of(0, 1), WAIT_MILLIS);
+
+        assertThat(left).containsExactly(1);
+        assertThat(Duration.ofNanos(System.nanoTime() - noticedAt)).as("a rank that left is not awaited")
+                .isLessThan(Duration.ofMillis(WAIT_MILLIS / 2));
+    }
+
+    @Test
+    void when_theOthersStartedBeforeALateRankSawThemAll_then_theClusterCountsAsFormed() {
+        // campaign seed 86, trial 8: the spare's JVM came up late, rank 7 had started and died already
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = new ClusterSettings();
+        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        RankNode rank0 = start(0, spec, settings);
+        RankNode late = start(2, spec, settings);
+
+        assertThatThrownBy(() -> late.awaitClusterSizeOrStart(3, 1_000, "test/loopStarted"))
+                .isInstanceOf(RunFailedException.class)
+                .extracting(e -> ((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
+
+        rank0.control().putIfAbsent("test/loopStarted", "1");
+        assertThat(late.awaitClusterSizeOrStart(3, WAIT_MILLIS, "test/loopStarted")).as("formed without this rank").isTrue();
+        assertThat(rank0.awaitClusterSizeOrStart(2, WAIT_MILLIS, "test/loopStarted")).as("saw them all itself").isFalse();
+    }
+}
