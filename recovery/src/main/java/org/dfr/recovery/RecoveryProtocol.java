@@ -274,6 +274,10 @@ public final class RecoveryProtocol implements FailureHandler {
                 json = board.get(STATUS_PREFIX + epoch + "/" + r);
             }
             if (json == null) {
+                if (readBoard) {
+                    // a rank that joined after the round began (a respawned one) missed its start (seed 86, trial 11)
+                    node.communicator().remindRecovery(epoch, r);
+                }
                 LOG.debug("rank {} (coordinator): epoch {}: waiting for the status of rank {}", node.rankId(), epoch, r);
                 return null; // not everybody reported yet
             }

@@ -206,6 +206,19 @@ public final class Communicator {
     }
 
     /**
+     * Tells {@code rank} again that a recovery started in {@code epoch}: a rank that joined after the
+     * round began (a respawned process) missed the first notice and would wait for its peers until its
+     * message timeout. Ignored by a rank that is not in {@code epoch} (yet) or already knows.
+     */
+    public void remindRecovery(int epoch, int rank) {
+        try {
+            dataPlane.send(rank, new MessageKey(epoch, MessageKind.RECOVERY_START, 0, rankId, 0), new double[0]);
+        } catch (CommunicationException e) {
+            LOG.debug("rank {}: cannot remind rank {} of the recovery of epoch {}: {}", rankId, rank, epoch, e.getMessage());
+        }
+    }
+
+    /**
      * Tells every other active rank in {@code live} that this rank entered a recovery in the current
      * epoch, so that they stop and report without waiting for their own membership event. Best
      * effort: a peer that cannot be reached is dead or will learn it from Hazelcast.

@@ -290,12 +290,32 @@ public final class Membership {
     public InetSocketAddress dataAddressOf(int rank) {
         Member m = membersByRank.get(rank);
         if (m == null) {
-            return null;
+            // the member list changes before the membership events are dispatched: a rank that just joined
+            // (a respawned one, named in a directive) is in the list before its event (campaign seed 86, trial 11)
+            m = currentMemberOf(rank);
+            if (m == null) {
+                return null;
+            }
         }
         String host = m.getAttribute(HazelcastConfigs.DATA_HOST_ATTRIBUTE);
         int port = Integer.parseInt(m.getAttribute(HazelcastConfigs.DATA_PORT_ATTRIBUTE));
         return host == null ? new InetSocketAddress(InetAddress.getLoopbackAddress(), port)
                 : new InetSocketAddress(host, port);
+    }
+
+    /** {@code rank}'s member in Hazelcast's member list, unless it was found dead; null if there is none. */
+    private Member currentMemberOf(int rank) {
+        try {
+            for (Member m : hazelcast.getCluster().getMembers()) {
+                if (Integer.toString(rank).equals(m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE))
+                        && !lostMembers.contains(m.getUuid())) {
+                    return m;
+                }
+            }
+        } catch (RuntimeException e) {
+            // Hazelcast is shutting down: no address
+        }
+        return null;
     }
 
     private void rememberMember(Member m) {
