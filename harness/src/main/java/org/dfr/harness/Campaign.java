@@ -1,9 +1,14 @@
 package org.dfr.harness;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.RunSpec;
+import org.dfr.runtime.kernel.KernelCatalog;
+import org.dfr.runtime.kernel.KernelChoice;
+import org.dfr.runtime.kernel.KernelProvider;
 import org.dfr.runtime.kernel.ReferenceSolver;
 
 /**
@@ -38,14 +43,14 @@ public final class Campaign {
      * One base run per installed kernel (of {@code catalog}), with its default options, small cells and
      * 8 partitions shaped like its axes: a campaign over them draws a kernel per trial.
      */
-    public static List<RunConfig> everyKernel(org.dfr.runtime.kernel.KernelCatalog catalog, List<java.nio.file.Path> jars,
+    public static List<RunConfig> everyKernel(KernelCatalog catalog, List<Path> jars,
                                               int iterations, int checkpointEvery) {
         List<RunConfig> out = new ArrayList<>();
-        for (org.dfr.runtime.kernel.KernelProvider p : catalog.providers()) {
-            org.dfr.runtime.kernel.KernelChoice choice = org.dfr.runtime.kernel.KernelChoice.of(p.name());
+        for (KernelProvider p : catalog.providers()) {
+            KernelChoice choice = KernelChoice.of(p.name());
             out.add(new RunConfig(choice, jars, smallCells(p.dimensions()), eightPartitions(p.dimensions()), iterations,
-                    org.dfr.runtime.RunSpec.NO_TOLERANCE, checkpointEvery, Mode.EMBEDDED,
-                    org.dfr.runtime.RunSpec.DEFAULT_RANKS_PER_HOST, 0, Strategy.DFR, List.of(), List.of(), Set.of(),
+                    RunSpec.NO_TOLERANCE, checkpointEvery, Mode.EMBEDDED,
+                    RunSpec.DEFAULT_RANKS_PER_HOST, 0, Strategy.DFR, List.of(), List.of(), Set.of(),
                     false, null, null, null));
         }
         return out;

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.dfr.runtime.CheckpointFile;
 import org.dfr.runtime.DiskCheckpoints;
+import org.dfr.runtime.kernel.KernelOptions;
 
 /**
  * The file level of a {@link RunConfig}: the problem's run key, and the restart iteration chosen from
@@ -32,7 +34,7 @@ public final class FileCheckpoints {
      * Independent of the cluster, the iteration count, the checkpoint interval, the strategy and faults.
      */
     public static String runKey(RunConfig config) {
-        Map<String, String> options = new TreeMap<>(org.dfr.runtime.kernel.KernelOptions.resolve(config.kernel().name(),
+        Map<String, String> options = new TreeMap<>(KernelOptions.resolve(config.kernel().name(),
                 KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
                 config.kernel().options()).values());
         String problem = config.kernel().name() + "|" + options + "|" + config.cells() + "|" + config.ranksGrid();
@@ -93,7 +95,7 @@ public final class FileCheckpoints {
             for (Path run : runs) {
                 if (Files.isDirectory(run)) {
                     List<Integer> iterations = new ArrayList<>(CheckpointFile.iterations(run));
-                    java.util.Collections.reverse(iterations);
+                    Collections.reverse(iterations);
                     String name = run.getFileName().toString();
                     found.add((name.equals(key) ? "this problem" : name) + " at iterations "
                             + (iterations.isEmpty() ? "none" : iterations));

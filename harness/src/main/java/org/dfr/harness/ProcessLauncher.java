@@ -1,13 +1,17 @@
 package org.dfr.harness;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,9 +22,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.dfr.power.meter.PowerModel;
+import org.dfr.power.timeline.TimelineSample;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.runtime.ClusterSettings;
@@ -135,8 +141,8 @@ public final class ProcessLauncher {
 
     private static boolean launcherUsesHugePages() {
         try {
-            return "true".equals(java.lang.management.ManagementFactory
-                    .getPlatformMXBean(com.sun.management.HotSpotDiagnosticMXBean.class)
+            return "true".equals(ManagementFactory
+                    .getPlatformMXBean(HotSpotDiagnosticMXBean.class)
                     .getVMOption("UseTransparentHugePages").getValue());
         } catch (RuntimeException e) {
             return false;
@@ -156,7 +162,7 @@ public final class ProcessLauncher {
     private PrintStream log = System.err;
     private PowerModel powerModel;
     private Path samples;
-    private java.util.function.Consumer<List<org.dfr.power.timeline.TimelineSample>> sampleSink;
+    private Consumer<List<TimelineSample>> sampleSink;
 
     /** A launcher whose ranks form their cluster with {@code settings} (a free port range if its base port is -1). */
     public ProcessLauncher(ClusterSettings settings) {
@@ -180,7 +186,7 @@ public final class ProcessLauncher {
     }
 
     /** Receives the run's power time series (see {@link Runner#sampleSink}); null for none. */
-    public ProcessLauncher sampleSink(java.util.function.Consumer<List<org.dfr.power.timeline.TimelineSample>> sink) {
+    public ProcessLauncher sampleSink(Consumer<List<TimelineSample>> sink) {
         this.sampleSink = sink;
         return this;
     }
@@ -294,12 +300,12 @@ public final class ProcessLauncher {
     }
 
     /** The distinct addresses the run's hosts bind (loopback alone by default). */
-    private java.util.List<String> addressesOf(RunSpec spec) {
-        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+    private List<String> addressesOf(RunSpec spec) {
+        Set<String> out = new LinkedHashSet<>();
         for (int h = 0; h < spec.hostCount(); h++) {
             out.add(settings.addressOfHost(h));
         }
-        return java.util.List.copyOf(out);
+        return List.copyOf(out);
     }
 
     /** {@code -Xmx} of each rank process, in MiB (see the class comment). */
@@ -360,7 +366,7 @@ public final class ProcessLauncher {
         for (Path jar : config.kernelJars()) {
             entries.add(jar.toAbsolutePath().normalize().toString());
         }
-        return String.join(java.io.File.pathSeparator, entries);
+        return String.join(File.pathSeparator, entries);
     }
 
     private static List<String> command(List<String> jvm, List<String> rankJvmOptions, Path configFile, int rank,

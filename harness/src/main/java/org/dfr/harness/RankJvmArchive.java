@@ -2,15 +2,18 @@ package org.dfr.harness;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -138,17 +141,17 @@ final class RankJvmArchive {
      * new one (about 40 MB), and the old ones match no jar any more.
      */
     static void pruneOldArchives(Path dir, int kept) {
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+        try (Stream<Path> files = Files.list(dir)) {
             List<Path> archives = files
                     .filter(p -> p.getFileName().toString().startsWith("rank-")
                             && p.getFileName().toString().endsWith(".jsa"))
-                    .sorted(java.util.Comparator.comparing(RankJvmArchive::modified).reversed())
+                    .sorted(Comparator.comparing(RankJvmArchive::modified).reversed())
                     .toList();
             for (Path old : archives.subList(Math.min(kept, archives.size()), archives.size())) {
                 Files.deleteIfExists(old);
                 Files.deleteIfExists(old.resolveSibling(old.getFileName() + UNAVAILABLE_SUFFIX));
             }
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             LOG.debug("cannot prune the class data archives of {}: {}", dir, e.getMessage());
         }
     }

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Objects;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.DiskCheckpoints;
@@ -27,13 +28,13 @@ import org.dfr.runtime.DiskCheckpoints;
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
-                                java.util.List<String> hostAddresses, long dataToken,
+                                List<String> hostAddresses, long dataToken,
                                 DiskCheckpoints diskCheckpoints, long respawnWaitMillis) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
         Objects.requireNonNull(clusterName);
-        hostAddresses = hostAddresses == null ? java.util.List.of() : java.util.List.copyOf(hostAddresses);
+        hostAddresses = hostAddresses == null ? List.of() : List.copyOf(hostAddresses);
         diskCheckpoints = diskCheckpoints == null ? DiskCheckpoints.NONE : diskCheckpoints;
         if (basePort <= 0) {
             throw new IllegalArgumentException("basePort must be a port number, got " + basePort);

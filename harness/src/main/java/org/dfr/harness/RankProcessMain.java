@@ -1,6 +1,16 @@
 package org.dfr.harness;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -8,6 +18,7 @@ import org.dfr.recovery.RankKiller;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.Leadership;
+import org.dfr.runtime.Ownership;
 import org.dfr.runtime.RankNode;
 import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
@@ -76,7 +87,7 @@ public final class RankProcessMain implements Callable<Integer> {
     Integer rankOption;
 
     /** Environment variables that hold the rank id under Slurm, Open MPI and MPICH/PMI launchers, in order. */
-    public static final java.util.List<String> RANK_VARIABLES = java.util.List.of("SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
+    public static final List<String> RANK_VARIABLES = List.of("SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
             "PMI_RANK");
 
     int rank;
@@ -134,7 +145,7 @@ public final class RankProcessMain implements Callable<Integer> {
         RankProcessConfig rc;
         try {
             rc = RankProcessConfig.read(configFile);
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             System.err.println("dfr rank: " + e.getMessage());
             return EXIT_USAGE;
         }
@@ -259,15 +270,15 @@ public final class RankProcessMain implements Callable<Integer> {
      */
     private void warmUp(PartitionKernel kernel, RunSpec spec, ClusterSettings settings) {
         // the partition this rank starts with (partition 0's for a spare, which may adopt any)
-        int[] owned = org.dfr.runtime.Ownership.initial(spec.partitionCount()).partitionsOf(rank);
+        int[] owned = Ownership.initial(spec.partitionCount()).partitionsOf(rank);
         int partition = owned.length > 0 ? owned[0] : 0;
         long start = System.nanoTime();
         // never longer than the run itself: a warm-up only pays for a run that is longer than it
         KernelWarmUp.forRun(kernel.cellsOf(partition), spec.iterations()).run(kernel, partition);
         try {
             TransportWarmUp.forRun(kernel, partition, TransportWarmUp.DEFAULT_ROUND_TRIPS, spec.iterations())
-                    .run(java.net.InetAddress.getByName(settings.addressOfHost(spec.hostOf(rank))));
-        } catch (java.net.UnknownHostException e) {
+                    .run(InetAddress.getByName(settings.addressOfHost(spec.hostOf(rank))));
+        } catch (UnknownHostException e) {
             LOG.debug("rank {}: no transport warm-up: {}", rank, e.getMessage());
         }
         LOG.debug("rank {}: kernel and halo path warmed up in {} ms", rank,
@@ -320,7 +331,7 @@ public final class RankProcessMain implements Callable<Integer> {
      *
      * @throws NumberFormatException when that variable is not a number
      */
-    static Integer rankFromEnvironment(java.util.Map<String, String> env) {
+    static Integer rankFromEnvironment(Map<String, String> env) {
         for (String name : RANK_VARIABLES) {
             String value = env.get(name);
             if (value != null && !value.isBlank()) {
@@ -337,7 +348,7 @@ public final class RankProcessMain implements Callable<Integer> {
                 while (System.in.read() >= 0) {
                     // nothing is sent on stdin; read only to see it end
                 }
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // a broken stdin is a gone launcher too
             }
             Runtime.getRuntime().halt(EXIT_ORPHANED);
@@ -349,7 +360,7 @@ public final class RankProcessMain implements Callable<Integer> {
     /** Milliseconds since this JVM started (its process's start time), for the start-up log. */
     private static long sinceJvmStart() {
         return ProcessHandle.current().info().startInstant()
-                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
+                .map(t -> Duration.between(t, Instant.now()).toMillis()).orElse(-1L);
     }
 
     /**
@@ -359,7 +370,7 @@ public final class RankProcessMain implements Callable<Integer> {
      */
     static void awaitFounder(Path file, long timeoutMillis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
-        while (!java.nio.file.Files.exists(file)) {
+        while (!Files.exists(file)) {
             if (System.nanoTime() > deadline) {
                 throw new RunFailedException("rank 0 did not start its member within " + timeoutMillis + " ms ("
                         + file + " was not created)");
@@ -377,16 +388,16 @@ public final class RankProcessMain implements Callable<Integer> {
     static void announceFounder(Path file) {
         try {
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-            java.nio.file.Files.writeString(tmp, "up\n");
-            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("rank 0 cannot tell the others that it is up: " + e.getMessage(), e);
+            Files.writeString(tmp, "up\n");
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("rank 0 cannot tell the others that it is up: " + e.getMessage(), e);
         }
     }
 
     /** CPU time this process used so far (every thread), for the start-up log. */
     private static long cpuMillis() {
-        return ProcessHandle.current().info().totalCpuDuration().map(java.time.Duration::toMillis).orElse(-1L);
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis).orElse(-1L);
     }
 
     /** Halts this JVM the moment the launcher is gone (also if it is gone already). */

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.function.Supplier;
 import org.dfr.power.HostName;
 import org.dfr.power.energy.EnergyReport;
@@ -457,7 +458,7 @@ final class RunEnergy {
             return build("machine", t -> at(-1, t));
         }
 
-        private HostTimeline build(String name, java.util.function.LongFunction<PhaseSpan> at) {
+        private HostTimeline build(String name, LongFunction<PhaseSpan> at) {
             TreeSet<Long> cuts = new TreeSet<>(List.of(bodyStart, loopStart, loopEnd, bodyEnd));
             for (long[] w : windows) {
                 for (long t : w) {

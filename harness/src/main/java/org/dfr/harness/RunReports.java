@@ -10,14 +10,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import org.dfr.recovery.Adoption;
 import org.dfr.recovery.FailureRecord;
 import org.dfr.recovery.RecoveryRecord;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.CheckpointIntervalDecision;
 import org.dfr.runtime.RankStats;
 import org.dfr.runtime.RunOutcome;
+import org.dfr.runtime.kernel.KernelOptions;
 import org.dfr.runtime.kernel.KernelSetup;
 
 /** Builds, writes and reads {@link RunReport}s. */
@@ -84,14 +87,14 @@ public final class RunReports {
             ranks.add(new RunReport.RankActivity(s.rank(), s.kernelUpdates(), s.kernelUpdatesDuringRecovery(),
                     s.droppedStaleMessages()));
         }
-        Map<String, String> options = org.dfr.runtime.kernel.KernelOptions.resolve(config.kernel().name(),
+        Map<String, String> options = KernelOptions.resolve(config.kernel().name(),
                 KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
                 config.kernel().options()).values();
         return new RunReport(config.kernel().name(), options, config.strategy().label(), config.ranksGrid(),
                 config.cells(), config.iterations(), config.tolerance() > 0 ? config.tolerance() : null, iterationsRun,
                 outcome.converged() ? RunReport.StopReason.TOLERANCE : RunReport.StopReason.ITERATIONS,
                 checkpointEvery(config, outcome),
-                config.mode().name().toLowerCase(java.util.Locale.ROOT), config.ranksPerHost(), config.spares(),
+                config.mode().name().toLowerCase(Locale.ROOT), config.ranksPerHost(), config.spares(),
                 digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
@@ -111,7 +114,7 @@ public final class RunReports {
         if (!config.autoCheckpointInterval()) {
             return null;
         }
-        org.dfr.runtime.CheckpointIntervalDecision d = outcome.checkpointInterval();
+        CheckpointIntervalDecision d = outcome.checkpointInterval();
         if (d == null) {
             return new RunReport.CheckpointInterval(config.mtbfSeconds(), null, null, null, null, null, null, null, null);
         }

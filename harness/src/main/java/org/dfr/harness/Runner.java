@@ -1,12 +1,19 @@
 package org.dfr.harness;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import org.dfr.power.energy.PowerSampler;
 import org.dfr.power.meter.PowerModel;
+import org.dfr.power.timeline.TimelineCsv;
+import org.dfr.power.timeline.TimelineSample;
 import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.ResilientRun;
@@ -29,7 +36,7 @@ public final class Runner {
     private PowerModel powerModel;
     private RankProcessListener startUpListener = RankProcessListener.NONE;
     private Path samples;
-    private java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sampleSink;
+    private Consumer<List<TimelineSample>> sampleSink;
 
     public Runner() {
         this(new ClusterSettings());
@@ -44,7 +51,7 @@ public final class Runner {
      * the iteration loop ({@code dfr run} prints both); default: nobody.
      */
     public Runner startUpListener(RankProcessListener value) {
-        this.startUpListener = java.util.Objects.requireNonNull(value);
+        this.startUpListener = Objects.requireNonNull(value);
         return this;
     }
 
@@ -67,19 +74,19 @@ public final class Runner {
     }
 
     /** Receives the run's power time series when the run ends; null (the default) for none. */
-    public Runner sampleSink(java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sink) {
+    public Runner sampleSink(Consumer<List<TimelineSample>> sink) {
         this.sampleSink = sink;
         return this;
     }
 
     /** Writes or hands on the samples of a finished run. */
     static void deliver(RunEnergy.Result result, Path file,
-                        java.util.function.Consumer<java.util.List<org.dfr.power.timeline.TimelineSample>> sink) {
+                        Consumer<List<TimelineSample>> sink) {
         if (file != null) {
             try {
-                org.dfr.power.timeline.TimelineCsv.write(file, result.samples());
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException("cannot write the samples to " + file + ": " + e.getMessage(), e);
+                TimelineCsv.write(file, result.samples());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the samples to " + file + ": " + e.getMessage(), e);
             }
         }
         if (sink != null) {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
+import java.util.Random;
 import java.util.stream.IntStream;
 import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.net.DataPlane;
@@ -83,7 +84,7 @@ public record TransportWarmUp(int roundTrips, int[] payloadLengths) {
         Mailbox mailA = new Mailbox();
         Mailbox mailB = new Mailbox();
         int[] ports = new int[2];
-        long token = new java.util.Random().nextLong();
+        long token = new Random().nextLong();
         try (DataPlane a = new DataPlane(null, 0, mailA, r -> new InetSocketAddress(address, ports[r]), address, token);
              DataPlane b = new DataPlane(null, 1, mailB, r -> new InetSocketAddress(address, ports[r]), address, token)) {
             ports[0] = a.port();

@@ -2,8 +2,10 @@ package org.dfr.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
@@ -56,7 +58,7 @@ class CappingLinesTest {
         CappingRelay relay = new CappingRelay(hosts);
         // the launcher's pump: every line the rank prints goes through the relay
         CompletableFuture.runAsync(() -> {
-            try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(launcherReads, StandardCharsets.UTF_8))) {
+            try (var in = new BufferedReader(new InputStreamReader(launcherReads, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = in.readLine()) != null) {
                     relay.onLine(6, line, launcherToRank);

@@ -3,6 +3,7 @@ package org.dfr.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -109,7 +110,7 @@ public final class BenchCommand implements Callable<Integer> {
             grid = cells != null ? cells : defaultCells(axes);
             layouts = BenchLayouts.parseAll(ranks, grid.axes());
             whole = KernelJars.catalog(kernel.jars()).create(kernel.choice(), toArray(grid.values()),
-                    toArray(java.util.Collections.nCopies(grid.axes(), 1)));
+                    toArray(Collections.nCopies(grid.axes(), 1)));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -15,6 +16,7 @@ import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.KernelJars;
 import org.dfr.harness.Mode;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.campaign.CampaignFiles;
 import org.dfr.harness.campaign.CampaignRunner;
@@ -195,7 +197,7 @@ public final class CampaignCommand implements Callable<Integer> {
 
     /** Trial {@code --replay N} with {@code --replacement R} instead of the drawn one, when it fits. */
     private TrialPlan replayed(TrialPlan plan) {
-        org.dfr.harness.Replacement r = org.dfr.harness.Replacement.parse(replacement);
+        Replacement r = Replacement.parse(replacement);
         try {
             return plan.withReplacement(r);
         } catch (IllegalArgumentException e) {
@@ -228,7 +230,7 @@ public final class CampaignCommand implements Callable<Integer> {
         ProgressBarBuilder b = new ProgressBarBuilder().setTaskName("campaign").setInitialMax(total)
                 .setStyle(ProgressBarStyle.ASCII).showSpeed();
         if (System.console() == null) {
-            b.setConsumer(new me.tongfei.progressbar.DelegatingProgressBarConsumer(line -> { }))
+            b.setConsumer(new DelegatingProgressBarConsumer(line -> { }))
                     .setUpdateIntervalMillis(Integer.MAX_VALUE);
         }
         return b.build();

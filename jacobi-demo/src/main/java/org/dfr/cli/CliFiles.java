@@ -1,5 +1,6 @@
 package org.dfr.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
@@ -25,7 +26,7 @@ final class CliFiles {
         }
         try {
             Files.createDirectories(dir);
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             throw new ParameterException(spec.commandLine(), option + " " + file + ": directory " + dir
                     + " cannot be created (" + e.getMessage() + ")");
         }

@@ -1,5 +1,9 @@
 package org.dfr.cli;
 
+import java.util.List;
+import java.util.Set;
+import org.dfr.harness.Provenance;
+import org.dfr.harness.RankProcessMain;
 import org.dfr.power.freq.LeftoverJournals;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -16,7 +20,7 @@ import picocli.CommandLine.Command;
                 RunCommand.class,
                 KernelsCommand.class,
                 SimulateCommand.class,
-                org.dfr.harness.RankProcessMain.class,
+                RankProcessMain.class,
                 CampaignCommand.class,
                 BenchCommand.class,
                 RecoveryBenchCommand.class,
@@ -35,7 +39,7 @@ public final class DfrMain implements Runnable {
     }
 
     /** Rank processes leave leftover journals to their launcher, which may hold the cap right now. */
-    private static final java.util.Set<String> RANK_COMMANDS = java.util.Set.of("rank", "dfr-rank");
+    private static final Set<String> RANK_COMMANDS = Set.of("rank", "dfr-rank");
 
     /**
      * A launcher SIGKILLed while it capped a host leaves a restore journal; whatever dfr command runs next
@@ -70,7 +74,7 @@ public final class DfrMain implements Runnable {
     }
 
     public static void main(String[] args) {
-        org.dfr.harness.Provenance.recordCommandLine(java.util.List.of(args));
+        Provenance.recordCommandLine(List.of(args));
         if (args.length == 0 || !RANK_COMMANDS.contains(args[0])) {
             restoreLeftoverJournals();
         }

@@ -1,5 +1,6 @@
 package org.dfr.cli;
 
+import com.fasterxml.jackson.core.JacksonException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             resolved = flags.orElse(base);
             resolved.validate();
-        } catch (IllegalArgumentException | com.fasterxml.jackson.core.JacksonException e) {
+        } catch (IllegalArgumentException | JacksonException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         List<Schedule.Entry> schedule = Schedule.of(resolved);

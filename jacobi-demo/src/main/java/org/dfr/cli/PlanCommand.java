@@ -3,6 +3,8 @@ package org.dfr.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dfr.analysis.CheckpointIntervalAdvice;
 import org.dfr.analysis.ConeAnalyzer;
@@ -159,7 +161,7 @@ public final class PlanCommand implements Callable<Integer> {
                         + cells + " has " + cells.axes() + ": give both with the same number of axes");
             }
             return KernelJars.catalog(kernel.jars()).create(kernel.choice(), cells.values().stream()
-                    .mapToInt(Integer::intValue).toArray(), java.util.Arrays.copyOf(written, cells.axes())).dependencies();
+                    .mapToInt(Integer::intValue).toArray(), Arrays.copyOf(written, cells.axes())).dependencies();
         } catch (IllegalArgumentException e) {
             throw usage(e.getMessage());
         }
@@ -232,7 +234,7 @@ public final class PlanCommand implements Callable<Integer> {
         } else {
             ExpectedTextRenderer.render(description(), lost, cost, model, out);
             if (advice != null) {
-                out.println(String.format(java.util.Locale.ROOT,
+                out.println(String.format(Locale.ROOT,
                         "checkpoint interval advice: checkpoint %.4g s, system MTBF %.4g s: Young sqrt(2CM) = %.4g s"
                                 + " = %d iterations, Daly = %.4g s = %d iterations (planned above: K = %d)",
                         advice.checkpointSeconds(), advice.systemMtbfSeconds(), advice.youngSeconds(),

@@ -3,11 +3,15 @@ package org.dfr.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.RecoveryPlan;
 import org.dfr.cli.bench.BenchJson;
@@ -207,9 +211,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                 kinds.add(r);
             }
         }
-        java.util.Map<Replacement, List<RecoveryRun>> runs = new java.util.EnumMap<>(Replacement.class);
+        Map<Replacement, List<RecoveryRun>> runs = new EnumMap<>(Replacement.class);
         kinds.forEach(k -> runs.put(k, new ArrayList<>()));
-        java.util.Map<Replacement, String> adopters = new java.util.EnumMap<>(Replacement.class);
+        Map<Replacement, String> adopters = new EnumMap<>(Replacement.class);
         try (Progress progress = Progress.start("bench-recovery", kinds.size() * repetitions, err)) {
             for (int rep = 1; rep <= repetitions; rep++) {
                 for (int i = 0; i < kinds.size(); i++) {
@@ -251,8 +255,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         return digests.size() == 1 ? 0 : 1;
     }
 
-    private static String median(List<RecoveryRun> runs, java.util.function.Function<RecoveryRun, Long> field) {
-        Double m = Medians.of(runs.stream().map(field).filter(java.util.Objects::nonNull).toList());
+    private static String median(List<RecoveryRun> runs, Function<RecoveryRun, Long> field) {
+        Double m = Medians.of(runs.stream().map(field).filter(Objects::nonNull).toList());
         return m == null ? "-" : String.format(Locale.ROOT, "%.0f", m);
     }
 

@@ -1,12 +1,18 @@
 package org.dfr.cli;
 
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.SshOptions;
@@ -16,6 +22,10 @@ import org.dfr.cli.options.SizesConverter;
 import org.dfr.cli.options.StrategyConverter;
 import org.dfr.harness.FileCheckpoints;
 import org.dfr.harness.Mode;
+import org.dfr.harness.ProcessLauncher;
+import org.dfr.harness.RankProcessConfig;
+import org.dfr.harness.RankProcessListener;
+import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
@@ -25,6 +35,7 @@ import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.CheckpointSchedule;
 import org.dfr.runtime.RunSpec;
@@ -215,10 +226,10 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);
-        org.dfr.harness.Replacement chosen = replacement();
+        Replacement chosen = replacement();
         chosen.applyTo(settings);
         if (respawnWaitMillis != null) {
-            if (chosen != org.dfr.harness.Replacement.RESPAWN) {
+            if (chosen != Replacement.RESPAWN) {
                 throw new ParameterException(spec.commandLine(), "--respawn-wait-millis is only used with --replacement"
                         + " respawn (given: " + chosen.optionValue() + ")");
             }
@@ -241,7 +252,7 @@ public final class RunCommand implements Callable<Integer> {
             settings.diskCheckpoints(FileCheckpoints.resolve(config, checkpointDir,
                     fileCheckpointEvery == null ? 1 : fileCheckpointEvery, restartFrom,
                     line -> spec.commandLine().getErr().println("dfr run: " + line)));
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        } catch (IllegalArgumentException | UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         if (basePort != null) {
@@ -294,16 +305,16 @@ public final class RunCommand implements Callable<Integer> {
     }
 
     /** The replacement asked for (or the default for --spares), checked against the mode and spares. */
-    private org.dfr.harness.Replacement replacement() {
-        org.dfr.harness.Replacement r;
+    private Replacement replacement() {
+        Replacement r;
         try {
-            r = replacement == null ? org.dfr.harness.Replacement.defaultFor(spares)
-                    : org.dfr.harness.Replacement.parse(replacement);
+            r = replacement == null ? Replacement.defaultFor(spares)
+                    : Replacement.parse(replacement);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         String problem = r.problem(spares, mode, ssh.given());
-        if (problem == null && r == org.dfr.harness.Replacement.RESPAWN && writeRankConfig != null) {
+        if (problem == null && r == Replacement.RESPAWN && writeRankConfig != null) {
             problem = "--replacement respawn cannot be combined with --write-rank-config: ranks started by hand have"
                     + " no launcher to start fresh ones";
         }
@@ -317,8 +328,8 @@ public final class RunCommand implements Callable<Integer> {
      * Prints when the rank processes formed their cluster and when the first iteration began, in
      * seconds since this command started (JVM start-up included): start-up is what a user waits for.
      */
-    static org.dfr.harness.RankProcessListener startUpLines(PrintWriter out) {
-        return new org.dfr.harness.RankProcessListener() {
+    static RankProcessListener startUpLines(PrintWriter out) {
+        return new RankProcessListener() {
             @Override
             public void started(int rank, ProcessHandle process) {
             }
@@ -345,8 +356,8 @@ public final class RunCommand implements Callable<Integer> {
     /** Seconds since this JVM started, e.g. {@code "2.41 s"}. */
     static String secondsSinceCommand() {
         long millis = ProcessHandle.current().info().startInstant()
-                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis()).orElse(-1L);
-        return String.format(java.util.Locale.ROOT, "%.2f s", millis / 1000.0);
+                .map(t -> Duration.between(t, Instant.now()).toMillis()).orElse(-1L);
+        return String.format(Locale.ROOT, "%.2f s", millis / 1000.0);
     }
 
     /** Writes the rank processes' configuration and prints the command of every rank. */
@@ -354,12 +365,12 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--write-rank-config", writeRankConfig);
         RunConfig processes = config.withMode(Mode.PROCESSES);
         int port = settings.basePort() > 0 ? settings.basePort()
-                : org.dfr.runtime.HazelcastConfigs.freeBasePort(processes.runSpec().memberCount() + 2,
-                        java.util.stream.IntStream.range(0, processes.runSpec().hostCount())
+                : HazelcastConfigs.freeBasePort(processes.runSpec().memberCount() + 2,
+                        IntStream.range(0, processes.runSpec().hostCount())
                                 .mapToObj(settings::addressOfHost).distinct().toList());
         // no launcher: the ranks do not watch a parent process (-1)
-        org.dfr.harness.RankProcessConfig.of(processes, settings, port,
-                org.dfr.harness.ProcessLauncher.collectTimeoutMillis(processes), -1).write(writeRankConfig);
+        RankProcessConfig.of(processes, settings, port,
+                ProcessLauncher.collectTimeoutMillis(processes), -1).write(writeRankConfig);
         out.println("wrote " + writeRankConfig + " (cluster " + settings.clusterName() + ", base port " + port + ")");
         out.println("start every rank, rank 0 first, each on its host, with the same file and the dfr jar"
                 + (kernel.jars().isEmpty() ? "" : " and the kernel jars") + " on its class path:");
@@ -387,8 +398,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         for (String a : hostAddresses) {
             try {
-                java.net.InetAddress.getByName(a);
-            } catch (java.net.UnknownHostException e) {
+                InetAddress.getByName(a);
+            } catch (UnknownHostException e) {
                 throw new ParameterException(spec.commandLine(), addressOption() + ": '" + a
                         + "' is not an address or a known host name");
             }

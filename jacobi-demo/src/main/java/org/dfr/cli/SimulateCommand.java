@@ -1,16 +1,33 @@
 package org.dfr.cli;
 
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.dfr.analysis.PartitionDependencies;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.KernelJars;
+import org.dfr.simulator.FailureDistribution;
+import org.dfr.simulator.FailureModel;
+import org.dfr.simulator.FailureSchedule;
 import org.dfr.simulator.SimulateOptions;
+import org.dfr.simulator.Simulation;
+import org.dfr.simulator.SimulationSpec;
 import org.dfr.simulator.SimulatorApp;
 import org.dfr.simulator.Strategy;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -35,17 +52,17 @@ public final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @picocli.CommandLine.Mixin
-    org.dfr.cli.options.KernelMixin kernel;
+    @Mixin
+    KernelMixin kernel;
 
-    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = org.dfr.cli.options.SizesConverter.class,
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
             description = "Simulate one installed kernel's own dependencies instead of a sweep: its cells (with"
                     + " --kernel and --ranks-grid; a table per strategy, no files).")
-    org.dfr.cli.options.Sizes cells;
+    Sizes cells;
 
-    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = org.dfr.cli.options.SizesConverter.class,
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,
             description = "With --cells: the kernel's partitions per axis (one node each).")
-    org.dfr.cli.options.Sizes ranksGrid;
+    Sizes ranksGrid;
 
     @Option(names = "--preset", paramLabel = "paper-fig6|quick|custom", defaultValue = "paper-fig6",
             description = "The sweep to start from. Default: ${DEFAULT-VALUE}.")
@@ -192,10 +209,10 @@ public final class SimulateCommand implements Callable<Integer> {
         if (cells == null || ranksGrid == null) {
             throw new ParameterException(spec.commandLine(), "simulating a kernel needs both --cells and --ranks-grid");
         }
-        org.dfr.analysis.PartitionDependencies dependencies;
+        PartitionDependencies dependencies;
         SimulateOptions o;
         try {
-            dependencies = org.dfr.harness.KernelJars.catalog(kernel.jars()).create(kernel.choice(),
+            dependencies = KernelJars.catalog(kernel.jars()).create(kernel.choice(),
                     cells.values().stream().mapToInt(Integer::intValue).toArray(),
                     ranksGrid.values().stream().mapToInt(Integer::intValue).toArray()).dependencies();
             // the preset only supplies the defaults of the settings used below
@@ -209,17 +226,17 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        org.dfr.simulator.SimulationSpec base = org.dfr.simulator.SimulationSpec.paper(dependencies)
+        SimulationSpec base = SimulationSpec.paper(dependencies)
                 .withIterations(o.iterations(), o.checkpointEvery())
-                .withFailures(new org.dfr.simulator.FailureModel(o.mtbfHours() * 3600,
-                        org.dfr.simulator.FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, 10_000_000L));
-        java.util.Map<Strategy, double[]> sums = new java.util.EnumMap<>(Strategy.class);
-        java.io.PrintWriter out = spec.commandLine().getOut();
+                .withFailures(new FailureModel(o.mtbfHours() * 3600,
+                        FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, 10_000_000L));
+        Map<Strategy, double[]> sums = new EnumMap<>(Strategy.class);
+        PrintWriter out = spec.commandLine().getOut();
         long tasks = 0;
         long nanos = 0;
         for (int s = 0; s < o.seeds(); s++) {
-            var results = org.dfr.simulator.Simulation.compare(base.withSeed(o.firstSeed() + s),
-                    org.dfr.simulator.FailureSchedule.random());
+            var results = Simulation.compare(base.withSeed(o.firstSeed() + s),
+                    FailureSchedule.random());
             for (var e : results.entrySet()) {
                 double[] acc = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
                 acc[0] += e.getValue().recomputedIterationsPerPartition();
@@ -230,15 +247,15 @@ public final class SimulateCommand implements Callable<Integer> {
                 nanos += e.getValue().wallNanos();
             }
         }
-        out.printf(java.util.Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d,"
+        out.printf(Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d,"
                         + " node MTBF %.4g h, %d seeds: means per seed%n", kernel.choice(), cells, ranksGrid,
                 dependencies.partitionCount(), o.iterations(), o.checkpointEvery(), o.mtbfHours(), o.seeds());
-        out.printf(java.util.Locale.ROOT, "  %-12s %22s %10s %14s %14s%n", "strategy", "recomputed iter/node",
+        out.printf(Locale.ROOT, "  %-12s %22s %10s %14s %14s%n", "strategy", "recomputed iter/node",
                 "failures", "runtime [h]", "energy [MJ]");
-        sums.forEach((strategy, acc) -> out.printf(java.util.Locale.ROOT, "  %-12s %22.4f %10.2f %14.4f %14.4f%n",
+        sums.forEach((strategy, acc) -> out.printf(Locale.ROOT, "  %-12s %22.4f %10.2f %14.4f %14.4f%n",
                 strategy.cliName(), acc[0] / o.seeds(), acc[1] / o.seeds(), acc[2] / o.seeds() / 3600,
                 acc[3] / o.seeds() / 1e6));
-        out.printf(java.util.Locale.ROOT, "simulated %d tasks: %.3g tasks/s%n", tasks, nanos == 0 ? 0 : tasks * 1e9 / nanos);
+        out.printf(Locale.ROOT, "simulated %d tasks: %.3g tasks/s%n", tasks, nanos == 0 ? 0 : tasks * 1e9 / nanos);
         out.flush();
         return 0;
     }
@@ -250,9 +267,9 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     /** The command line's output writer as a stream (the simulator prints to a PrintStream). */
-    private static final class WriterOutputStream extends java.io.OutputStream {
+    private static final class WriterOutputStream extends OutputStream {
         private final CommandSpec spec;
-        private final java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 
         WriterOutputStream(CommandSpec spec) {
             this.spec = spec;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.dfr.cli.bench.BenchLayouts;
 import org.dfr.cli.options.Sizes;
 import org.dfr.jacobi.JacobiStencil;
@@ -48,7 +49,7 @@ class BenchCommandTest {
         assertThat(twoRanks.get("configuration").asText()).isEqualTo("2x1 embedded");
         // the ratio is the row's throughput over the sequential one, and the verdict follows from it
         assertThat(twoRanks.get("ratioToSequential").doubleValue())
-                .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue() / seq, org.assertj.core.data.Offset.offset(1e-9));
+                .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue() / seq, Offset.offset(1e-9));
         assertThat(twoRanks.get("met").booleanValue()).isEqualTo(twoRanks.get("ratioToSequential").doubleValue() >= 1.6);
         // two ranks are bounded by what min(2, cores) threads can copy together; one rank by one thread
         int twoRankThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
@@ -57,10 +58,10 @@ class BenchCommandTest {
         JsonNode twoRankBound = bounds.get(bounds.size() - 1);
         assertThat(twoRankBound.get("threads").intValue()).isEqualTo(twoRankThreads);
         assertThat(twoRankBound.get("boundCellUpdatesPerSecond").doubleValue())
-                .isCloseTo(twoRankBound.get("bytesPerSecond").doubleValue() / 16, org.assertj.core.data.Offset.offset(1e-3));
+                .isCloseTo(twoRankBound.get("bytesPerSecond").doubleValue() / 16, Offset.offset(1e-3));
         assertThat(twoRanks.get("fractionOfBandwidthBound").doubleValue())
                 .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue()
-                        / twoRankBound.get("boundCellUpdatesPerSecond").doubleValue(), org.assertj.core.data.Offset.offset(1e-9));
+                        / twoRankBound.get("boundCellUpdatesPerSecond").doubleValue(), Offset.offset(1e-9));
         assertThat(tree.get("rows").get(0).get("fractionOfBandwidthBound").doubleValue())
                 .isEqualTo(tree.get("sequentialFractionOfBound").doubleValue());
         // 6 iterations, 1 checkpoint wanted: every 3 iterations, so one (at 3) inside the loop

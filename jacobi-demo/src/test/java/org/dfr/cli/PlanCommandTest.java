@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class PlanCommandTest {
@@ -121,7 +122,7 @@ class PlanCommandTest {
                 .isEqualTo(8 * 1.5);
         // rate = 4/1000 per s x mean(idle*m) x 2 s x 20 W; mean(idle*m) = (0 + 7 + 10 + 9)/4
         assertThat(json.get("energySavings").get("savingsRateWatts").doubleValue())
-                .isCloseTo(0.004 * (26 / 4.0) * 40.0, org.assertj.core.api.Assertions.within(1e-12));
+                .isCloseTo(0.004 * (26 / 4.0) * 40.0, Assertions.within(1e-12));
     }
 
     @Test
@@ -172,7 +173,7 @@ class PlanCommandTest {
         assertThat(r.out()).isEmpty();
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void when_checkpointCostIsGiven_then_youngAndDalyIntervalsArePrintedAndDalysIsPlanned() {
         // 4 nodes of MTBF 3600 s: system MTBF 900 s; C = 0.5 s: Young sqrt(2 * 0.5 * 900) = 30 s = 300 iterations
         CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1", "--expected", "--checkpoint-seconds",
@@ -181,8 +182,8 @@ class PlanCommandTest {
         double ratio = 0.5 / 1800;
         double daly = Math.sqrt(2 * 0.5 * 900) * (1 + Math.sqrt(ratio) / 3 + ratio / 9) - 0.5;
         int dalyIterations = (int) Math.rint(daly / 0.1);
-        org.assertj.core.api.Assertions.assertThat(r.exitCode()).as(r.err()).isZero();
-        org.assertj.core.api.Assertions.assertThat(r.out())
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out())
                 .contains("Young sqrt(2CM) = 30.00 s = 300 iterations")
                 .contains("= " + dalyIterations + " iterations (planned above: K = " + dalyIterations + ")")
                 .contains("checkpoint interval K = " + dalyIterations + ":");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.dfr.runtime.kernel.KernelOptions;
@@ -63,7 +64,7 @@ class BuiltInStencilKernelsTest {
 
     private static int[] ones(int n) {
         int[] a = new int[n];
-        java.util.Arrays.fill(a, 1);
+        Arrays.fill(a, 1);
         return a;
     }
 

@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -184,7 +185,7 @@ final class DirectiveExecutor {
                 }
             }
         }
-        boolean participates = owned.length > 0 && java.util.Arrays.stream(owned).anyMatch(level1::contains);
+        boolean participates = owned.length > 0 && Arrays.stream(owned).anyMatch(level1::contains);
         int epoch = d.epoch();
         // step 1 senders: level-1 partitions and the cone's edge, all at state c
         for (Map.Entry<Integer, DoubleBuffer> e : dup.entrySet()) {
@@ -228,7 +229,7 @@ final class DirectiveExecutor {
     }
 
     private static int[] consumersIn(Communicator comm, int partition, Set<Integer> level) {
-        return java.util.Arrays.stream(comm.consumersOf(partition)).filter(level::contains).toArray();
+        return Arrays.stream(comm.consumersOf(partition)).filter(level::contains).toArray();
     }
 
     /** Loads a checkpoint, timing it as replacement work when this rank adopts the partition. */

@@ -2,6 +2,7 @@ package org.dfr.recovery;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import org.dfr.runtime.IterationHook;
 import org.dfr.runtime.RankContext;
 import org.dfr.runtime.ResultCollector;
@@ -123,7 +124,7 @@ public final class FaultInjector implements IterationHook {
         }
         long waitMillis = deathAtMillis - System.currentTimeMillis();
         if (waitMillis > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(waitMillis * 1_000_000L);
+            LockSupport.parkNanos(waitMillis * 1_000_000L);
         }
         throw killer.kill(rank);
     }

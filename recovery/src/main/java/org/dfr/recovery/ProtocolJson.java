@@ -3,6 +3,8 @@ package org.dfr.recovery;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import org.dfr.runtime.net.TextPayload;
 
 /** The JSON form of the recovery's control-board values (statuses, directives, records). */
 final class ProtocolJson {
@@ -20,17 +22,17 @@ final class ProtocolJson {
      * milliseconds on a loaded machine, on the recovery's critical path).
      */
     static void warmUp() {
-        RankStatus status = new RankStatus(0, 0, 1, 1, 0, java.util.List.of(1), java.util.List.of(0), -1, 0L);
+        RankStatus status = new RankStatus(0, 0, 1, 1, 0, List.of(1), List.of(0), -1, 0L);
         read(write(status), RankStatus.class);
-        RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, java.util.List.of(1),
-                java.util.List.of(1), 0, 2, java.util.List.of(0, 0), java.util.List.of(new Adoption(1, 0)),
-                java.util.List.of(java.util.List.of(0, 1)), 2, java.util.List.of(0), java.util.List.of(),
-                java.util.List.of(0), false, null, null);
+        RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, List.of(1),
+                List.of(1), 0, 2, List.of(0, 0), List.of(new Adoption(1, 0)),
+                List.of(List.of(0, 1)), 2, List.of(0), List.of(),
+                List.of(0), false, null, null);
         read(write(d), RecoveryDirective.class);
         RecoveryRecord r = RecoveryRecord.decided(d, 0L, 1L);
         RecoveryRecord.fromJson(r.toJson());
         // the data-plane form of statuses and directives too
-        org.dfr.runtime.net.TextPayload.decode(org.dfr.runtime.net.TextPayload.encode(write(d)));
+        TextPayload.decode(TextPayload.encode(write(d)));
     }
 
     static String write(Object value) {

@@ -1,6 +1,9 @@
 package org.dfr.recovery;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
 import org.dfr.runtime.RankContext;
 
 /** How a rank dies: abruptly, never politely. */
@@ -26,7 +29,7 @@ public interface RankKiller {
      * members: the calling (iteration) thread blocks, the member's other threads (heartbeats) go on.
      */
     default void pause(RankContext node, long millis) {
-        java.util.concurrent.locks.LockSupport.parkNanos(millis * 1_000_000L);
+        LockSupport.parkNanos(millis * 1_000_000L);
     }
 
     /**
@@ -56,19 +59,19 @@ public interface RankKiller {
         @Override
         public void pause(RankContext node, long millis) {
             long pid = ProcessHandle.current().pid();
-            String seconds = String.format(java.util.Locale.ROOT, "%d.%03d", millis / 1000, millis % 1000);
+            String seconds = String.format(Locale.ROOT, "%d.%03d", millis / 1000, millis % 1000);
             synchronized (this) {
                 prepare();
                 try {
                     shell.getOutputStream().write(("(sleep " + seconds + "; kill -CONT " + pid + ") & kill -STOP "
-                            + pid + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                            + pid + "\n").getBytes(StandardCharsets.US_ASCII));
                     shell.getOutputStream().flush();
                 } catch (IOException e) {
                     throw new IllegalStateException("cannot SIGSTOP process " + pid + ": " + e.getMessage(), e);
                 }
             }
             // the stop lands within microseconds; once continued, this deadline has passed
-            java.util.concurrent.locks.LockSupport.parkNanos(millis * 1_000_000L);
+            LockSupport.parkNanos(millis * 1_000_000L);
         }
 
         @Override
@@ -76,7 +79,7 @@ public interface RankKiller {
             long pid = ProcessHandle.current().pid();
             prepare();
             try {
-                shell.getOutputStream().write(("kill -9 " + pid + "\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                shell.getOutputStream().write(("kill -9 " + pid + "\n").getBytes(StandardCharsets.US_ASCII));
                 shell.getOutputStream().flush();
                 shell.waitFor();
                 // SIGKILL cannot be caught: we never get here unless kill failed

@@ -1,7 +1,10 @@
 package org.dfr.recovery;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 /**
@@ -51,7 +54,7 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         }
         int[] owner = in.ownership().clone();
         TreeSet<Integer> lost = new TreeSet<>(invalid);
-        java.util.Map<Integer, RankStatus> statusOf = new java.util.HashMap<>();
+        Map<Integer, RankStatus> statusOf = new HashMap<>();
         for (RankStatus s : in.statuses()) {
             statusOf.put(s.rank(), s);
         }
@@ -114,15 +117,15 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
     }
 
     List<Integer> lostList() {
-        return java.util.Arrays.stream(lost).boxed().toList();
+        return Arrays.stream(lost).boxed().toList();
     }
 
     List<Integer> ownershipList() {
-        return java.util.Arrays.stream(ownership).boxed().toList();
+        return Arrays.stream(ownership).boxed().toList();
     }
 
     List<Integer> activeRanks() {
-        return java.util.Arrays.stream(ownership).distinct().sorted().boxed().toList();
+        return Arrays.stream(ownership).distinct().sorted().boxed().toList();
     }
 
     List<Integer> ownersOf(int[] partitions) {

@@ -6,11 +6,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.dfr.runtime.ControlBoard;
 import org.dfr.runtime.FailureHandler;
 import org.dfr.runtime.Membership;
+import org.dfr.runtime.Ownership;
 import org.dfr.runtime.RankKilledException;
 import org.dfr.runtime.RankNode;
 import org.dfr.runtime.RecoveryInbox;
@@ -389,7 +397,7 @@ public final class RecoveryProtocol implements FailureHandler {
      */
     private static void touchLostCopies(RecoveryView node, Set<Integer> live) {
         int c = node.committedCheckpoint();
-        org.dfr.runtime.Ownership ownership = node.ownership();
+        Ownership ownership = node.ownership();
         List<Integer> lost = new ArrayList<>();
         for (int p = 0; p < ownership.partitionCount(); p++) {
             if (!live.contains(ownership.ownerOf(p))) {
@@ -399,7 +407,7 @@ public final class RecoveryProtocol implements FailureHandler {
         if (lost.isEmpty()) {
             return;
         }
-        java.util.concurrent.CompletableFuture.runAsync(() -> {
+        CompletableFuture.runAsync(() -> {
             for (int p : lost) {
                 try {
                     node.checkpoints().hasReplicated(c, p);
@@ -414,9 +422,9 @@ public final class RecoveryProtocol implements FailureHandler {
      * Runs {@link #touchLostCopies}; daemons, so that a blocked read never holds the JVM, ending after a
      * second idle (a cached pool's minute outlived the runs: RuntimeIT finds no thread of a finished run).
      */
-    private static final java.util.concurrent.ExecutorService COPY_TOUCHER =
-            new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
-                    new java.util.concurrent.SynchronousQueue<>(), r -> {
+    private static final ExecutorService COPY_TOUCHER =
+            new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
+                    new SynchronousQueue<>(), r -> {
                         Thread t = new Thread(r, "dfr-recovery-copy-check");
                         t.setDaemon(true);
                         return t;
@@ -507,9 +515,9 @@ public final class RecoveryProtocol implements FailureHandler {
      * One writer thread for the records of every rank in this JVM, in submission order; it ends after a
      * second without work, so that nothing of a finished run outlives it (a new one starts with the next write).
      */
-    private static final java.util.concurrent.ExecutorService RECORD_WRITER =
-            new java.util.concurrent.ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS,
-                    new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+    private static final ExecutorService RECORD_WRITER =
+            new ThreadPoolExecutor(0, 1, 1, TimeUnit.SECONDS,
+                    new LinkedBlockingQueue<>(), r -> {
                         Thread t = new Thread(r, "dfr-recovery-records");
                         t.setDaemon(true);
                         return t;
@@ -534,8 +542,8 @@ public final class RecoveryProtocol implements FailureHandler {
         /** Time this rank spent loading the checkpoints of partitions it adopted, in the current round. */
         long replacementNanos;
         /** The board writes this rank left to the background, in order. */
-        private java.util.concurrent.CompletableFuture<Void> backgroundWrites =
-                java.util.concurrent.CompletableFuture.completedFuture(null);
+        private CompletableFuture<Void> backgroundWrites =
+                CompletableFuture.completedFuture(null);
 
         /** Runs a board write on the record writer, after this rank's earlier ones. */
         synchronized void writeInBackground(Runnable write) {
@@ -550,13 +558,13 @@ public final class RecoveryProtocol implements FailureHandler {
 
         /** Waits for this rank's background writes, at most {@code timeoutMillis}. */
         void awaitBackgroundWrites(long timeoutMillis) {
-            java.util.concurrent.CompletableFuture<Void> pending;
+            CompletableFuture<Void> pending;
             synchronized (this) {
                 pending = backgroundWrites;
             }
             try {
                 pending.get(timeoutMillis, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            } catch (ExecutionException | TimeoutException e) {
                 LOG.warn("recovery records still unwritten after {} ms: {}", timeoutMillis, e.toString());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

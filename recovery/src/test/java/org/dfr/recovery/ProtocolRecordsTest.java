@@ -3,6 +3,8 @@ package org.dfr.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.dfr.runtime.RunFailedException;
@@ -47,7 +49,7 @@ class ProtocolRecordsTest {
         // spare 4 adopted partition 1 in an epoch cut short before it loaded it: it holds nothing and
         // reports iteration 0; the others computed 11 after checkpoint 8
         RankStatus spare = new RankStatus(4, 1, 0, 0, 8, List.of(1), List.of(), -1, 1004L);
-        List<RankStatus> statuses = new java.util.ArrayList<>(List.of(spare));
+        List<RankStatus> statuses = new ArrayList<>(List.of(spare));
         for (int r : new int[] {0, 2, 3}) {
             statuses.add(new RankStatus(r, 1, 11, 11, 8, List.of(), List.of(r), -1, 1000L + r));
         }
@@ -110,9 +112,8 @@ class ProtocolRecordsTest {
 
     @Test
     void when_theCollectorAddsTheReplacementTime_then_theRecordReadsIt() throws Exception {
-        com.fasterxml.jackson.databind.node.ObjectNode tree =
-                (com.fasterxml.jackson.databind.node.ObjectNode) ProtocolJson.JSON.readTree(
-                        RecoveryRecord.decided(directive(), null, 150L).toJson());
+        ObjectNode tree = (ObjectNode) ProtocolJson.JSON.readTree(
+                RecoveryRecord.decided(directive(), null, 150L).toJson());
         tree.put("replacementMillis", 42L);
 
         RecoveryRecord back = RecoveryRecord.fromJson(ProtocolJson.JSON.writeValueAsString(tree));

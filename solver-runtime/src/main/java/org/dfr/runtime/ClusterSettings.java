@@ -1,5 +1,7 @@
 package org.dfr.runtime;
 
+import java.security.SecureRandom;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -38,8 +40,8 @@ public final class ClusterSettings {
     private long recoveryTimeoutMillis = DEFAULT_RECOVERY_TIMEOUT_MILLIS;
     private long joinTimeoutMillis = DEFAULT_JOIN_TIMEOUT_MILLIS;
     private long respawnWaitMillis;
-    private java.util.List<String> hostAddresses = java.util.List.of();
-    private long dataToken = new java.security.SecureRandom().nextLong();
+    private List<String> hostAddresses = List.of();
+    private long dataToken = new SecureRandom().nextLong();
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
 
     /** The address every member binds when no host addresses are given: loopback. */
@@ -136,17 +138,17 @@ public final class ClusterSettings {
      * {@code h} at index {@code h}; empty (the default) puts every member on {@link #DEFAULT_ADDRESS}.
      * Rank 0's host is the seed every other member joins through.
      */
-    public java.util.List<String> hostAddresses() {
+    public List<String> hostAddresses() {
         return hostAddresses;
     }
 
-    public ClusterSettings hostAddresses(java.util.List<String> addresses) {
+    public ClusterSettings hostAddresses(List<String> addresses) {
         for (String a : addresses) {
             if (a == null || a.isBlank()) {
                 throw new IllegalArgumentException("a host address must not be empty");
             }
         }
-        this.hostAddresses = java.util.List.copyOf(addresses);
+        this.hostAddresses = List.copyOf(addresses);
         return this;
     }
 

@@ -1,15 +1,19 @@
 package org.dfr.runtime;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.DoubleConsumer;
 import java.util.function.Supplier;
+import org.dfr.analysis.PartitionDependencies;
 import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.Mailbox;
 import org.dfr.runtime.net.MessageKey;
 import org.dfr.runtime.net.MessageKind;
+import org.dfr.runtime.net.TextPayload;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +49,7 @@ public final class Communicator {
         this.mailbox = mailbox;
         this.messageTimeoutMillis = messageTimeoutMillis;
         this.ownership = ownership;
-        org.dfr.analysis.PartitionDependencies deps = kernel.dependencies();
+        PartitionDependencies deps = kernel.dependencies();
         this.partitionCount = deps.partitionCount();
         this.inputs = new int[partitionCount][];
         for (int p = 0; p < partitionCount; p++) {
@@ -191,9 +195,9 @@ public final class Communicator {
      *
      * @return the ranks it could not be sent to (dead, or about to be found dead)
      */
-    public Set<Integer> sendText(java.util.Collection<Integer> to, MessageKind kind, int epoch, int a, int b, String text) {
-        double[] payload = org.dfr.runtime.net.TextPayload.encode(text);
-        Set<Integer> failed = new java.util.TreeSet<>();
+    public Set<Integer> sendText(Collection<Integer> to, MessageKind kind, int epoch, int a, int b, String text) {
+        double[] payload = TextPayload.encode(text);
+        Set<Integer> failed = new TreeSet<>();
         for (int r : to) {
             try {
                 dataPlane.send(r, new MessageKey(epoch, kind, 0, a, b), payload);

@@ -1,7 +1,9 @@
 package org.dfr.runtime;
 
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,11 +47,11 @@ public final class EmbeddedCluster {
         boolean choosePorts = settings.basePort() < 0;
         for (int attempt = 1; ; attempt++) {
             if (choosePorts) {
-                java.util.Set<String> addresses = new java.util.LinkedHashSet<>();
+                Set<String> addresses = new LinkedHashSet<>();
                 for (int h = 0; h < spec.hostCount(); h++) {
                     addresses.add(settings.addressOfHost(h));
                 }
-                settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2, java.util.List.copyOf(addresses)));
+                settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2, List.copyOf(addresses)));
             }
             try {
                 return runOnce();

@@ -1,8 +1,10 @@
 package org.dfr.runtime;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -48,7 +50,7 @@ public final class ExitWatch implements AutoCloseable {
     private final ExitListener listener;
     private final Thread thread;
     /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
-    private final java.util.Set<Long> exited = new java.util.HashSet<>();
+    private final Set<Long> exited = new HashSet<>();
     private volatile boolean closed;
     /** The rank watched now, or -1 (for tests and logs). */
     private volatile int watchedRank = -1;

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.slf4j.Logger;
@@ -38,7 +39,7 @@ final class FileCheckpointWriter implements AutoCloseable {
     private volatile int checkpointEvery;
     private final ExecutorService thread;
     /** One write at a time: held from the hand-over until the write finished. */
-    private final java.util.concurrent.Semaphore busy = new java.util.concurrent.Semaphore(1);
+    private final Semaphore busy = new Semaphore(1);
     /** Copies handed to the writer thread, reused from write to write (touched only while not busy). */
     private final Map<Integer, double[]> copies = new HashMap<>();
     private volatile int lastWritten = -1;

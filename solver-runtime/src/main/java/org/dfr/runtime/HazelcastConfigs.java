@@ -12,6 +12,7 @@ import com.hazelcast.spi.partitiongroup.PartitionGroupMetaData;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -153,11 +154,11 @@ public final class HazelcastConfigs {
      * concurrent runs (tests) rarely collide; the unique cluster name makes a collision harmless.
      */
     public static int freeBasePort(int count) {
-        return freeBasePort(count, java.util.List.of(ClusterSettings.DEFAULT_ADDRESS));
+        return freeBasePort(count, List.of(ClusterSettings.DEFAULT_ADDRESS));
     }
 
     /** As {@link #freeBasePort(int)}, the range free on every one of {@code addresses}. */
-    public static int freeBasePort(int count, java.util.List<String> addresses) {
+    public static int freeBasePort(int count, List<String> addresses) {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 200; attempt++) {
             int base = 20_000 + random.nextInt(30_000);

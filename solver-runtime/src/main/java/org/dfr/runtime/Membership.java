@@ -5,12 +5,15 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.partition.Partition;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -212,7 +215,7 @@ public final class Membership {
      */
     public boolean partitionsOwnedByLiveMembers() {
         Set<Member> members = hazelcast.getCluster().getMembers();
-        for (com.hazelcast.partition.Partition p : hazelcast.getPartitionService().getPartitions()) {
+        for (Partition p : hazelcast.getPartitionService().getPartitions()) {
             Member owner = p.getOwner();
             if (owner == null || !members.contains(owner)) {
                 return false;
@@ -366,7 +369,7 @@ public final class Membership {
      */
     private void suspectInHazelcast(Member m, String reason) {
         try {
-            if (hazelcast instanceof com.hazelcast.instance.impl.HazelcastInstanceProxy proxy) {
+            if (hazelcast instanceof HazelcastInstanceProxy proxy) {
                 proxy.getOriginal().node.getClusterService().suspectMember(m, "dfr: " + reason, true);
             }
         } catch (RuntimeException | LinkageError e) {
@@ -375,18 +378,18 @@ public final class Membership {
     }
 
     /** The process {@code rank}'s member advertised ({@link ProcessIdentity}), if any. */
-    public java.util.Optional<ProcessIdentity> processOf(int rank) {
+    public Optional<ProcessIdentity> processOf(int rank) {
         Member m = membersByRank.get(rank);
         if (m == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String boot = m.getAttribute(ProcessIdentity.BOOT_ATTRIBUTE);
         String pid = m.getAttribute(ProcessIdentity.PID_ATTRIBUTE);
         String start = m.getAttribute(ProcessIdentity.START_ATTRIBUTE);
         if (boot == null || pid == null || start == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(new ProcessIdentity(boot, Long.parseLong(pid), Long.parseLong(start)));
+        return Optional.of(new ProcessIdentity(boot, Long.parseLong(pid), Long.parseLong(start)));
     }
 
     /**

@@ -1,16 +1,19 @@
 package org.dfr.runtime;
 
 import com.hazelcast.cluster.ClusterState;
+import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -109,15 +112,15 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         try {
             // the data plane binds this rank's host address and accepts only connections with the run's token
             this.dataPlane = new DataPlane(settings.clusterName(), rankId, mailbox, this::dataAddressOf,
-                    java.net.InetAddress.getByName(settings.addressOfHost(spec.hostOf(rankId))), settings.dataToken());
+                    InetAddress.getByName(settings.addressOfHost(spec.hostOf(rankId))), settings.dataToken());
         } catch (IOException e) {
             throw new UncheckedIOException("rank " + rankId + ": cannot open its data-plane socket", e);
         }
         HazelcastInstance hz;
         ProcFs proc = new ProcFs(ProcFs.DEFAULT_ROOT);
-        java.util.Optional<ProcessIdentity> identity = EXIT_WATCH_ENABLED ? proc.self() : java.util.Optional.empty();
+        Optional<ProcessIdentity> identity = EXIT_WATCH_ENABLED ? proc.self() : Optional.empty();
         try {
-            com.hazelcast.config.Config config = HazelcastConfigs.member(settings, rankId, dataPlane.port(),
+            Config config = HazelcastConfigs.member(settings, rankId, dataPlane.port(),
                     spec.memberCount(), spec.hostOf(rankId), spec.hostCount());
             identity.ifPresent(id -> config.getMemberAttributeConfig()
                     .setAttribute(ProcessIdentity.BOOT_ATTRIBUTE, id.bootId())

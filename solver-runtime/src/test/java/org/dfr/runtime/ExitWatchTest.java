@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ class ExitWatchTest {
         Files.createDirectories(root.resolve(Long.toString(pid)));
         Path tmp = root.resolve(pid + "/stat.tmp");
         Files.writeString(tmp, ProcFsTest.statLine(pid, "java", state, flags, start));
-        Files.move(tmp, root.resolve(pid + "/stat"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, root.resolve(pid + "/stat"), StandardCopyOption.ATOMIC_MOVE);
     }
 
     private void startWatchOfRank0() {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +45,8 @@ class HazelcastConfigsTest {
 
     @Test
     void when_theBasePortIsTaken_then_rank0FailsToStartInsteadOfMovingToTheNextPort() throws Exception {
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(settings.basePort(), 1,
-                java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(settings.basePort(), 1,
+                InetAddress.getLoopbackAddress())) {
             assertThatThrownBy(() -> Hazelcast.newHazelcastInstance(
                     HazelcastConfigs.member(settings, 0, 0, MEMBERS)))
                     .hasStackTraceContaining(Integer.toString(settings.basePort()));

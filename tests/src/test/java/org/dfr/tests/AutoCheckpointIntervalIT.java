@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -134,7 +135,7 @@ class AutoCheckpointIntervalIT {
         return seq.digest();
     }
 
-    private static Set<com.networknt.schema.ValidationMessage> schemaErrors(RunReport report, Path dir)
+    private static Set<ValidationMessage> schemaErrors(RunReport report, Path dir)
             throws IOException {
         JsonSchema schema;
         try (InputStream in = Files.newInputStream(Path.of("..", "docs", "report.schema.json"))) {

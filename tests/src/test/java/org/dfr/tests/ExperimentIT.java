@@ -9,6 +9,7 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,9 +18,16 @@ import java.util.Map;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import org.apache.commons.math3.distribution.TDistribution;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.Runner;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
 import org.dfr.harness.experiment.Schedule;
+import org.dfr.power.meter.PowerModel;
+import org.dfr.power.sysfs.FakeCpufreqTree;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.runtime.kernel.KernelChoice;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,19 +201,19 @@ class ExperimentIT {
 
     @Test
     void runWritesItsTimeSeriesWithTheDocumentedHeader() throws IOException {
-        Path fake = org.dfr.power.sysfs.FakeCpufreqTree.create(tmp.resolve("run-sysfs"), 4, 1_200_000, 2_600_000);
+        Path fake = FakeCpufreqTree.create(tmp.resolve("run-sysfs"), 4, 1_200_000, 2_600_000);
         Path csv = tmp.resolve("run-samples.csv");
-        org.dfr.harness.RunConfig config = org.dfr.harness.RunConfig.of(
-                        org.dfr.runtime.kernel.KernelChoice.of("jacobi2d5"), List.of(64, 64), List.of(2, 4), 8, 8)
-                .withFaults(List.of(org.dfr.recovery.FaultPlan.parseKill("1@4")), List.of(), Set.of())
+        RunConfig config = RunConfig.of(
+                        KernelChoice.of("jacobi2d5"), List.of(64, 64), List.of(2, 4), 8, 8)
+                .withFaults(List.of(FaultPlan.parseKill("1@4")), List.of(), Set.of())
                 .withCapping(true, fake, tmp.resolve("run-journals")).withSamplePeriodMillis(20L);
-        org.dfr.harness.RunReport report = new org.dfr.harness.Runner()
-                .powerModel(new org.dfr.power.meter.PowerModel(40, 120)).samples(csv).run(config);
+        RunReport report = new Runner()
+                .powerModel(new PowerModel(40, 120)).samples(csv).run(config);
         List<Map<String, String>> rows = csv(csv);
         assertThat(Files.readAllLines(csv).get(0))
                 .isEqualTo("timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail");
         for (Map<String, String> r : rows) {
-            assertThat(java.time.Instant.parse(r.get("timestamp")).toEpochMilli())
+            assertThat(Instant.parse(r.get("timestamp")).toEpochMilli())
                     .isEqualTo(Long.parseLong(r.get("epoch_millis")));
             assertThat(r.get("source")).isEqualTo("model");
             assertThat(r.get("source_detail")).isEqualTo("model(P_idle=40.0 W; P_busy=120.0 W)");

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -165,7 +166,7 @@ class KernelMatrixIT {
                     .isEqualTo(expected);
             if (config.strategy() == Strategy.DFR && !plan.coversEverything()) {
                 List<List<Integer>> levels = plan.levels().stream()
-                        .map(l -> java.util.Arrays.stream(l).boxed().toList()).toList();
+                        .map(l -> Arrays.stream(l).boxed().toList()).toList();
                 assertThat(recovery.levels()).isEqualTo(levels);
             }
         }

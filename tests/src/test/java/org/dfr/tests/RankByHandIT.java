@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dfr.cli.DfrMain;
+import org.dfr.harness.Campaign;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
@@ -73,7 +74,7 @@ class RankByHandIT {
         assertThat(codes).as(logs(dir)).containsExactly(0, 137, 0, 0);
         RunReport written = RunReports.read(report);
         RunConfig run = RunConfig.of(2, 2, 40, 30, 10, 5);
-        assertThat(written.fieldSha256()).isEqualTo(org.dfr.harness.Campaign.referenceDigest(run));
+        assertThat(written.fieldSha256()).isEqualTo(Campaign.referenceDigest(run));
         assertThat(written.recoveries()).singleElement().satisfies(r -> assertThat(r.lostPartitions()).containsExactly(1));
         assertThat(written.mode()).isEqualTo("processes");
     }

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.analysis.RecoveryPlan;
+import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.Runner;
@@ -49,7 +50,7 @@ class RecoveryScenariosIT {
 
     private static String referenceDigest(int iterations) {
         return REFERENCE.computeIfAbsent(iterations, n -> {
-            SequentialJacobi seq = new SequentialJacobi(new org.dfr.jacobi.JacobiProblem(NX, NY));
+            SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(NX, NY));
             seq.iterate(n);
             return seq.digest();
         });

@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
@@ -45,7 +46,7 @@ class ReportSchemaIT {
 
     @Test
     void when_embeddedRunRecoversTwoFailuresWithTheModelMeter_then_itsReportIsValid(@TempDir Path tmp) throws IOException {
-        RunConfig config = RunConfig.of(KernelChoice.of("heat3d7", java.util.Map.of("boundary", "periodic")),
+        RunConfig config = RunConfig.of(KernelChoice.of("heat3d7", Map.of("boundary", "periodic")),
                         List.of(9, 7, 6), List.of(2, 2, 2), 10, 3)
                 .withFaults(List.of(kill(1, 4), kill(6, 8)), List.of(), Set.of());
         RunReport report = new Runner().powerModel(new PowerModel(40, 100)).run(config);

@@ -9,6 +9,7 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.assertj.core.data.Percentage;
 import org.dfr.jacobi.BlockDecomposition;
 import org.dfr.jacobi.InThreadPartitionRunner;
 import org.dfr.jacobi.JacobiKernel;
@@ -36,6 +39,7 @@ import org.dfr.runtime.CommittedCheckpoint;
 import org.dfr.runtime.RankContext;
 import org.dfr.runtime.RecoveryView;
 import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -65,7 +69,7 @@ class RuntimeIT {
         SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(nx, ny));
         double residual = seq.iterate(9);
         assertThat(report.fieldSha256()).isEqualTo(seq.digest());
-        assertThat(report.finalResidual()).isCloseTo(residual, org.assertj.core.data.Percentage.withPercentage(1e-9));
+        assertThat(report.finalResidual()).isCloseTo(residual, Percentage.withPercentage(1e-9));
         assertThat(report.ranks()).hasSize(px * py)
                 .allSatisfy(r -> assertThat(r.kernelUpdates()).isEqualTo(9));
     }
@@ -177,7 +181,7 @@ class RuntimeIT {
             }
         };
 
-        org.dfr.runtime.RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
                 noFailureExpected, rank1StartsLate).run();
 
         assertThat(liveAtStartOf4).containsEntry(1, 3).containsEntry(2, 2);
@@ -197,7 +201,7 @@ class RuntimeIT {
      */
     @Test
     void when_ownerDiesWhileMigrationsAreHeld_then_everyKeyStaysReadable() {
-        List<HazelcastInstance> members = new java.util.ArrayList<>();
+        List<HazelcastInstance> members = new ArrayList<>();
         try {
             HazelcastInstance first = startClusterHoldingMigrations(3, members);
             IMap<String, byte[]> map = first.getMap(HazelcastConfigs.CHECKPOINT_MAP);
@@ -205,7 +209,7 @@ class RuntimeIT {
             for (int k = 0; k < keys; k++) {
                 map.set("0/" + k, new byte[] {(byte) k, (byte) (k >> 8)});
             }
-            long ownedByVictim = java.util.stream.IntStream.range(0, keys)
+            long ownedByVictim = IntStream.range(0, keys)
                     .filter(k -> first.getPartitionService().getPartition("0/" + k).getOwner()
                             .equals(members.get(2).getCluster().getLocalMember()))
                     .count();
@@ -234,7 +238,7 @@ class RuntimeIT {
      */
     @Test
     void when_backupsAreRepairedAfterALoss_then_everyEntryHasItsBackupsAgainAndMigrationsAreHeld() {
-        List<HazelcastInstance> members = new java.util.ArrayList<>();
+        List<HazelcastInstance> members = new ArrayList<>();
         try {
             HazelcastInstance first = startClusterHoldingMigrations(4, members);
             IMap<String, byte[]> map = first.getMap(HazelcastConfigs.CHECKPOINT_MAP);

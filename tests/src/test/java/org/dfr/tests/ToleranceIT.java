@@ -2,6 +2,7 @@ package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.dfr.harness.Campaign;
@@ -63,6 +64,6 @@ class ToleranceIT {
     }
 
     private static List<Integer> ints(String csv) {
-        return java.util.Arrays.stream(csv.split(",")).map(String::trim).map(Integer::valueOf).toList();
+        return Arrays.stream(csv.split(",")).map(String::trim).map(Integer::valueOf).toList();
     }
 }

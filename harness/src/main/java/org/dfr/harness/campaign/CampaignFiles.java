@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -69,7 +70,7 @@ public final class CampaignFiles {
     }
 
     private static List<String> concat(String detail, List<String> violations) {
-        List<String> all = new java.util.ArrayList<>();
+        List<String> all = new ArrayList<>();
         if (detail != null && !detail.isEmpty()) {
             all.add(detail);
         }

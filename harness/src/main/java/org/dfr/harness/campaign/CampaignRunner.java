@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -86,13 +89,13 @@ public final class CampaignRunner {
      * the checker itself, which break on purpose what a trial leaves behind; nothing by default.
      */
     public CampaignRunner afterRun(Consumer<RunConfig> action) {
-        this.afterRun = java.util.Objects.requireNonNull(action);
+        this.afterRun = Objects.requireNonNull(action);
         return this;
     }
 
     /** Also told about every rank process a processes-mode trial starts (tests watch them); none by default. */
     public CampaignRunner rankProcessListener(RankProcessListener listener) {
-        this.rankProcessListener = java.util.Objects.requireNonNull(listener);
+        this.rankProcessListener = Objects.requireNonNull(listener);
         return this;
     }
 
@@ -120,7 +123,7 @@ public final class CampaignRunner {
             if (System.nanoTime() > deadline) {
                 return new Result(done, true, "time budget spent");
             }
-            RunConfig clean = plan.config().withFaults(List.of(), List.of(), java.util.Set.of())
+            RunConfig clean = plan.config().withFaults(List.of(), List.of(), Set.of())
                     .withCapping(false, null, null);
             String expected = digests.computeIfAbsent(clean, Campaign::referenceDigest);
             TrialResult result = runOne(plan, expected);
@@ -233,13 +236,13 @@ public final class CampaignRunner {
         return out;
     }
 
-    private static List<String> names(java.util.Set<ListeningPorts.Endpoint> endpoints) {
+    private static List<String> names(Set<ListeningPorts.Endpoint> endpoints) {
         return endpoints.stream().map(ListeningPorts.Endpoint::toString).toList();
     }
 
     private static void deleteQuietly(Path dir) {
         try (Stream<Path> all = Files.walk(dir)) {
-            all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
+            all.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {
                     Files.deleteIfExists(p);
                 } catch (IOException e) {

@@ -1,5 +1,7 @@
 package org.dfr.harness.campaign;
 
+import java.util.List;
+
 /**
  * The kinds of failure a campaign trial draws. Each maps onto a point the fault injector can kill (or,
  * for {@link #PAUSE}, stop) a rank at ({@link org.dfr.recovery.FaultPlan.Point}) and a choice of victim.
@@ -34,8 +36,8 @@ public enum FaultKind {
     PAUSE;
 
     /** The kinds a classic campaign draws: deaths at the start of an iteration only. */
-    public static final java.util.List<FaultKind> CLASSIC = java.util.List.of(ITERATION_START);
+    public static final List<FaultKind> CLASSIC = List.of(ITERATION_START);
 
     /** Every kind. */
-    public static final java.util.List<FaultKind> ALL = java.util.List.of(values());
+    public static final List<FaultKind> ALL = List.of(values());
 }

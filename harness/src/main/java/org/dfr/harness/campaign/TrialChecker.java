@@ -3,11 +3,15 @@ package org.dfr.harness.campaign;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.RecoveryPlan;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
+import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.Strategy;
 
 /**
  * Checks one finished trial's report beyond its digest: the report is well-formed and every recovery
@@ -47,7 +51,7 @@ public final class TrialChecker {
             out.add("iterationsRun " + report.iterationsRun() + " outside 1.." + config.iterations());
         }
         // only planned victims die: a paused rank (or any other) reported dead was falsely suspected
-        java.util.Set<Integer> victims = config.faultPlan().ranks();
+        Set<Integer> victims = config.faultPlan().ranks();
         if (victims.isEmpty() && !report.recoveries().isEmpty()) {
             out.add(report.recoveries().size() + " recoveries although no rank was killed"
                     + pausesOf(config));
@@ -100,7 +104,7 @@ public final class TrialChecker {
             }
             out.addAll(adoptionProblems(where, r, config, replacement));
             RecoveryPlan plan = analyzer.plan(r.lostPartitions().stream().mapToInt(Integer::intValue).toArray(), c, t);
-            boolean global = "global".equals(String.valueOf(r.effectiveStrategy()).toLowerCase(java.util.Locale.ROOT));
+            boolean global = "global".equals(String.valueOf(r.effectiveStrategy()).toLowerCase(Locale.ROOT));
             long expected = global ? (long) partitions * r.lostIterations() : plan.recomputedPartitionIterations();
             if (r.recomputedPartitionIterations() != expected) {
                 out.add(where + ": recomputed " + r.recomputedPartitionIterations() + " partition-iterations, the "
@@ -112,7 +116,7 @@ public final class TrialChecker {
                     out.add(where + ": levels " + r.levels() + " are not the cone " + levels);
                 }
             }
-            if (global != (config.strategy() == org.dfr.recovery.Strategy.GLOBAL || plan.coversEverything())) {
+            if (global != (config.strategy() == Strategy.GLOBAL || plan.coversEverything())) {
                 out.add(where + ": effective strategy " + r.effectiveStrategy() + " for strategy "
                         + config.strategy().label() + (plan.coversEverything() ? " with a cone covering everything" : ""));
             }
@@ -160,7 +164,7 @@ public final class TrialChecker {
     /** ", ranks [..] were only paused", or nothing when nobody was. */
     private static String pausesOf(RunConfig config) {
         List<Integer> paused = config.kills().stream().filter(k -> !k.point().isDeath())
-                .map(org.dfr.recovery.FaultPlan.Kill::rank).sorted().toList();
+                .map(FaultPlan.Kill::rank).sorted().toList();
         return paused.isEmpty() ? "" : " (ranks " + paused + " were only paused)";
     }
 }

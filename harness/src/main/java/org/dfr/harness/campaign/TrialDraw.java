@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeSet;
 import org.dfr.harness.Mode;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
@@ -100,7 +101,7 @@ public final class TrialDraw {
         Set<Integer> paused = new HashSet<>();
         List<FaultPlan.Kill> kills = new ArrayList<>();
         List<FaultPlan.Kill> hosts = new ArrayList<>();
-        Set<Integer> duringRecovery = new java.util.TreeSet<>();
+        Set<Integer> duringRecovery = new TreeSet<>();
         List<FaultKind> drawn = new ArrayList<>();
         int firstIteration = 1 + random.nextInt(n);
         // the earliest iteration a death is planned at (the first recovery a death during agreement joins)

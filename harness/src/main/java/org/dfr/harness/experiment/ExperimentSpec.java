@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
 import org.dfr.power.meter.PowerModel;
@@ -154,7 +155,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
                 .withRanksPerHost(ranksPerHost)
                 .withMode(Mode.valueOf(mode.toUpperCase()))
                 .withStrategy(variant.strategy())
-                .withFaults(kills(), List.of(), java.util.Set.of())
+                .withFaults(kills(), List.of(), Set.of())
                 .withSamplePeriodMillis(samplePeriodMillis);
         return variant.capping() ? config.withCapping(true, sysfs, journals) : config.withCapping(false, sysfs, null);
     }

@@ -1,13 +1,16 @@
 package org.dfr.harness.experiment;
 
 import java.awt.Color;
+import java.awt.Font;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
 import org.dfr.power.energy.Phase;
 import org.dfr.power.timeline.TimelineSample;
 import org.knowm.xchart.BitmapEncoder;
@@ -118,7 +121,7 @@ final class Plots {
                     .xAxisTitle("s since the failure (start of detection)").yAxisTitle("W").build();
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-            chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 10));
+            chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
             chart.getStyler().setErrorBarsColorSeriesColor(true);
             chart.getStyler().setMarkerSize(0);
             double yMax = 1;
@@ -150,8 +153,8 @@ final class Plots {
                     yMax = Math.max(yMax, mean[i] + sd[i]);
                 }
                 // a curve ends where its last run ended
-                means.add(java.util.Arrays.copyOf(mean, last + 1));
-                means.add(java.util.Arrays.copyOf(sd, last + 1));
+                means.add(Arrays.copyOf(mean, last + 1));
+                means.add(Arrays.copyOf(sd, last + 1));
             }
             if (shadedRun != null) {
                 List<TimelineSample> series = samples.getOrDefault(shadedRun.run(), List.of()).stream()
@@ -167,7 +170,7 @@ final class Plots {
             for (int k = 0; k < spec.variants().size(); k++) {
                 Variant v = spec.variants().get(k);
                 double[] y = means.get(2 * k);
-                XYSeries s = chart.addSeries(v.label(), java.util.Arrays.copyOf(x, y.length), y,
+                XYSeries s = chart.addSeries(v.label(), Arrays.copyOf(x, y.length), y,
                         means.get(2 * k + 1));
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 s.setMarker(SeriesMarkers.NONE);
@@ -208,7 +211,7 @@ final class Plots {
         CategoryChart chart = new CategoryChartBuilder().width(900).height(480)
                 .title("Energy without start-up, 95 % CI [" + meter + "]")
                 .xAxisTitle("variant").yAxisTitle("J").build();
-        chart.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 12));
+        chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
         chart.getStyler().setErrorBarsColor(Color.BLACK);
         List<String> labels = spec.variants().stream().map(Variant::label).toList();
         addBars(chart, "solver total", labels, RunRow::solverJoules);
@@ -228,7 +231,7 @@ final class Plots {
                 .title("Recovery wall, 95 % CI [" + meter + "]").xAxisTitle("variant").yAxisTitle("ms").build();
         addBars(time, "recovery wall (detection to resume)", labels, RunRow::recoveryWallMillis);
         for (CategoryChart c : List.of(work, time)) {
-            c.getStyler().setChartTitleFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.BOLD, 10));
+            c.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
             c.getStyler().setErrorBarsColor(Color.BLACK);
             c.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         }
@@ -237,7 +240,7 @@ final class Plots {
     }
 
     private void addBars(CategoryChart chart, String name, List<String> labels,
-                         java.util.function.ToDoubleFunction<RunRow> metric) {
+                         ToDoubleFunction<RunRow> metric) {
         List<Double> means = new ArrayList<>();
         List<Double> errors = new ArrayList<>();
         for (Variant v : spec.variants()) {

@@ -3,8 +3,11 @@ package org.dfr.harness.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ScheduleTest {
 
@@ -47,13 +50,13 @@ class ScheduleTest {
     }
 
     @Test
-    void specsReadFromYamlAndJsonAgree(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) throws Exception {
-        java.nio.file.Path yaml = tmp.resolve("e.yaml");
-        java.nio.file.Files.writeString(yaml, "name: t\ncells: [64, 64]\nvariants: [global, dfr+capping]\n"
+    void specsReadFromYamlAndJsonAgree(@TempDir Path tmp) throws Exception {
+        Path yaml = tmp.resolve("e.yaml");
+        Files.writeString(yaml, "name: t\ncells: [64, 64]\nvariants: [global, dfr+capping]\n"
                 + "repetitions: 2\nidlePowerWatts: 40\nbusyPowerWatts: 120\n");
         ExperimentSpec fromYaml = ExperimentSpec.read(yaml).orElse(ExperimentSpec.defaults());
-        java.nio.file.Path json = tmp.resolve("e.json");
-        java.nio.file.Files.writeString(json, fromYaml.toJson());
+        Path json = tmp.resolve("e.json");
+        Files.writeString(json, fromYaml.toJson());
         assertThat(ExperimentSpec.read(json)).isEqualTo(fromYaml);
         assertThat(fromYaml.variants()).containsExactly(Variant.GLOBAL, Variant.DFR_CAPPING);
         assertThat(fromYaml.model().label()).isEqualTo("model(P_idle=40.0 W; P_busy=120.0 W)");

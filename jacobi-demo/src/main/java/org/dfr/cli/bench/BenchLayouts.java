@@ -2,6 +2,7 @@ package org.dfr.cli.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.dfr.cli.options.Sizes;
 
 /** The rank layouts of {@code dfr bench --ranks}, for a kernel of 1, 2 or 3 axes. */
@@ -33,7 +34,7 @@ public final class BenchLayouts {
             RankLayout l = RankLayout.parse(entry);
             return new Sizes(List.of(l.px(), l.py()));
         }
-        if (entry.toLowerCase(java.util.Locale.ROOT).contains("x")) {
+        if (entry.toLowerCase(Locale.ROOT).contains("x")) {
             Sizes grid = Sizes.parse(entry);
             if (grid.axes() != axes) {
                 throw new IllegalArgumentException("--ranks entry '" + entry + "' has " + grid.axes()

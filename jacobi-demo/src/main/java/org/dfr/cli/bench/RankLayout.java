@@ -2,6 +2,7 @@ package org.dfr.cli.bench;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -36,7 +37,7 @@ public record RankLayout(int px, int py) {
      */
     public static RankLayout parse(String entry) {
         String text = entry.trim();
-        if (text.toLowerCase(java.util.Locale.ROOT).contains("x")) {
+        if (text.toLowerCase(Locale.ROOT).contains("x")) {
             SizePair pair = SizePair.parse("--ranks entry", text);
             return new RankLayout(pair.first(), pair.second());
         }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.assertj.core.api.Assertions;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
 import org.dfr.harness.Replacement;
@@ -131,15 +133,15 @@ class TrialDrawTest {
         TrialPlan embedded = new TrialDraw(BASES, FaultKind.CLASSIC, 1, false, Mode.EMBEDDED).draw(1, 1).get(0);
 
         assertThat(embedded.replacement()).isEqualTo(Replacement.ADOPT);
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> embedded.withReplacement(Replacement.RESPAWN)))
+        assertThat(Assertions.catchThrowable(() -> embedded.withReplacement(Replacement.RESPAWN)))
                 .hasMessageContaining("--replacement respawn needs --mode processes");
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> embedded.withReplacement(Replacement.SPARE)))
+        assertThat(Assertions.catchThrowable(() -> embedded.withReplacement(Replacement.SPARE)))
                 .hasMessageContaining("--replacement spare needs spare ranks");
         assertThat(embedded.withReplacement(Replacement.ADOPT)).isEqualTo(embedded);
     }
 
     private static List<TrialPlan> concat(List<TrialPlan> a, List<TrialPlan> b) {
-        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 
     @Test

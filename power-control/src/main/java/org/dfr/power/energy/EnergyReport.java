@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,8 +36,8 @@ public record EnergyReport(EnergySource source, String detail, Map<String, Objec
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     public EnergyReport {
-        parameters = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
-        phases = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(phases));
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+        phases = Collections.unmodifiableMap(new LinkedHashMap<>(phases));
         hosts = List.copyOf(hosts);
         notes = List.copyOf(notes);
     }

@@ -1,5 +1,7 @@
 package org.dfr.power.energy;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.dfr.power.meter.EnergySource;
 
@@ -19,6 +21,6 @@ public record HostEnergy(String host, EnergySource source, double seconds, Doubl
                          int samples, int missedIntervals, Map<String, PhaseEnergy> phases) {
 
     public HostEnergy {
-        phases = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(phases));
+        phases = Collections.unmodifiableMap(new LinkedHashMap<>(phases));
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.concurrent.Executors;
@@ -134,7 +135,7 @@ public final class PowerSampler implements AutoCloseable {
             return joules.isPresent() ? joules.getAsDouble() : null;
         } catch (IOException e) {
             if (notes.size() < 5) {
-                notes.add("reading failed at " + String.format(java.util.Locale.ROOT, "%.3f",
+                notes.add("reading failed at " + String.format(Locale.ROOT, "%.3f",
                         (ticker.read() - startNanos) / 1e9) + " s: " + e.getMessage());
             }
             LOG.warn("power meter {} failed: {}", meter.source(), e.getMessage());

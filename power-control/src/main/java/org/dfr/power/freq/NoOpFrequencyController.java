@@ -1,5 +1,6 @@
 package org.dfr.power.freq;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -17,7 +18,7 @@ public final class NoOpFrequencyController implements FrequencyController {
     /** @return a controller that only knows the reason (e.g. capping was not requested) */
     public static NoOpFrequencyController because(String reason) {
         return new NoOpFrequencyController(new FrequencyCapabilities("", false, reason, "none",
-                java.util.List.of(), java.util.List.of(), null));
+                List.of(), List.of(), null));
     }
 
     /** @return why this machine cannot be capped */

@@ -2,6 +2,7 @@ package org.dfr.power.freq;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,7 +81,7 @@ public final class RestoreJournal {
                         + "; this build reads version " + JournalRecord.FORMAT_VERSION);
             }
             return Optional.of(record);
-        } catch (NoSuchFileException | java.io.FileNotFoundException e) {
+        } catch (NoSuchFileException | FileNotFoundException e) {
             return Optional.empty();
         }
     }

@@ -3,6 +3,8 @@ package org.dfr.power.timeline;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import org.dfr.power.AtomicFiles;
@@ -20,8 +22,8 @@ public final class TimelineCsv {
     public static final String HEADER = "timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail";
 
     /** ISO-8601 in UTC, always with milliseconds. */
-    public static final java.time.format.DateTimeFormatter TIMESTAMP = java.time.format.DateTimeFormatter
-            .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC);
+    public static final DateTimeFormatter TIMESTAMP = DateTimeFormatter
+            .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     private TimelineCsv() {
     }

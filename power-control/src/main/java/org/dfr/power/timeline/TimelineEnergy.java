@@ -1,11 +1,13 @@
 package org.dfr.power.timeline;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.dfr.power.energy.HostEnergy;
 import org.dfr.power.energy.Phase;
 import org.dfr.power.energy.PhaseEnergy;
@@ -90,7 +92,7 @@ public final class TimelineEnergy {
                         dominant(time), joules / ((to - from) / 1e9), EnergySource.MODEL.label(), detail));
             }
         }
-        samples.sort(java.util.Comparator.comparingLong(TimelineSample::epochMillis)
+        samples.sort(Comparator.comparingLong(TimelineSample::epochMillis)
                 .thenComparing(TimelineSample::host));
         return new TimelineEnergy(EnergySource.MODEL, samples, perHost, Math.max(0, ticks.size() - 1));
     }
@@ -142,7 +144,7 @@ public final class TimelineEnergy {
                 }
             }
         }
-        samples.sort(java.util.Comparator.comparingLong(TimelineSample::epochMillis)
+        samples.sort(Comparator.comparingLong(TimelineSample::epochMillis)
                 .thenComparing(TimelineSample::host));
         return new TimelineEnergy(source, samples, perHost, Math.max(0, ticks.size() - 1));
     }
@@ -187,7 +189,7 @@ public final class TimelineEnergy {
      * @param include which phases count (e.g. everything but start-up)
      * @return each host's account over the included phases
      */
-    public List<HostEnergy> hostEnergies(java.util.function.Predicate<Phase> include) {
+    public List<HostEnergy> hostEnergies(Predicate<Phase> include) {
         List<HostEnergy> out = new ArrayList<>();
         for (Map.Entry<String, Map<Phase, double[]>> host : perHost.entrySet()) {
             Map<String, PhaseEnergy> phases = new LinkedHashMap<>();

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.dfr.power.Ticker;
 import org.dfr.power.meter.EnergySource;
@@ -120,11 +121,11 @@ class PowerSamplerTest {
     @Test
     void when_hosts_are_combined_then_phase_energy_adds_up() {
         PhaseEnergy compute = new PhaseEnergy(2, 20.0, 10.0);
-        HostEnergy a = new HostEnergy("a", EnergySource.RAPL, 2, 20.0, 10.0, 4, 0, java.util.Map.of("compute", compute));
+        HostEnergy a = new HostEnergy("a", EnergySource.RAPL, 2, 20.0, 10.0, 4, 0, Map.of("compute", compute));
         HostEnergy b = new HostEnergy("b", EnergySource.MODEL, 2, 60.0, 30.0, 4, 0,
-                java.util.Map.of("compute", new PhaseEnergy(2, 60.0, 30.0)));
+                Map.of("compute", new PhaseEnergy(2, 60.0, 30.0)));
 
-        EnergyReport report = EnergyReport.of("two hosts", java.util.Map.of(), 100, List.of(a, b), List.of());
+        EnergyReport report = EnergyReport.of("two hosts", Map.of(), 100, List.of(a, b), List.of());
 
         assertThat(report.source()).isEqualTo(EnergySource.MODEL);
         assertThat(report.joules()).isCloseTo(80.0, within(1e-12));

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dfr.power.sysfs.FakeSysfs;
 import org.dfr.power.sysfs.Sysfs;
@@ -87,7 +88,7 @@ class CrashRestoreIT {
 
         capper.destroyForcibly();
         assertThat(capper.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        java.util.List<LeftoverJournals.Outcome> outcomes = LeftoverJournals.restoreAll(directory);
+        List<LeftoverJournals.Outcome> outcomes = LeftoverJournals.restoreAll(directory);
 
         assertThat(outcomes).singleElement().satisfies(o -> {
             assertThat(o.restored()).isTrue();

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Optional;
+import org.assertj.core.api.Assertions;
 import org.dfr.power.sysfs.FakeSysfs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,7 +49,7 @@ class PerfEnergyMeterTest {
             assertThat(selection.source()).isEqualTo(EnergySource.PERF);
             await().atMost(Duration.ofSeconds(20)).until(() -> meter.readEnergyJoules().getAsDouble() >= 1.0);
             double joules = meter.readEnergyJoules().getAsDouble();
-            assertThat(joules / 0.25).isCloseTo(Math.rint(joules / 0.25), org.assertj.core.api.Assertions.within(1e-9));
+            assertThat(joules / 0.25).isCloseTo(Math.rint(joules / 0.25), Assertions.within(1e-9));
         }
     }
 

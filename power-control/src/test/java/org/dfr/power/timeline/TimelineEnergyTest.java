@@ -3,6 +3,7 @@ package org.dfr.power.timeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,7 @@ class TimelineEnergyTest {
         Sysfs host1 = Sysfs.at(SysfsRoot.of(tmp.resolve("host1")));
         var ratio = SysfsFrequencyRatio.probe(host1);
         assertThat(ratio.ratio()).isEqualTo(1.0);
-        java.nio.file.Files.writeString(tmp.resolve("host1").resolve(FakeCpufreqTree.POLICY).resolve("scaling_max_freq"),
+        Files.writeString(tmp.resolve("host1").resolve(FakeCpufreqTree.POLICY).resolve("scaling_max_freq"),
                 "1200000\n");
         // scaling_cur_freq still says 2.4 GHz in a fake tree: the limit wins
         assertThat(ratio.ratio()).isEqualTo(0.5);

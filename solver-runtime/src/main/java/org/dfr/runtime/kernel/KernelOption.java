@@ -1,6 +1,7 @@
 package org.dfr.runtime.kernel;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -76,7 +77,7 @@ public record KernelOption(String key, Type type, String defaultValue, List<Stri
                 }
                 case BOOLEAN -> {
                     if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-                        return v.toLowerCase(java.util.Locale.ROOT);
+                        return v.toLowerCase(Locale.ROOT);
                     }
                     throw new NumberFormatException();
                 }

@@ -1,12 +1,16 @@
 package org.dfr.runtime.net;
 
+import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
@@ -19,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
@@ -86,7 +91,7 @@ public final class DataPlane implements AutoCloseable {
     private volatile IntConsumer peerLossListener = r -> { };
     /** The run's secret every connection presents first (see {@link #refusedConnections()}). */
     private final long token;
-    private final java.util.concurrent.atomic.AtomicLong refused = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
     /** How long an accepted connection may take to present the token before it is closed. */
     static final int TOKEN_TIMEOUT_MILLIS = 2_000;
 
@@ -188,7 +193,7 @@ public final class DataPlane implements AutoCloseable {
                 channel.socket().setSoTimeout(lingerMillis);
                 try {
                     return channel.socket().getInputStream().read() < 0 ? PeerState.DEAD : PeerState.ALIVE;
-                } catch (java.net.SocketTimeoutException e) {
+                } catch (SocketTimeoutException e) {
                     return PeerState.ALIVE;
                 } catch (IOException e) {
                     // reset: the listening socket closed with this connection still in it
@@ -196,7 +201,7 @@ public final class DataPlane implements AutoCloseable {
                 }
             }
             return PeerState.ALIVE;
-        } catch (java.net.ConnectException e) {
+        } catch (ConnectException e) {
             return PeerState.DEAD;
         } catch (IOException e) {
             LOG.debug("rank {}: probe of rank {} at {} inconclusive: {}", localRank, rank, address, e.toString());
@@ -385,7 +390,7 @@ public final class DataPlane implements AutoCloseable {
     private int presentedRank(SocketChannel channel) {
         try {
             channel.socket().setSoTimeout(TOKEN_TIMEOUT_MILLIS);
-            java.io.DataInputStream in = new java.io.DataInputStream(channel.socket().getInputStream());
+            DataInputStream in = new DataInputStream(channel.socket().getInputStream());
             long presented = in.readLong();
             if (presented == token) {
                 return in.readInt();
@@ -584,7 +589,7 @@ public final class DataPlane implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(java.nio.channels.Channel channel) {
+    private static void closeQuietly(Channel channel) {
         try {
             channel.close();
         } catch (IOException ignored) {

@@ -1,5 +1,6 @@
 package org.dfr.runtime.stencil;
 
+import java.util.Arrays;
 import org.dfr.analysis.BlockLayout;
 import org.dfr.runtime.kernel.ReferenceSolver;
 
@@ -19,7 +20,7 @@ public final class StencilReference implements ReferenceSolver {
     /** The reference of {@code kernel}'s problem (its layout is ignored: one block covers the domain). */
     public StencilReference(StencilKernel kernel) {
         int[] ones = new int[kernel.layout().dimensions()];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         this.single = kernel.withLayout(new BlockLayout(kernel.layout().cells(), ones));
         this.current = single.initialState(0);
         this.next = single.initialState(0);
