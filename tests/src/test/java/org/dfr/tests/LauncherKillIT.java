@@ -51,8 +51,11 @@ class LauncherKillIT {
     }
 
     private static long maxFreq(Path sysfs, int host) throws IOException {
-        return Long.parseLong(Files.readString(sysfs.resolve("host" + host).resolve(FakeCpufreqTree.POLICY)
-                .resolve("scaling_max_freq")).trim());
+        String text = Files.readString(sysfs.resolve("host" + host).resolve(FakeCpufreqTree.POLICY)
+                .resolve("scaling_max_freq")).trim();
+        // the fake tree is a plain file, truncated and then written: a poll can read it empty in between
+        // (a real sysfs attribute is replaced in one write)
+        return text.isEmpty() ? -1 : Long.parseLong(text);
     }
 
     @Test
