@@ -229,14 +229,9 @@ public final class Communicator {
      */
     public void announceRecovery(Set<Integer> live) {
         int epoch = mailbox.epoch();
-        double[] empty = new double[0];
         for (int r : ownership.get().activeRanksView()) {
             if (r != rankId && live.contains(r)) {
-                try {
-                    dataPlane.send(r, new MessageKey(epoch, MessageKind.RECOVERY_START, 0, rankId, 0), empty);
-                } catch (CommunicationException e) {
-                    LOG.debug("rank {}: cannot announce the recovery to rank {}: {}", rankId, r, e.getMessage());
-                }
+                remindRecovery(epoch, r);
             }
         }
     }
