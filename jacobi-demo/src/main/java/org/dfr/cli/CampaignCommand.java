@@ -131,6 +131,12 @@ public final class CampaignCommand implements Callable<Integer> {
             description = "Write every trial (JSON) to FILE and a CSV row per trial next to it (FILE.csv).")
     Path report;
 
+    @Option(names = "--trial-log-dir", paramLabel = "DIR",
+            description = {"Where a failing trial's log is written (campaign-SEED-trial-N.log): this JVM's own log",
+                    "(org.dfr at DEBUG; in embedded mode every rank's), kept in memory while the trial runs. Default:",
+                    "the --report file's directory, else the temporary directory."})
+    Path trialLogDir;
+
     @Override
     public Integer call() {
         if (trials < 1) {
@@ -154,6 +160,9 @@ public final class CampaignCommand implements Callable<Integer> {
                     + " needs --replay N: a campaign draws each trial's replacement");
         }
         CliFiles.requireWritableTarget(spec, "--report", report);
+        Path logDir = trialLogDir != null ? trialLogDir
+                : report != null ? report.toAbsolutePath().getParent() : Path.of(System.getProperty("java.io.tmpdir"));
+        CliFiles.requireWritableTarget(spec, "--trial-log-dir", logDir.resolve("campaign-" + seed + "-trial-0.log"));
         List<TrialPlan> plans;
         try {
             TrialDraw draw = new TrialDraw(bases(), faults == Faults.ALL ? FaultKind.ALL : FaultKind.CLASSIC,
@@ -174,9 +183,16 @@ public final class CampaignCommand implements Callable<Integer> {
         CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of())
                 .heartbeatTimeoutMillis(heartbeatTimeoutMillis);
         CampaignRunner.Result result;
-        try (ProgressBar bar = progressBar(plans.size())) {
+        try (ProgressBar bar = progressBar(plans.size());
+             TrialLog log = TrialLog.recording(logDir, TrialLog.DEFAULT_MAX_LINES)) {
             result = runner.run(plans, maxSeconds * 1000, t -> {
                 printTrial(out, t);
+                Path kept = t.outcome().passes() ? null : log.keep(seed, t.plan().index());
+                if (kept != null) {
+                    out.println("            log: " + kept);
+                    out.flush();
+                }
+                log.clear();
                 bar.step();
                 bar.setExtraMessage(t.outcome().passes() ? "" : "not ok: trial " + t.plan().index());
             });

@@ -1,0 +1,188 @@
+package org.dfr.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
+import ch.qos.logback.classic.filter.ThresholdFilter;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.AppenderBase;
+import ch.qos.logback.core.filter.Filter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The runtime's own log of the campaign trial that is running ({@code org.dfr} at DEBUG), kept in memory
+ * and written to a file only when the trial fails. A failure that depends on timing often does not come
+ * back when its trial is replayed (seed 87, trial 536 of an embedded campaign passed eight replays), so
+ * its log has to be kept when it happens. What the console prints does not change. Only this JVM's log is
+ * kept: in processes mode the rank processes log on their own, and the launcher's part is what is here.
+ */
+interface TrialLog extends AutoCloseable {
+
+    /** Most log lines kept per trial; the oldest go first. A trial logs a few hundred at DEBUG. */
+    int DEFAULT_MAX_LINES = 50_000;
+
+    /** Forgets what was recorded (called when a trial ends). */
+    void clear();
+
+    /**
+     * Writes what was recorded since the last {@link #clear} to a file named for the campaign's seed and
+     * the trial.
+     *
+     * @return the file, or null when nothing is recorded (the disabled log)
+     */
+    Path keep(long seed, int trial);
+
+    /** Stops recording and gives the loggers back their levels. */
+    @Override
+    void close();
+
+    /** Records nothing. */
+    static TrialLog none() {
+        return Disabled.INSTANCE;
+    }
+
+    /**
+     * Starts recording into memory; failing trials' logs are written to {@code directory}. Records
+     * nothing when SLF4J is not bound to Logback (an embedding application's own logging).
+     */
+    static TrialLog recording(Path directory, int maxLines) {
+        return LoggerFactory.getILoggerFactory() instanceof LoggerContext context
+                ? new Recording(context, directory, maxLines) : none();
+    }
+
+    /** The disabled log. */
+    enum Disabled implements TrialLog {
+        INSTANCE;
+
+        @Override
+        public void clear() {
+        }
+
+        @Override
+        public Path keep(long seed, int trial) {
+            return null;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** Records through a Logback appender on {@code org.dfr}. */
+    final class Recording implements TrialLog {
+
+        static final String LOGGER = "org.dfr";
+        private static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level [%thread] %logger{20} - %msg%n%ex";
+
+        private final Path directory;
+        private final Logger logger;
+        private final Level previousLevel;
+        private final Lines lines;
+        private final List<Appender<ILoggingEvent>> consoles = new ArrayList<>();
+        private final ThresholdFilter printed = new ThresholdFilter();
+
+        Recording(LoggerContext context, Path directory, int maxLines) {
+            this.directory = directory;
+            Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+            // the root's appenders keep printing what they printed before, no DEBUG line more
+            printed.setLevel(root.getEffectiveLevel().toString());
+            printed.start();
+            for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
+                Appender<ILoggingEvent> a = it.next();
+                a.addFilter(printed);
+                consoles.add(a);
+            }
+            logger = context.getLogger(LOGGER);
+            previousLevel = logger.getLevel();
+            PatternLayout layout = new PatternLayout();
+            layout.setContext(context);
+            layout.setPattern(PATTERN);
+            layout.start();
+            lines = new Lines(layout, maxLines);
+            lines.setContext(context);
+            lines.setName("dfr-trial-log");
+            lines.start();
+            logger.addAppender(lines);
+            logger.setLevel(Level.DEBUG);
+        }
+
+        @Override
+        public void clear() {
+            lines.clear();
+        }
+
+        @Override
+        public Path keep(long seed, int trial) {
+            Path file = directory.resolve("campaign-" + seed + "-trial-" + trial + ".log");
+            try {
+                Files.createDirectories(directory);
+                Path tmp = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
+                Files.write(tmp, lines.snapshot(), StandardCharsets.UTF_8);
+                return Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the log of trial " + trial + " to " + file, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            logger.detachAppender(lines);
+            logger.setLevel(previousLevel);
+            lines.stop();
+            for (Appender<ILoggingEvent> a : consoles) {
+                List<Filter<ILoggingEvent>> others = new ArrayList<>(a.getCopyOfAttachedFiltersList());
+                others.remove(printed);
+                a.clearAllFilters();
+                others.forEach(a::addFilter);
+            }
+        }
+    }
+
+    /** The newest lines, formatted when logged (a message's arguments may change afterwards). */
+    final class Lines extends AppenderBase<ILoggingEvent> {
+
+        private final PatternLayout layout;
+        private final int maxLines;
+        private final ArrayDeque<String> kept = new ArrayDeque<>();
+
+        Lines(PatternLayout layout, int maxLines) {
+            this.layout = layout;
+            this.maxLines = maxLines;
+        }
+
+        @Override
+        protected void append(ILoggingEvent event) {
+            String line = layout.doLayout(event);
+            synchronized (kept) {
+                if (kept.size() == maxLines) {
+                    kept.removeFirst();
+                }
+                kept.addLast(line.endsWith("\n") ? line.substring(0, line.length() - 1) : line);
+            }
+        }
+
+        void clear() {
+            synchronized (kept) {
+                kept.clear();
+            }
+        }
+
+        List<String> snapshot() {
+            synchronized (kept) {
+                return List.copyOf(kept);
+            }
+        }
+    }
+}
