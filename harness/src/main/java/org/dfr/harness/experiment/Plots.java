@@ -41,6 +41,8 @@ final class Plots {
     static final Color SHADE_DETECTION = new Color(120, 120, 120, 60);
     static final Color SHADE_RECOVERY = new Color(255, 200, 0, 60);
     static final Color SHADE_CAPPED = new Color(0, 190, 255, 70);
+    /** Opacity of a variant's spread band (0-255). */
+    static final int BAND_ALPHA = 45;
 
     private final ExperimentSpec spec;
     private final String meter;
@@ -117,13 +119,15 @@ final class Plots {
         for (String host : hosts) {
             String role = idleHosts.contains(host) ? "idle in dfr" : "participating";
             XYChart chart = new XYChartBuilder().width(900).height(420)
-                    .title(host + " (" + role + "): power, mean +- sd [" + meter + "]")
+                    .title(host + " (" + role + "): power, mean (line) +- sd (band) [" + meter + "]")
                     .xAxisTitle("s since the failure (start of detection)").yAxisTitle("W").build();
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
             chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
-            chart.getStyler().setErrorBarsColorSeriesColor(true);
             chart.getStyler().setMarkerSize(0);
+            // fewer, shorter labels: 10.5, 11.5, ... ran into each other
+            chart.getStyler().setXAxisDecimalPattern("0.#");
+            chart.getStyler().setXAxisTickMarkSpacingHint(60);
             double yMax = 1;
             List<double[]> means = new ArrayList<>();
             double[] x = new double[points];
@@ -168,10 +172,13 @@ final class Plots {
                         "capped", SHADE_CAPPED);
             }
             for (int k = 0; k < spec.variants().size(); k++) {
+                band(chart, spec.variants().get(k), x, means.get(2 * k), means.get(2 * k + 1),
+                        VARIANT_COLORS[k % VARIANT_COLORS.length]);
+            }
+            for (int k = 0; k < spec.variants().size(); k++) {
                 Variant v = spec.variants().get(k);
                 double[] y = means.get(2 * k);
-                XYSeries s = chart.addSeries(v.label(), Arrays.copyOf(x, y.length), y,
-                        means.get(2 * k + 1));
+                XYSeries s = chart.addSeries(v.label(), Arrays.copyOf(x, y.length), y);
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 s.setMarker(SeriesMarkers.NONE);
                 s.setLineColor(VARIANT_COLORS[k % VARIANT_COLORS.length]);
@@ -184,6 +191,29 @@ final class Plots {
         int rowsCount = (charts.size() + cols - 1) / cols;
         BitmapEncoder.saveBitmap(charts, rowsCount, cols, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         files.add(file.getFileName().toString());
+    }
+
+    /**
+     * The spread of one variant's curve: a closed polygon along mean + sd forwards and mean - sd (not
+     * below 0 W) backwards, filled with the variant's colour, translucent so that bands of several
+     * variants stay visible where they overlap.
+     */
+    private static void band(XYChart chart, Variant v, double[] x, double[] mean, double[] sd, Color color) {
+        int n = mean.length;
+        double[] bx = new double[2 * n];
+        double[] by = new double[2 * n];
+        for (int i = 0; i < n; i++) {
+            bx[i] = x[i];
+            by[i] = mean[i] + sd[i];
+            bx[2 * n - 1 - i] = x[i];
+            by[2 * n - 1 - i] = Math.max(0, mean[i] - sd[i]);
+        }
+        XYSeries s = chart.addSeries(v.label() + " sd", bx, by);
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
+        s.setMarker(SeriesMarkers.NONE);
+        s.setFillColor(new Color(color.getRed(), color.getGreen(), color.getBlue(), BAND_ALPHA));
+        s.setLineColor(new Color(0, 0, 0, 0));
+        s.setShowInLegend(false);
     }
 
     private static void shade(XYChart chart, double[] x, List<TimelineSample> series, double loopStart, double top,
