@@ -162,7 +162,7 @@ public final class CampaignCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", report);
         Path logDir = trialLogDir != null ? trialLogDir
                 : report != null ? report.toAbsolutePath().getParent() : Path.of(System.getProperty("java.io.tmpdir"));
-        CliFiles.requireWritableTarget(spec, "--trial-log-dir", logDir.resolve("campaign-" + seed + "-trial-0.log"));
+        CliFiles.requireWritableTarget(spec, "--trial-log-dir", logDir.resolve(TrialLog.fileName(seed, 0)));
         List<TrialPlan> plans;
         try {
             TrialDraw draw = new TrialDraw(bases(), faults == Faults.ALL ? FaultKind.ALL : FaultKind.CLASSIC,

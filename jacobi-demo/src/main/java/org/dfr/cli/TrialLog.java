@@ -48,6 +48,11 @@ interface TrialLog extends AutoCloseable {
     @Override
     void close();
 
+    /** The name of trial {@code trial}'s log file in a campaign of {@code seed}. */
+    static String fileName(long seed, int trial) {
+        return "campaign-" + seed + "-trial-" + trial + ".log";
+    }
+
     /** Records nothing. */
     static TrialLog none() {
         return Disabled.INSTANCE;
@@ -125,7 +130,7 @@ interface TrialLog extends AutoCloseable {
 
         @Override
         public Path keep(long seed, int trial) {
-            Path file = directory.resolve("campaign-" + seed + "-trial-" + trial + ".log");
+            Path file = directory.resolve(fileName(seed, trial));
             try {
                 Files.createDirectories(directory);
                 Path tmp = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
