@@ -4,11 +4,11 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.PatternLayout;
-import ch.qos.logback.classic.filter.ThresholdFilter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.AppenderBase;
 import ch.qos.logback.core.filter.Filter;
+import ch.qos.logback.core.spi.FilterReply;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +22,8 @@ import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
- * The runtime's own log of the campaign trial that is running ({@code org.dfr} at DEBUG), kept in memory
+ * The log of the campaign trial that is running (the runtime's, {@code org.dfr}, at DEBUG, and Hazelcast's
+ * at INFO: its partition and cluster-state lines say what a stalled recovery waited for), kept in memory
  * and written to a file only when the trial fails. A failure that depends on timing often does not come
  * back when its trial is replayed (seed 87, trial 536 of an embedded campaign passed eight replays), so
  * its log has to be kept when it happens. What the console prints does not change. Only this JVM's log is
@@ -89,28 +90,33 @@ interface TrialLog extends AutoCloseable {
     final class Recording implements TrialLog {
 
         static final String LOGGER = "org.dfr";
+        static final String HAZELCAST_LOGGER = "com.hazelcast";
         private static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level [%thread] %logger{20} - %msg%n%ex";
 
         private final Path directory;
         private final Logger logger;
         private final Level previousLevel;
+        private final Logger hazelcastLogger;
+        private final Level previousHazelcastLevel;
         private final Lines lines;
         private final List<Appender<ILoggingEvent>> consoles = new ArrayList<>();
-        private final ThresholdFilter printed = new ThresholdFilter();
+        private final AsPrinted printed;
 
         Recording(LoggerContext context, Path directory, int maxLines) {
             this.directory = directory;
             Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-            // the root's appenders keep printing what they printed before, no DEBUG line more
-            printed.setLevel(root.getEffectiveLevel().toString());
+            logger = context.getLogger(LOGGER);
+            previousLevel = logger.getLevel();
+            hazelcastLogger = context.getLogger(HAZELCAST_LOGGER);
+            previousHazelcastLevel = hazelcastLogger.getLevel();
+            // the root's appenders keep printing what they printed before, no DEBUG or Hazelcast INFO line more
+            printed = new AsPrinted(root.getEffectiveLevel(), HAZELCAST_LOGGER, hazelcastLogger.getEffectiveLevel());
             printed.start();
             for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
                 Appender<ILoggingEvent> a = it.next();
                 a.addFilter(printed);
                 consoles.add(a);
             }
-            logger = context.getLogger(LOGGER);
-            previousLevel = logger.getLevel();
             PatternLayout layout = new PatternLayout();
             layout.setContext(context);
             layout.setPattern(PATTERN);
@@ -121,6 +127,9 @@ interface TrialLog extends AutoCloseable {
             lines.start();
             logger.addAppender(lines);
             logger.setLevel(Level.DEBUG);
+            // Hazelcast's loggers that are off (its handled errors, see logback.xml) stay off
+            hazelcastLogger.addAppender(lines);
+            hazelcastLogger.setLevel(Level.INFO);
         }
 
         @Override
@@ -145,6 +154,8 @@ interface TrialLog extends AutoCloseable {
         public void close() {
             logger.detachAppender(lines);
             logger.setLevel(previousLevel);
+            hazelcastLogger.detachAppender(lines);
+            hazelcastLogger.setLevel(previousHazelcastLevel);
             lines.stop();
             for (Appender<ILoggingEvent> a : consoles) {
                 List<Filter<ILoggingEvent>> others = new ArrayList<>(a.getCopyOfAttachedFiltersList());
@@ -152,6 +163,30 @@ interface TrialLog extends AutoCloseable {
                 a.clearAllFilters();
                 others.forEach(a::addFilter);
             }
+        }
+    }
+
+    /**
+     * Lets through what the console printed before recording began: events of the level the root logger
+     * had, and of Hazelcast's loggers only those of the level those had.
+     */
+    final class AsPrinted extends Filter<ILoggingEvent> {
+
+        private final Level rootLevel;
+        private final String hazelcastPrefix;
+        private final Level hazelcastLevel;
+
+        AsPrinted(Level rootLevel, String hazelcastPrefix, Level hazelcastLevel) {
+            this.rootLevel = rootLevel;
+            this.hazelcastPrefix = hazelcastPrefix;
+            this.hazelcastLevel = hazelcastLevel;
+        }
+
+        @Override
+        public FilterReply decide(ILoggingEvent event) {
+            Level least = event.getLoggerName().startsWith(hazelcastPrefix) && hazelcastLevel.isGreaterOrEqual(rootLevel)
+                    ? hazelcastLevel : rootLevel;
+            return event.getLevel().isGreaterOrEqual(least) ? FilterReply.NEUTRAL : FilterReply.DENY;
         }
     }
 

@@ -2,6 +2,9 @@ package org.dfr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.spi.FilterReply;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -13,6 +16,8 @@ import org.slf4j.LoggerFactory;
 class TrialLogTest {
 
     private static final Logger RUNTIME = LoggerFactory.getLogger("org.dfr.runtime.SomePart");
+    private static final Logger PARTITIONS = LoggerFactory.getLogger("com.hazelcast.internal.partition.impl.MigrationManager");
+    private static final Logger HANDLED = LoggerFactory.getLogger("com.hazelcast.internal.partition.operation.PromotionCommitOperation");
 
     @TempDir
     Path dir;
@@ -38,6 +43,38 @@ class TrialLogTest {
         try (var files = Files.list(dir)) {
             assertThat(files).as("no temporary file left").containsExactly(file);
         }
+    }
+
+    @Test
+    void when_hazelcastLogsInfo_then_theTrialKeepsItButNotWhatTheShippedConfigurationSilences() throws Exception {
+        assertThat(PARTITIONS.isInfoEnabled()).as("the shipped configuration logs Hazelcast's ERRORs only").isFalse();
+        Path file;
+        try (TrialLog log = TrialLog.recording(dir, TrialLog.DEFAULT_MAX_LINES)) {
+            PARTITIONS.info("fetching partition tables from cluster members");
+            HANDLED.error("Promotion of 3 partitions failed");
+            file = log.keep(88, 1314);
+        }
+        assertThat(Files.readAllLines(file)).singleElement().asString()
+                .contains("INFO").contains("fetching partition tables");
+        assertThat(PARTITIONS.isInfoEnabled()).as("Hazelcast's level is given back").isFalse();
+    }
+
+    @Test
+    void when_recording_then_theConsolePrintsWhatItPrintedBefore() {
+        TrialLog.AsPrinted printed = new TrialLog.AsPrinted(Level.WARN, "com.hazelcast", Level.ERROR);
+        assertThat(printed.decide(event("org.dfr.runtime.RankNode", Level.DEBUG))).isEqualTo(FilterReply.DENY);
+        assertThat(printed.decide(event("org.dfr.runtime.RankNode", Level.WARN))).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(printed.decide(event("com.hazelcast.cluster", Level.INFO))).isEqualTo(FilterReply.DENY);
+        assertThat(printed.decide(event("com.hazelcast.cluster", Level.WARN))).isEqualTo(FilterReply.DENY);
+        assertThat(printed.decide(event("com.hazelcast.cluster", Level.ERROR))).isEqualTo(FilterReply.NEUTRAL);
+    }
+
+    private static LoggingEvent event(String logger, Level level) {
+        LoggingEvent e = new LoggingEvent();
+        e.setLoggerName(logger);
+        e.setLevel(level);
+        e.setMessage("m");
+        return e;
     }
 
     @Test

@@ -231,6 +231,12 @@ public final class RecoveryProtocol implements FailureHandler {
                 throw new RankKilledException(node.rankId());
             }
             if (System.nanoTime() > deadline) {
+                if (LOG.isDebugEnabled()) {
+                    // what the coordinator, Hazelcast and this JVM's other ranks were doing: a stalled decision
+                    // seldom comes back when replayed, so its log has to say where it waited
+                    LOG.debug("rank {}: no decision for epoch {}; the threads of this JVM:{}", node.rankId(), epoch + 1,
+                            ThreadStacks.ofAll());
+                }
                 throw new RunFailedException("rank " + node.rankId() + ": no recovery decision for epoch " + (epoch + 1)
                         + " within " + node.settings().recoveryTimeoutMillis() + " ms");
             }
@@ -306,6 +312,8 @@ public final class RecoveryProtocol implements FailureHandler {
         try {
             d = strategy.decide(input);
             checkStart = System.nanoTime();
+            LOG.debug("rank {} (coordinator): epoch {}: decided, checking the copies of checkpoint {}", node.rankId(),
+                    epoch + 1, d.checkpointIteration());
             d = checkCheckpointCopies(node, d);
         } catch (RuntimeException e) {
             d = abort(input, "cannot decide a recovery: " + e.getMessage());
@@ -314,6 +322,7 @@ public final class RecoveryProtocol implements FailureHandler {
         long decideMicros = (checkStart - decideStart) / 1_000;
         String mine = write(d);
         // the commit point: the first directive put for an epoch is the only one (see the class comment)
+        LOG.debug("rank {} (coordinator): epoch {}: copies checked, committing", node.rankId(), epoch + 1);
         String committed = board.putIfAbsent(DIRECTIVE_PREFIX + d.epoch(), mine);
         long sendStart = System.nanoTime();
         Set<Integer> unreached = node.communicator().sendText(node.liveRanks(), MessageKind.DIRECTIVE, d.epoch(),
