@@ -57,6 +57,7 @@ public final class Membership {
     private final Set<UUID> lostMembers = ConcurrentHashMap.newKeySet();
     /** Ranks whose member left or was found dead: a rank missing here that is not in it is still joining. */
     private final Set<Integer> departed = ConcurrentHashMap.newKeySet();
+    private final PromotionWatch promotionWatch;
 
     /** A member that left, and when this rank learnt of it. */
     public record MemberLoss(int rank, long observedAtMillis) {
@@ -75,6 +76,7 @@ public final class Membership {
         this.dataPlane = dataPlane;
         this.mailbox = mailbox;
         this.runEnded = runEnded;
+        this.promotionWatch = new PromotionWatch(rankId, hazelcast);
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
@@ -426,6 +428,7 @@ public final class Membership {
             return;
         }
         int rank = Integer.parseInt(attr);
+        promotionWatch.memberLeft();
         departed.add(rank);
         membersByRank.remove(rank, m);
         dataPlane.forget(rank);

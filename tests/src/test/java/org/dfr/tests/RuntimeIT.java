@@ -203,7 +203,7 @@ class RuntimeIT {
     void when_ownerDiesWhileMigrationsAreHeld_then_everyKeyStaysReadable() {
         List<HazelcastInstance> members = new ArrayList<>();
         try {
-            HazelcastInstance first = startClusterHoldingMigrations(3, members);
+            HazelcastInstance first = HeldMigrationsCluster.start(3, members);
             IMap<String, byte[]> map = first.getMap(HazelcastConfigs.CHECKPOINT_MAP);
             int keys = 500;
             for (int k = 0; k < keys; k++) {
@@ -240,7 +240,7 @@ class RuntimeIT {
     void when_backupsAreRepairedAfterALoss_then_everyEntryHasItsBackupsAgainAndMigrationsAreHeld() {
         List<HazelcastInstance> members = new ArrayList<>();
         try {
-            HazelcastInstance first = startClusterHoldingMigrations(4, members);
+            HazelcastInstance first = HeldMigrationsCluster.start(4, members);
             IMap<String, byte[]> map = first.getMap(HazelcastConfigs.CHECKPOINT_MAP);
             PromotionRetry retry = new PromotionRetry(first, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
             int keys = 400;
@@ -268,26 +268,6 @@ class RuntimeIT {
         } finally {
             members.forEach(m -> m.getLifecycleService().terminate());
         }
-    }
-
-    /**
-     * Starts {@code count} members, one per host, into {@code members} (so the caller's finally block
-     * terminates them even if this fails), waits until every backup is in place and holds migrations,
-     * as a run does; returns the first member.
-     */
-    private static HazelcastInstance startClusterHoldingMigrations(int count, List<HazelcastInstance> members) {
-        ClusterSettings settings = new ClusterSettings();
-        settings.basePort(HazelcastConfigs.freeBasePort(count + 2));
-        for (int r = 0; r < count; r++) {
-            members.add(Hazelcast.newHazelcastInstance(HazelcastConfigs.member(settings, r, 1, count, r, count)));
-        }
-        HazelcastInstance first = members.get(0);
-        // partitions are assigned on first use; held migrations would leave them without owners
-        first.getPartitionService().getPartitions().forEach(p -> p.getOwner());
-        await().atMost(Duration.ofSeconds(60)).until(() -> first.getCluster().getMembers().size() == count
-                && first.getPartitionService().isClusterSafe());
-        first.getCluster().changeClusterState(ClusterState.NO_MIGRATION);
-        return first;
     }
 
     private static long backupEntries(List<HazelcastInstance> members) {
