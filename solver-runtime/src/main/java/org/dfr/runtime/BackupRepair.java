@@ -40,7 +40,8 @@ public final class BackupRepair implements AutoCloseable {
      * locked, {@link ClusterState#IN_TRANSITION}, for up to a minute, in which no partition of the dead
      * member is promoted and no member joins, so the next recovery waited past its own timeout
      * ("no recovery decision"). A change among a few members takes milliseconds; one that does not
-     * finish in time is refused and retried.
+     * finish in time is refused and retried. A departure in that window is not promoted even after the
+     * lock goes: {@link PromotionWatch} has the master promote it.
      */
     public static final long STATE_CHANGE_LEASE_MILLIS = 5_000;
 
