@@ -76,7 +76,7 @@ public final class Membership {
         this.dataPlane = dataPlane;
         this.mailbox = mailbox;
         this.runEnded = runEnded;
-        this.promotionWatch = new PromotionWatch(rankId, hazelcast);
+        this.promotionWatch = new PromotionWatch(rankId, hazelcast, runEnded);
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }

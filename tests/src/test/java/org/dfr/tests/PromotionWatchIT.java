@@ -66,7 +66,7 @@ class PromotionWatchIT {
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> !ownedByMembers(master));
 
             for (int r = 0; r < 3; r++) {
-                new PromotionWatch(r, members.get(r)).memberLeft();
+                new PromotionWatch(r, members.get(r), () -> false).memberLeft();
             }
             await().atMost(Duration.ofMillis(PromotionWatch.GRACE_MILLIS + 10_000)).until(() -> ownedByMembers(master));
             IMap<String, String> survivorBoard = members.get(2).getMap(HazelcastConfigs.CONTROL_MAP);
