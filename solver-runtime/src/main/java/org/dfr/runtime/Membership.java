@@ -6,7 +6,6 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
-import com.hazelcast.partition.Partition;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -216,14 +215,7 @@ public final class Membership {
      * that is there.
      */
     public boolean partitionsOwnedByLiveMembers() {
-        Set<Member> members = hazelcast.getCluster().getMembers();
-        for (Partition p : hazelcast.getPartitionService().getPartitions()) {
-            Member owner = p.getOwner();
-            if (owner == null || !members.contains(owner)) {
-                return false;
-            }
-        }
-        return true;
+        return PromotionWatch.everyPartitionOwnedByAMember(hazelcast);
     }
 
     /**

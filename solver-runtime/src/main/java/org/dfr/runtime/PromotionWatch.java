@@ -94,7 +94,7 @@ public final class PromotionWatch {
         long nextNudge = start + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
         while (hazelcast.getLifecycleService().isRunning() && !runEnded.getAsBoolean()) {
             long now = System.nanoTime();
-            if (allOwnedByMembers() || now - start > TimeUnit.MILLISECONDS.toNanos(MAX_WATCH_MILLIS)) {
+            if (everyPartitionOwnedByAMember(hazelcast) || now - start > TimeUnit.MILLISECONDS.toNanos(MAX_WATCH_MILLIS)) {
                 return;
             }
             if (now >= nextNudge && isMaster() && hazelcast.getCluster().getClusterState() != ClusterState.IN_TRANSITION) {
@@ -108,8 +108,8 @@ public final class PromotionWatch {
         }
     }
 
-    /** Whether every partition's owner, in this member's table, is a current member. */
-    boolean allOwnedByMembers() {
+    /** Whether every partition's owner, in {@code hazelcast}'s table, is a current member. */
+    static boolean everyPartitionOwnedByAMember(HazelcastInstance hazelcast) {
         Set<Member> members = hazelcast.getCluster().getMembers();
         for (Partition p : hazelcast.getPartitionService().getPartitions()) {
             Member owner = p.getOwner();
