@@ -29,12 +29,26 @@ import org.dfr.runtime.kernel.KernelSetup;
  * @param mtbfSeconds null: checkpoint every {@code checkpointEvery} iterations; else the mean time between
  *        failures of the whole run, and the interval is chosen during the run from the checkpoint cost
  *        measured in it ({@code --checkpoint-every auto}; {@code checkpointEvery} is then not used)
+ * @param commitLagIterations null: the default commit lag ({@link RunSpec#commitLagIterations}); else
+ *        iterations between a checkpoint and its commit ({@code --commit-lag-iterations}), below a fixed
+ *        {@code checkpointEvery}
  */
 public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer> cells, List<Integer> ranksGrid,
                         int iterations, double tolerance, int checkpointEvery, Mode mode, int ranksPerHost, int spares,
                         Strategy strategy, List<FaultPlan.Kill> kills, List<FaultPlan.Kill> hostFailures,
                         Set<Integer> failDuringRecovery, boolean capIdleHosts, Path sysfsRoot, Path journal,
-                        Long samplePeriodMillis, Double mtbfSeconds) {
+                        Long samplePeriodMillis, Double mtbfSeconds, Integer commitLagIterations) {
+
+    /** A run with the default commit lag. */
+    public RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer> cells, List<Integer> ranksGrid,
+                     int iterations, double tolerance, int checkpointEvery, Mode mode, int ranksPerHost, int spares,
+                     Strategy strategy, List<FaultPlan.Kill> kills, List<FaultPlan.Kill> hostFailures,
+                     Set<Integer> failDuringRecovery, boolean capIdleHosts, Path sysfsRoot, Path journal,
+                     Long samplePeriodMillis, Double mtbfSeconds) {
+        this(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode, ranksPerHost, spares,
+                strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal, samplePeriodMillis,
+                mtbfSeconds, null);
+    }
 
     /** A run with a fixed checkpoint interval. */
     public RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer> cells, List<Integer> ranksGrid,
@@ -65,8 +79,17 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
         if (mtbfSeconds != null && !(mtbfSeconds > 0 && !mtbfSeconds.isInfinite())) {
             throw new IllegalArgumentException("--mtbf-seconds " + mtbfSeconds + " is not allowed: give a number > 0");
         }
-        RunSpec spec = new RunSpec(partitionCountOf(ranksGrid), iterations, checkpointEvery, ranksPerHost, spares, tolerance,
-                mtbfSeconds == null ? RunSpec.FIXED_INTERVAL : mtbfSeconds);
+        if (commitLagIterations != null && mtbfSeconds != null) {
+            throw new IllegalArgumentException("--commit-lag-iterations " + commitLagIterations
+                    + " is not allowed with --checkpoint-every auto: give a fixed --checkpoint-every K with it");
+        }
+        if (commitLagIterations != null && (commitLagIterations < 0 || commitLagIterations >= checkpointEvery)) {
+            throw new IllegalArgumentException("--commit-lag-iterations " + commitLagIterations + " is not allowed with"
+                    + " --checkpoint-every " + checkpointEvery + ": give 0.." + (checkpointEvery - 1)
+                    + " (a checkpoint is committed before the next one is written)");
+        }
+        RunSpec spec = runSpec(partitionCountOf(ranksGrid), iterations, checkpointEvery, ranksPerHost, spares, tolerance,
+                mtbfSeconds, commitLagIterations);
         KernelJars.catalog(kernelJars).create(kernel, toArray(cells), toArray(ranksGrid));
         for (FaultPlan.Kill k : kills) {
             if (k.rank() >= spec.memberCount()) {
@@ -150,8 +173,15 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     }
 
     public RunSpec runSpec() {
-        return new RunSpec(partitionCount(), iterations, checkpointEvery, ranksPerHost, spares, tolerance,
+        return runSpec(partitionCount(), iterations, checkpointEvery, ranksPerHost, spares, tolerance, mtbfSeconds,
+                commitLagIterations);
+    }
+
+    private static RunSpec runSpec(int partitions, int iterations, int checkpointEvery, int ranksPerHost, int spares,
+                                   double tolerance, Double mtbfSeconds, Integer commitLagIterations) {
+        RunSpec spec = new RunSpec(partitions, iterations, checkpointEvery, ranksPerHost, spares, tolerance,
                 mtbfSeconds == null ? RunSpec.FIXED_INTERVAL : mtbfSeconds);
+        return commitLagIterations == null ? spec : spec.withCommitLagIterations(commitLagIterations);
     }
 
     /** Rank kills, host failures expanded to their ranks, and deaths during recovery. */
@@ -172,35 +202,35 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     public RunConfig withStrategy(Strategy other) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, other, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot, journal,
-                samplePeriodMillis, mtbfSeconds);
+                samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     /** The same run in another mode. */
     public RunConfig withMode(Mode other) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, other,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis, mtbfSeconds);
+                journal, samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     /** The same run with a convergence test ({@code 0}: none). */
     public RunConfig withTolerance(double value) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, value, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis, mtbfSeconds);
+                journal, samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     /** The same run with hosts of {@code ranks} ranks. */
     public RunConfig withRanksPerHost(int ranks) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranks, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis, mtbfSeconds);
+                journal, samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     /** The same run of another kernel, with kernel providers also taken from {@code jars}. */
     public RunConfig withKernel(KernelChoice other, List<Path> jars) {
         return new RunConfig(other, jars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis, mtbfSeconds);
+                journal, samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     /** A run of the default kernel ({@code jacobi2d5}) on {@code px x py} ranks, with the command line's defaults. */
@@ -225,19 +255,19 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     public RunConfig withFaults(List<FaultPlan.Kill> rankKills, List<FaultPlan.Kill> hosts, Set<Integer> duringRecovery) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, rankKills, hosts, duringRecovery, capIdleHosts, sysfsRoot, journal,
-                samplePeriodMillis, mtbfSeconds);
+                samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     public RunConfig withSpares(int count) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, count, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis, mtbfSeconds);
+                journal, samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     public RunConfig withCapping(boolean cap, Path root, Path journalFile) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, cap, root, journalFile,
-                samplePeriodMillis, mtbfSeconds);
+                samplePeriodMillis, mtbfSeconds, commitLagIterations);
     }
 
     /**
@@ -247,7 +277,14 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     public RunConfig withMtbfSeconds(Double value) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, samplePeriodMillis, value);
+                journal, samplePeriodMillis, value, commitLagIterations);
+    }
+
+    /** This configuration with another commit lag (null: the default; see {@link #commitLagIterations}). */
+    public RunConfig withCommitLagIterations(Integer value) {
+        return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
+                ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
+                journal, samplePeriodMillis, mtbfSeconds, value);
     }
 
     /** Whether the checkpoint interval is chosen during the run ({@link #mtbfSeconds}). */
@@ -260,6 +297,6 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     public RunConfig withSamplePeriodMillis(Long millis) {
         return new RunConfig(kernel, kernelJars, cells, ranksGrid, iterations, tolerance, checkpointEvery, mode,
                 ranksPerHost, spares, strategy, kills, hostFailures, failDuringRecovery, capIdleHosts, sysfsRoot,
-                journal, millis, mtbfSeconds);
+                journal, millis, mtbfSeconds, commitLagIterations);
     }
 }

@@ -14,7 +14,9 @@ import java.util.Map;
  * set only for a run started from a file checkpoint ({@code --restart-from}): it ran iterations
  * {@code restartedFromIteration+1 .. iterationsRun}. {@code checkpointInterval} is set only for a run
  * with {@code --checkpoint-every auto}: what its interval was chosen from ({@code checkpointEvery} is the
- * chosen interval then).
+ * chosen interval then). {@code commitLagIterations} is the commit lag the run used: a checkpoint
+ * {@code c} was committed with the reduction of {@code c + commitLagIterations}; a failure before
+ * that recovered from the checkpoint before.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(String kernel, Map<String, String> kernelOptions, String strategy, List<Integer> ranksGrid,
@@ -24,7 +26,8 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                         double checkpointMillisEach, double iterationsPerSecond,
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
                         List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance,
-                        Integer restartedFromIteration, CheckpointInterval checkpointInterval) {
+                        Integer restartedFromIteration, CheckpointInterval checkpointInterval,
+                        int commitLagIterations) {
 
     /** What ended the run. */
     public enum StopReason {
@@ -39,7 +42,8 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, value, provenance, restartedFromIteration, checkpointInterval);
+                recoveries, ranks, value, provenance, restartedFromIteration, checkpointInterval,
+                commitLagIterations);
     }
 
     /** This report with another provenance (the launcher's, for a processes run). */
@@ -47,7 +51,8 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, energy, value, restartedFromIteration, checkpointInterval);
+                recoveries, ranks, energy, value, restartedFromIteration, checkpointInterval,
+                commitLagIterations);
     }
 
     /** This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not). */
@@ -55,7 +60,8 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
-                recoveries, ranks, energy, provenance, iteration, checkpointInterval);
+                recoveries, ranks, energy, provenance, iteration, checkpointInterval,
+                commitLagIterations);
     }
 
     /**

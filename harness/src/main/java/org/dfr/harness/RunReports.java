@@ -90,16 +90,17 @@ public final class RunReports {
         Map<String, String> options = KernelOptions.resolve(config.kernel().name(),
                 KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
                 config.kernel().options()).values();
+        int interval = checkpointEvery(config, outcome);
         return new RunReport(config.kernel().name(), options, config.strategy().label(), config.ranksGrid(),
                 config.cells(), config.iterations(), config.tolerance() > 0 ? config.tolerance() : null, iterationsRun,
                 outcome.converged() ? RunReport.StopReason.TOLERANCE : RunReport.StopReason.ITERATIONS,
-                checkpointEvery(config, outcome),
+                interval,
                 config.mode().name().toLowerCase(Locale.ROOT), config.ranksPerHost(), config.spares(),
                 digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
                 new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null,
-                checkpointInterval(config, outcome));
+                checkpointInterval(config, outcome), config.runSpec().commitLagFor(interval));
     }
 
     /** The interval the run used: the configured one, or the one it chose ({@code auto}; the iterations when it ended before choosing: no checkpoint after the first). */

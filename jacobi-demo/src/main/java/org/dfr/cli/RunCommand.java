@@ -95,6 +95,12 @@ public final class RunCommand implements Callable<Integer> {
             description = "With --checkpoint-every auto: the mean time between failures of the whole run, seconds (> 0).")
     Double mtbfSeconds;
 
+    @Option(names = "--commit-lag-iterations", paramLabel = "L",
+            description = "Iterations between a checkpoint and its commit, 0..K-1 (with a fixed --checkpoint-every K):"
+                    + " a checkpoint's replication overlaps L iterations before a rank waits for it; a failure before"
+                    + " the commit recovers from the checkpoint before. Default: 1 (0 with K = 1).")
+    Integer commitLagIterations;
+
     @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "embedded",
             description = "Ranks as members in this JVM, or one JVM per rank. Default: ${DEFAULT-VALUE}.")
     Mode mode;
@@ -215,7 +221,8 @@ public final class RunCommand implements Callable<Integer> {
             config = new RunConfig(kernel.choice(), kernel.jars(), cells.values(), grid().values(), iterations,
                     tolerance == null ? RunSpec.NO_TOLERANCE : tolerance, interval, mode, ranksPerHost, spares,
                     strategy, fail, failHost, new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null)
-                    .withMtbfSeconds(autoInterval ? mtbfSeconds : null);
+                    .withMtbfSeconds(autoInterval ? mtbfSeconds : null)
+                    .withCommitLagIterations(commitLagIterations);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -483,9 +490,11 @@ public final class RunCommand implements Callable<Integer> {
 
     static void printSummary(PrintWriter out, RunReport r) {
         RunReport.CheckpointInterval ci = r.checkpointInterval();
-        out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s, %s mode%n",
+        out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s,"
+                        + " commit lag %d, %s mode%n",
                 r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
-                join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)", r.mode());
+                join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
+                r.commitLagIterations(), r.mode());
         if (ci != null && ci.chosenInterval() != null) {
             out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms; replication %.3f ms, hidden"
                             + " up to one iteration), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"

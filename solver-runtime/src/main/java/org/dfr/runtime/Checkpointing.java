@@ -38,8 +38,9 @@ public final class Checkpointing implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Checkpointing.class);
 
     /**
-     * Iterations between a checkpoint and its commit: the replication overlaps this many iterations
-     * before the rank waits for it. 1 is enough when a replication takes less than an iteration.
+     * Iterations between a checkpoint and its commit unless the run asks for another
+     * ({@link RunSpec#commitLagIterations}): the replication overlaps this many iterations before the
+     * rank waits for it. 1 is enough when a replication takes less than an iteration.
      */
     public static final int DEFAULT_COMMIT_LAG_ITERATIONS = 1;
     /** How often a rank waiting for its replication checks whether a recovery interrupted it. */
@@ -50,6 +51,8 @@ public final class Checkpointing implements AutoCloseable {
     private final RankCounters counters;
     /** The file level of this rank, or null. */
     private final FileCheckpointWriter files;
+    /** The lag the run asked for; the lag used is at most the interval minus one. */
+    private final int requestedLag;
     /** Set once more when an automatic interval is agreed, before the first checkpoint it places. */
     private volatile int commitLag;
     private final IterationHook hook;
@@ -73,21 +76,24 @@ public final class Checkpointing implements AutoCloseable {
 
     /** Checkpointing through {@code store}, counting writes in {@code counters}, with replication at once. */
     public Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters) {
-        this(store, control, counters, null, 0, IterationHook.NONE, null, "dfr-checkpoint-replicator");
+        this(store, control, counters, null, 0, 0, IterationHook.NONE, null, "dfr-checkpoint-replicator");
     }
 
     /**
      * Checkpointing with a file level too ({@code files} null: none).
      *
      * @param commitLag iterations between a checkpoint and its commit ({@link #lagFor})
+     * @param requestedLag the lag the run asked for, which {@link #useInterval} clamps anew
      * @param hook      told when a replication starts and when the rank waits for one
      * @param context   the rank, as the hook sees it
      */
     Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters, FileCheckpointWriter files,
-                  int commitLag, IterationHook hook, RankContext context, String threadName) {
-        if (commitLag < 0) {
-            throw new IllegalArgumentException("commit lag must be >= 0, got " + commitLag);
+                  int commitLag, int requestedLag, IterationHook hook, RankContext context, String threadName) {
+        if (commitLag < 0 || requestedLag < 0) {
+            throw new IllegalArgumentException("commit lag must be >= 0, got " + commitLag + " (asked for "
+                    + requestedLag + ")");
         }
+        this.requestedLag = requestedLag;
         this.store = store;
         this.control = control;
         this.counters = counters;
@@ -107,7 +113,16 @@ public final class Checkpointing implements AutoCloseable {
      * but less than the interval, so that a checkpoint is committed before the next one is written.
      */
     public static int lagFor(int checkpointEvery) {
-        return Math.min(DEFAULT_COMMIT_LAG_ITERATIONS, checkpointEvery - 1);
+        return lagFor(checkpointEvery, DEFAULT_COMMIT_LAG_ITERATIONS);
+    }
+
+    /**
+     * The commit lag of a run checkpointing every {@code checkpointEvery} iterations that asked for
+     * {@code requested}: less than the interval, so that a checkpoint is committed before the next one
+     * is written (a rank holds at most two checkpoints).
+     */
+    public static int lagFor(int checkpointEvery, int requested) {
+        return Math.max(0, Math.min(requested, checkpointEvery - 1));
     }
 
     /** The store of local and replicated copies. */
@@ -128,7 +143,7 @@ public final class Checkpointing implements AutoCloseable {
         if (pending != null) {
             throw new IllegalStateException("interval set while checkpoint " + pending.iteration + " is in flight");
         }
-        commitLag = lagFor(checkpointEvery);
+        commitLag = lagFor(checkpointEvery, requestedLag);
         if (files != null) {
             files.useInterval(checkpointEvery);
         }

@@ -13,15 +13,26 @@ package org.dfr.runtime;
  * @param mtbfSeconds above 0: the checkpoint interval is chosen during the run ({@link CheckpointSchedule}) from
  *        this mean time between failures of the whole run and the checkpoint cost measured in it, and
  *        {@code checkpointEvery} is not used; {@link #FIXED_INTERVAL}: every {@code checkpointEvery} iterations
+ * @param commitLagIterations iterations between a checkpoint and its commit, as asked for: the replication
+ *        overlaps that many iterations before a rank waits for it; the lag used is at most the interval
+ *        minus one ({@link Checkpointing#lagFor}). A failure before the commit recovers from the
+ *        checkpoint before, so a longer lag trades recomputation after a failure for less waiting
  */
 public record RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares,
-                      double tolerance, double mtbfSeconds) {
+                      double tolerance, double mtbfSeconds, int commitLagIterations) {
 
     public static final int DEFAULT_RANKS_PER_HOST = 2;
     /** The tolerance of a run that stops only after {@code iterations}: no residual is below it. */
     public static final double NO_TOLERANCE = 0.0;
     /** The {@link #mtbfSeconds} of a run that checkpoints every {@code checkpointEvery} iterations. */
     public static final double FIXED_INTERVAL = 0.0;
+
+    /** A run with the default commit lag ({@link Checkpointing#DEFAULT_COMMIT_LAG_ITERATIONS}). */
+    public RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares,
+                   double tolerance, double mtbfSeconds) {
+        this(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, tolerance, mtbfSeconds,
+                Checkpointing.DEFAULT_COMMIT_LAG_ITERATIONS);
+    }
 
     /** A run with a fixed checkpoint interval. */
     public RunSpec(int partitionCount, int iterations, int checkpointEvery, int ranksPerHost, int spares,
@@ -57,6 +68,9 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
         if (spares < 0) {
             throw new IllegalArgumentException("spares must be >= 0, got " + spares);
         }
+        if (commitLagIterations < 0) {
+            throw new IllegalArgumentException("commitLagIterations must be >= 0, got " + commitLagIterations);
+        }
     }
 
     /**
@@ -74,7 +88,18 @@ public record RunSpec(int partitionCount, int iterations, int checkpointEvery, i
 
     /** The same run with a convergence test ({@code 0}: none). */
     public RunSpec withTolerance(double value) {
-        return new RunSpec(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, value, mtbfSeconds);
+        return new RunSpec(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, value, mtbfSeconds,
+                commitLagIterations);
+    }
+
+    /** The same run with another commit lag ({@link #commitLagIterations}). */
+    public RunSpec withCommitLagIterations(int lag) {
+        return new RunSpec(partitionCount, iterations, checkpointEvery, ranksPerHost, spares, tolerance, mtbfSeconds, lag);
+    }
+
+    /** The commit lag used with checkpoints every {@code interval} iterations ({@link Checkpointing#lagFor}). */
+    public int commitLagFor(int interval) {
+        return Checkpointing.lagFor(interval, commitLagIterations);
     }
 
     /** Whether the checkpoint interval is chosen during the run (see {@link #mtbfSeconds}). */
