@@ -13,6 +13,9 @@ package org.dfr.analysis;
  *   idle(m)  = n - cone(m)
  *   E[X]     = (1/K) sum_{m=0..K-1} X(m)
  * </pre>
+ * With a commit lag {@code L} ({@code dfr run --commit-lag-iterations}: checkpoint {@code c} counts only from the
+ * reduction of {@code c+L} on), a failure at {@code t <= c+L} recovers from {@code c-K}, so {@code m} is uniform over
+ * {@code L..K+L-1} instead; {@code L = 0} is the model above (the paper's: a checkpoint counts at once).
  * Global rollback: {@code cone = n}, {@code work = m n}, {@code idle = 0}. The reported
  * {@code meanIdlePartitionIterations} is {@code E[idle(m) m]} (not {@code E[idle] E[m]}): idle partitions wait
  * for as many iterations as the lost ones recompute, which feeds {@link EnergyModel#savingsOf}.
@@ -32,14 +35,31 @@ public final class ExpectedCostAnalyzer {
 
     /** Expected cost when exactly {@code lostPartitions} fail, at an iteration uniform over the interval. */
     public ExpectedRecoveryCost forLostPartitions(int[] lostPartitions, int checkpointIntervalIterations) {
-        requireInterval(checkpointIntervalIterations);
-        MeanRecoveryCost dfr = dfrMeans(lostPartitions, checkpointIntervalIterations);
-        return result(checkpointIntervalIterations, dfr);
+        return forLostPartitions(lostPartitions, checkpointIntervalIterations, 0);
+    }
+
+    /**
+     * Expected cost when exactly {@code lostPartitions} fail, at an iteration uniform over the interval, with
+     * checkpoints committed {@code commitLagIterations} iterations after they are taken.
+     */
+    public ExpectedRecoveryCost forLostPartitions(int[] lostPartitions, int checkpointIntervalIterations,
+                                                 int commitLagIterations) {
+        requireInterval(checkpointIntervalIterations, commitLagIterations);
+        MeanRecoveryCost dfr = dfrMeans(lostPartitions, checkpointIntervalIterations, commitLagIterations);
+        return result(checkpointIntervalIterations, commitLagIterations, dfr);
     }
 
     /** Expected cost when one partition fails, each partition equally likely, at an iteration uniform over the interval. */
     public ExpectedRecoveryCost overSingleFailures(int checkpointIntervalIterations) {
-        requireInterval(checkpointIntervalIterations);
+        return overSingleFailures(checkpointIntervalIterations, 0);
+    }
+
+    /**
+     * Expected cost when one partition fails, each partition equally likely, at an iteration uniform over the interval,
+     * with checkpoints committed {@code commitLagIterations} iterations after they are taken.
+     */
+    public ExpectedRecoveryCost overSingleFailures(int checkpointIntervalIterations, int commitLagIterations) {
+        requireInterval(checkpointIntervalIterations, commitLagIterations);
         int n = analyzer.partitionCount();
         double cone = 0;
         double work = 0;
@@ -48,34 +68,43 @@ public final class ExpectedCostAnalyzer {
         int[] lost = new int[1];
         for (int f = 0; f < n; f++) {
             lost[0] = f;
-            MeanRecoveryCost one = dfrMeans(lost, checkpointIntervalIterations);
+            MeanRecoveryCost one = dfrMeans(lost, checkpointIntervalIterations, commitLagIterations);
             cone += one.meanConeSizePartitions();
             work += one.meanRecomputedPartitionIterations();
             idle += one.meanIdlePartitions();
             idleIterations += one.meanIdlePartitionIterations();
         }
-        return result(checkpointIntervalIterations, new MeanRecoveryCost(cone / n, work / n, idle / n, idleIterations / n));
+        return result(checkpointIntervalIterations, commitLagIterations,
+                new MeanRecoveryCost(cone / n, work / n, idle / n, idleIterations / n));
     }
 
-    private static void requireInterval(int k) {
+    private static void requireInterval(int k, int lag) {
         if (k < 1) {
             throw new IllegalArgumentException("checkpoint interval must be at least 1 iteration but was " + k);
         }
+        if (lag < 0 || lag >= k) {
+            throw new IllegalArgumentException("commit lag must be 0.." + (k - 1) + " iterations for a checkpoint interval"
+                    + " of " + k + " but was " + lag);
+        }
     }
 
-    private MeanRecoveryCost dfrMeans(int[] lostPartitions, int k) {
+    /** Means over {@code m} uniform on {@code lag..k+lag-1}. */
+    private MeanRecoveryCost dfrMeans(int[] lostPartitions, int k, int lag) {
         int n = analyzer.partitionCount();
-        int[] b = analyzer.compactBallSizes(lostPartitions, Math.max(k - 2, 0));
+        int[] b = analyzer.compactBallSizes(lostPartitions, Math.max(k + lag - 2, 0));
         int last = b.length - 1;
         double coneSum = 0;
         double workSum = 0;
         double idleSum = 0;
         double idleIterationsSum = 0;
         double work = 0; // work(m), built up as m grows
-        for (int m = 0; m < k; m++) {
+        for (int m = 0; m < k + lag; m++) {
             int cone = b[Math.min(Math.max(m - 1, 0), last)];
             if (m > 0) {
                 work += b[Math.min(m - 1, last)];
+            }
+            if (m < lag) {
+                continue;
             }
             coneSum += cone;
             workSum += work;
@@ -85,10 +114,10 @@ public final class ExpectedCostAnalyzer {
         return new MeanRecoveryCost(coneSum / k, workSum / k, idleSum / k, idleIterationsSum / k);
     }
 
-    private ExpectedRecoveryCost result(int k, MeanRecoveryCost dfr) {
+    private ExpectedRecoveryCost result(int k, int lag, MeanRecoveryCost dfr) {
         int n = analyzer.partitionCount();
-        double meanM = (k - 1) / 2.0;
+        double meanM = (k - 1) / 2.0 + lag;
         MeanRecoveryCost global = new MeanRecoveryCost(n, n * meanM, 0, 0);
-        return new ExpectedRecoveryCost(k, n, meanM, dfr, global);
+        return new ExpectedRecoveryCost(k, n, meanM, dfr, global, lag);
     }
 }

@@ -15,6 +15,14 @@ class ExpectedCostAnalyzerTest {
 
     /** Brute force: enumerate every failure iteration t = c+1..c+K, plan each by naive set expansion, average. */
     private static double[] bruteForce(PartitionDependencies deps, int[] lost, int k) {
+        return bruteForce(deps, lost, k, 0);
+    }
+
+    /**
+     * The same with checkpoint c committed by the reduction of c+lag: a failure at the start of t <= c+lag finds
+     * c-K the newest committed checkpoint.
+     */
+    private static double[] bruteForce(PartitionDependencies deps, int[] lost, int k, int lag) {
         int n = deps.partitionCount();
         int c = 40; // any checkpoint: only m matters
         double cone = 0;
@@ -22,7 +30,8 @@ class ExpectedCostAnalyzerTest {
         double idle = 0;
         double idleIterations = 0;
         for (int t = c + 1; t <= c + k; t++) {
-            int m = t - 1 - c;
+            int committed = t <= c + lag ? c - k : c;
+            int m = t - 1 - committed;
             List<TreeSet<Integer>> levels = NaiveCone.levels(deps, lost, m);
             TreeSet<Integer> participating = new TreeSet<>();
             if (m == 0) {
@@ -68,6 +77,32 @@ class ExpectedCostAnalyzerTest {
                 assertThat(cost.meanLostIterations()).isEqualTo((k - 1) / 2.0);
             }
         }
+    }
+
+    @Test
+    void when_checkpointsAreCommittedWithALag_then_meansMatchBruteForce() {
+        List<PartitionDependencies> layouts = List.of(
+                DependencyDeclarations.oneD3Point(15, false),
+                DependencyDeclarations.twoD5Point(6, 5, true),
+                DependencyDeclarations.threeD7Point(3, 4, 2, false));
+        for (PartitionDependencies deps : layouts) {
+            ExpectedCostAnalyzer analyzer = new ExpectedCostAnalyzer(new ConeAnalyzer(deps));
+            for (int k : new int[] {2, 5, 13}) {
+                for (int lag : new int[] {1, k - 1}) {
+                    int[] lost = {1};
+                    ExpectedRecoveryCost cost = analyzer.forLostPartitions(lost, k, lag);
+                    assertMatches(cost.dataFlowRollback(), bruteForce(deps, lost, k, lag));
+                    assertThat(cost.meanLostIterations()).isEqualTo((k - 1) / 2.0 + lag);
+                    assertThat(cost.globalRollback().meanRecomputedPartitionIterations())
+                            .isCloseTo(deps.partitionCount() * ((k - 1) / 2.0 + lag), within(EPS));
+                    assertThat(cost.commitLagIterations()).isEqualTo(lag);
+                }
+            }
+        }
+        // a lag costs recomputation: the same failure averaged over the interval recomputes more
+        ExpectedCostAnalyzer line = new ExpectedCostAnalyzer(new ConeAnalyzer(DependencyDeclarations.oneD3Point(15, false)));
+        assertThat(line.overSingleFailures(10, 9).dataFlowRollback().meanRecomputedPartitionIterations())
+                .isGreaterThan(line.overSingleFailures(10, 1).dataFlowRollback().meanRecomputedPartitionIterations());
     }
 
     @Test
@@ -128,6 +163,8 @@ class ExpectedCostAnalyzerTest {
     void when_badInputs_then_rejectedNamingTheValue() {
         ExpectedCostAnalyzer analyzer = new ExpectedCostAnalyzer(new ConeAnalyzer(DependencyDeclarations.global(3)));
         assertThatThrownBy(() -> analyzer.forLostPartitions(new int[] {0}, 0)).hasMessageContaining("interval").hasMessageContaining("0");
+        assertThatThrownBy(() -> analyzer.forLostPartitions(new int[] {0}, 5, 5))
+                .hasMessage("commit lag must be 0..4 iterations for a checkpoint interval of 5 but was 5");
         assertThatThrownBy(() -> new EnergyModel(4, 1e6, 1, 50, 60)).hasMessageContaining("idlePowerWatts").hasMessageContaining("60");
         assertThatThrownBy(() -> new EnergyModel(0, 1e6, 1, 50, 40)).hasMessageContaining("nodeCount");
         assertThatThrownBy(() -> new EnergyModel(4, -5, 1, 50, 40)).hasMessageContaining("nodeMtbfSeconds").hasMessageContaining("-5");

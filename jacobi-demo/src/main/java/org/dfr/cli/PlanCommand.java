@@ -100,6 +100,12 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = {"--checkpoint-interval", "--checkpoint-every"}, paramLabel = "K", description = "Iterations between checkpoints (with --expected).")
     Integer checkpointInterval;
 
+    @Option(names = "--commit-lag-iterations", paramLabel = "L", defaultValue = "0",
+            description = "With --expected: checkpoints count L iterations after they are taken (0..K-1), so a failure"
+                    + " in those L iterations rolls back to the checkpoint before. Default: ${DEFAULT-VALUE}, the paper's"
+                    + " model; dfr run commits with L = 1 unless told otherwise.")
+    int commitLagIterations;
+
     @Option(names = "--nodes", paramLabel = "N",
             description = "Nodes whose failures trigger recovery (default: partitions / " + DEFAULT_PARTITIONS_PER_NODE + ", at least 1).")
     Integer nodes;
@@ -130,6 +136,10 @@ public final class PlanCommand implements Callable<Integer> {
         if (expected) {
             runExpected(analyzer, out);
         } else {
+            if (spec.commandLine().getParseResult().hasMatchedOption("--commit-lag-iterations")) {
+                throw usage("--commit-lag-iterations is only used with --expected (one plan takes its checkpoint"
+                        + " from --checkpoint-iteration C)");
+            }
             runPlan(analyzer, out);
         }
         out.flush();
@@ -226,9 +236,13 @@ public final class PlanCommand implements Callable<Integer> {
             requireLostInRange(analyzer.partitionCount());
         }
         ExpectedCostAnalyzer expectedAnalyzer = new ExpectedCostAnalyzer(analyzer);
+        if (commitLagIterations < 0 || commitLagIterations >= checkpointInterval) {
+            throw usage("--commit-lag-iterations " + commitLagIterations + " is not allowed with --checkpoint-interval "
+                    + checkpointInterval + ": give 0.." + (checkpointInterval - 1));
+        }
         ExpectedRecoveryCost cost = lost == null
-                ? expectedAnalyzer.overSingleFailures(checkpointInterval)
-                : expectedAnalyzer.forLostPartitions(lost, checkpointInterval);
+                ? expectedAnalyzer.overSingleFailures(checkpointInterval, commitLagIterations)
+                : expectedAnalyzer.forLostPartitions(lost, checkpointInterval, commitLagIterations);
         if (json) {
             out.println(toJson(ExpectedReport.of(layoutName(), periodic, grid, lost, cost, model)));
         } else {

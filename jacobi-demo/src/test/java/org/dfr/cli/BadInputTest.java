@@ -105,6 +105,10 @@ class BadInputTest {
                 row("bench-recovery --repetitions 0", "--repetitions must be >= 1, got 0"),
                 row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),
                 // plan
+                row("plan --layout 2d5 --grid 2x4 --expected --checkpoint-interval 10 --commit-lag-iterations 10",
+                        "--commit-lag-iterations 10 is not allowed with --checkpoint-interval 10: give 0..9"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4"
+                        + " --commit-lag-iterations 1", "--commit-lag-iterations is only used with --expected"),
                 row("plan --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4", "missing --layout or --kernel"),
                 row("plan --layout 2d5 --kernel heat1d3 --cells 9 --grid 2x4 --lost 1 --checkpoint-iteration 0"
                         + " --failure-iteration 4", "give either --layout or --kernel"),

@@ -126,6 +126,24 @@ class PlanCommandTest {
     }
 
     @Test
+    void when_expectedWithACommitLag_then_mRunsFromTheLagToKPlusLagMinusOne() throws Exception {
+        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1", "--expected",
+                "--checkpoint-interval", "4", "--commit-lag-iterations", "2", "--json");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("commitLagIterations").intValue()).isEqualTo(2);
+        // a failure in the 2 iterations after checkpoint c rolls back to c-4: m = 2..5, mean 3.5
+        assertThat(json.get("meanLostIterations").doubleValue()).isEqualTo(3.5);
+        // partitions within distance d of partition 1 on 2x4: 1, 3, 5, 7, 8 for d = 0..4
+        JsonNode dfr = json.get("dataFlowRollback");
+        assertThat(dfr.get("meanConeSizePartitions").doubleValue()).isEqualTo((3 + 5 + 7 + 8) / 4.0);
+        // work(m) = b(0) + ... + b(m-1): 4, 9, 16, 24
+        assertThat(dfr.get("meanRecomputedPartitionIterations").doubleValue()).isEqualTo((4 + 9 + 16 + 24) / 4.0);
+        assertThat(json.get("globalRollback").get("meanRecomputedPartitionIterations").doubleValue()).isEqualTo(8 * 3.5);
+    }
+
+    @Test
     void when_expectedAsText_then_tableAndRatePrinted() {
         CliRun r = run("plan", "--layout", "2d9", "--grid", "4x4", "--expected", "--checkpoint-interval", "5");
         assertThat(r.exitCode()).as(r.err()).isZero();

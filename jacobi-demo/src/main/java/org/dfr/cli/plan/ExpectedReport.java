@@ -11,17 +11,17 @@ import org.dfr.analysis.MeanRecoveryCost;
  * energy-savings rate. {@code lostPartitions} is null when the means are over every single-partition failure.
  */
 @JsonPropertyOrder({"layout", "periodic", "grid", "partitionCount", "lostPartitions", "averagedOverSingleFailures",
-        "checkpointIntervalIterations", "meanLostIterations", "dataFlowRollback", "globalRollback",
+        "checkpointIntervalIterations", "commitLagIterations", "meanLostIterations", "dataFlowRollback", "globalRollback",
         "energyModel", "energySavings"})
 public record ExpectedReport(String layout, boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
                              boolean averagedOverSingleFailures, int checkpointIntervalIterations,
-                             double meanLostIterations, MeanRecoveryCost dataFlowRollback,
+                             int commitLagIterations, double meanLostIterations, MeanRecoveryCost dataFlowRollback,
                              MeanRecoveryCost globalRollback, EnergyModel energyModel, EnergySavings energySavings) {
 
     public static ExpectedReport of(String layout, boolean periodic, GridArgument grid, int[] lost,
                                     ExpectedRecoveryCost cost, EnergyModel model) {
         return new ExpectedReport(layout, periodic, grid.writtenSizes(), cost.partitionCount(), lost,
-                lost == null, cost.checkpointIntervalIterations(), cost.meanLostIterations(),
+                lost == null, cost.checkpointIntervalIterations(), cost.commitLagIterations(), cost.meanLostIterations(),
                 cost.dataFlowRollback(), cost.globalRollback(), model, model.savingsOf(cost));
     }
 }

@@ -19,9 +19,10 @@ public final class ExpectedTextRenderer {
         int k = cost.checkpointIntervalIterations();
         out.println("Expected recovery cost: " + layoutDescription + " (" + cost.partitionCount() + " partitions), "
                 + (lost == null ? "one partition lost, each equally likely" : "lost " + Arrays.toString(lost)));
+        int lag = cost.commitLagIterations();
         out.println(String.format(Locale.ROOT,
-                "checkpoint interval K = %d: failure iteration uniform over the interval, m uniform over 0..%d (mean %.1f)",
-                k, k - 1, cost.meanLostIterations()));
+                "checkpoint interval K = %d%s: failure iteration uniform over the interval, m uniform over %d..%d (mean %.1f)",
+                k, lag == 0 ? "" : ", commit lag L = " + lag, lag, k + lag - 1, cost.meanLostIterations()));
         MeanRecoveryCost dfr = cost.dataFlowRollback();
         MeanRecoveryCost global = cost.globalRollback();
         out.println(String.format(Locale.ROOT, "  %-46s %16s %16s", "", "DFR", "global rollback"));
