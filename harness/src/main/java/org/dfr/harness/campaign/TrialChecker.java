@@ -89,6 +89,10 @@ public final class TrialChecker {
                         + (config.iterations() + 1));
                 continue;
             }
+            if (!config.autoCheckpointInterval() && c % config.checkpointEvery() != 0) {
+                out.add(where + ": checkpoint " + c + " is not a checkpoint iteration (every "
+                        + config.checkpointEvery() + ")");
+            }
             if (r.lostIterations() != t - 1 - c) {
                 out.add(where + ": m = " + r.lostIterations() + " but t-1-c = " + (t - 1 - c));
             }

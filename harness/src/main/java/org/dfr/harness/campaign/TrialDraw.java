@@ -5,12 +5,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeSet;
 import org.dfr.harness.Mode;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.Checkpointing;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunSpec;
 
@@ -24,7 +26,8 @@ import org.dfr.runtime.RunSpec;
  * one; without, survivors adopt, or (processes mode, half of those trials) fresh rank processes are
  * respawned in place of the dead. A second failure is simultaneous with the first or later in the run; a death
  * during recovery or during agreement needs an earlier death to recover from. A pause lasts 20-50 % of
- * the heartbeat timeout.
+ * the heartbeat timeout. One trial in four commits its checkpoints with another lag than the default
+ * ({@link #commitLag}), drawn apart from the rest so that the other draws of a seed stay what they were.
  */
 public final class TrialDraw {
 
@@ -82,12 +85,12 @@ public final class TrialDraw {
         Random random = new Random(seed);
         List<TrialPlan> out = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-            out.add(next(i, random));
+            out.add(next(i, random, seed));
         }
         return out;
     }
 
-    private TrialPlan next(int index, Random random) {
+    private TrialPlan next(int index, Random random, long seed) {
         RunConfig base = bases.size() == 1 ? bases.get(0) : bases.get(random.nextInt(bases.size()));
         Strategy strategy = random.nextBoolean() ? Strategy.DFR : Strategy.GLOBAL;
         int spareCount = spares && random.nextInt(3) == 0 ? 1 : 0;
@@ -199,7 +202,7 @@ public final class TrialDraw {
         }
         if (dead.size() >= spec.memberCount()) {
             // a plan that kills every member leaves nobody to recover: draw this trial again
-            return next(index, random);
+            return next(index, random, seed);
         }
         // drawn last, and only where there is a choice: the draws of embedded campaigns stay what they were
         Replacement replacement = spareCount > 0 ? Replacement.SPARE
@@ -210,6 +213,22 @@ public final class TrialDraw {
             // the fake sysfs tree and the journals are made per trial by the runner
             config = config.withCapping(true, null, null);
         }
-        return new TrialPlan(index, config, drawn, replacement);
+        return new TrialPlan(index, config.withCommitLagIterations(commitLag(seed, index, k)), drawn, replacement);
+    }
+
+    /**
+     * The commit lag of trial {@code index} of {@code seed} with checkpoints every {@code k} iterations: null
+     * (the default) in three trials of four, else one of the other lags {@code 0..k-1}. Drawn from the seed and
+     * the index alone, so that adding it left every other draw of a seed as it was.
+     */
+    static Integer commitLag(long seed, int index, int k) {
+        // SplittableRandom mixes its seed: java.util.Random's first draws of consecutive seeds barely differ
+        SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index);
+        int usual = Checkpointing.lagFor(k);
+        if (k < 2 || random.nextInt(4) != 0) {
+            return null;
+        }
+        int lag = random.nextInt(k - 1);
+        return lag >= usual ? lag + 1 : lag;
     }
 }

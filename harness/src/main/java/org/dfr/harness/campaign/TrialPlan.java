@@ -37,7 +37,7 @@ public record TrialPlan(int index, RunConfig config, List<FaultKind> kinds, Repl
         return new TrialPlan(index, config, kinds, value);
     }
 
-    /** A short description: kernel, strategy, spares, replacement, capping, failures and pauses. */
+    /** A short description: kernel, strategy, spares, replacement, capping, commit lag, failures and pauses. */
     public String describe() {
         StringBuilder b = new StringBuilder(config.kernel().name()).append(' ').append(config.strategy().label());
         if (config.spares() > 0) {
@@ -46,6 +46,9 @@ public record TrialPlan(int index, RunConfig config, List<FaultKind> kinds, Repl
         b.append(' ').append(replacement.optionValue());
         if (config.capIdleHosts()) {
             b.append(" capped");
+        }
+        if (config.commitLagIterations() != null) {
+            b.append(" lag").append(config.commitLagIterations());
         }
         config.kills().forEach(k -> b.append(' ').append(k.rank()).append('@').append(k.iteration())
                 .append(k.point() == FaultPlan.Point.ITERATION_START ? ""

@@ -13,6 +13,7 @@ import org.dfr.harness.Mode;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
 import org.dfr.recovery.FaultPlan;
+import org.dfr.runtime.Checkpointing;
 import org.dfr.runtime.kernel.KernelCatalog;
 import org.junit.jupiter.api.Test;
 
@@ -126,6 +127,27 @@ class TrialDrawTest {
         // the replacement is part of the trial: a replay draws the same one
         assertThat(new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.PROCESSES).draw(21, 60).get(59))
                 .isEqualTo(processes.get(59));
+    }
+
+    @Test
+    void when_trialsAreDrawn_then_aboutAQuarterCommitWithAnotherLagInsideTheInterval() {
+        List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(31, 400);
+
+        List<TrialPlan> lagged = plans.stream().filter(p -> p.config().commitLagIterations() != null).toList();
+        assertThat(lagged.size()).isBetween(400 / 8, 400 * 3 / 8);
+        for (TrialPlan p : lagged) {
+            int lag = p.config().commitLagIterations();
+            assertThat(lag).as(p.describe()).isBetween(0, p.config().checkpointEvery() - 1)
+                    .isNotEqualTo(Checkpointing.lagFor(p.config().checkpointEvery()));
+            assertThat(p.describe()).contains(" lag" + lag);
+            assertThat(p.config().runSpec().commitLagFor(p.config().checkpointEvery())).isEqualTo(lag);
+        }
+        assertThat(lagged.stream().map(p -> p.config().commitLagIterations()).collect(Collectors.toSet()))
+                .as("more than one lag").hasSizeGreaterThan(1);
+        // a replay draws the same lag
+        TrialPlan first = lagged.get(0);
+        assertThat(new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(31, first.index() + 1)
+                .get(first.index())).isEqualTo(first);
     }
 
     @Test
