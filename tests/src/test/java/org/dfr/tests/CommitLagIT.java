@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
  *   iterations      |----+----|--+--+---|
  *                              ^  ^  ^
  *                              6  8  9
- *   lag 1: 5 committed with the reduction of 6  -> a death at 8 recovers from 5
+ *   lag 0: 5 committed with the reduction of 5  -> a death at 6 recovers from 5 (lag 1: from 0)
  *   lag 3: 5 committed with the reduction of 8  -> a death at 8 recovers from 0, at 9 from 5
  * </pre>
  */
@@ -57,16 +57,6 @@ class CommitLagIT {
         assertThat(report.recoveries()).singleElement()
                 .satisfies(r -> assertThat(r.checkpointIteration()).isEqualTo(5))
                 .satisfies(r -> assertThat(r.lostIterations()).isEqualTo(3));
-    }
-
-    @Test
-    void when_theLagIsTheDefault_then_aDeathAtTheSameIterationRecoversFromTheNewerCheckpoint() {
-        RunReport report = new Runner().run(killRank1At(8));
-
-        assertThat(report.fieldSha256()).isEqualTo(reference());
-        assertThat(report.commitLagIterations()).isEqualTo(1);
-        assertThat(report.recoveries()).singleElement()
-                .satisfies(r -> assertThat(r.checkpointIteration()).isEqualTo(5));
     }
 
     @Test
