@@ -89,6 +89,12 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-every", paramLabel = "K", description = "Checkpoint interval, iterations.")
     Integer checkpointEvery;
 
+    @Option(names = "--commit-lag-iterations", paramLabel = "L",
+            description = "A checkpoint counts only L iterations after it is taken (0..K-1), as dfr run"
+                    + " --commit-lag-iterations L commits it: a failure in those L iterations rolls back to the checkpoint"
+                    + " before. Default: 0, the paper's model (dfr run's default is 1); the checkpoint sweep uses at most K-1.")
+    Integer commitLagIterations;
+
     @Option(names = "--checkpoint-sweep", split = ",", paramLabel = "K[,K...]",
             description = "Intervals of the checkpoint-interval sweep.")
     List<Integer> checkpointSweep;
@@ -159,6 +165,7 @@ public final class SimulateCommand implements Callable<Integer> {
             set(firstSeed, b::firstSeed);
             set(iterations, b::iterations);
             set(checkpointEvery, b::checkpointEvery);
+            set(commitLagIterations, b::commitLagIterations);
             set(checkpointSweep, b::checkpointSweep);
             set(checkpointSweepNodes, b::checkpointSweepNodes);
             if (skipCheckpointSweep) {
@@ -221,6 +228,7 @@ public final class SimulateCommand implements Callable<Integer> {
             set(firstSeed, b::firstSeed);
             set(iterations, b::iterations);
             set(checkpointEvery, b::checkpointEvery);
+            set(commitLagIterations, b::commitLagIterations);
             set(mtbfHours, b::mtbfHours);
             o = b.build();
         } catch (IllegalArgumentException e) {
@@ -228,6 +236,7 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         SimulationSpec base = SimulationSpec.paper(dependencies)
                 .withIterations(o.iterations(), o.checkpointEvery())
+                .withCommitLagIterations(o.commitLagIterations())
                 .withFailures(new FailureModel(o.mtbfHours() * 3600,
                         FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, 10_000_000L));
         Map<Strategy, double[]> sums = new EnumMap<>(Strategy.class);
@@ -247,9 +256,11 @@ public final class SimulateCommand implements Callable<Integer> {
                 nanos += e.getValue().wallNanos();
             }
         }
-        out.printf(Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d,"
+        out.printf(Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d%s,"
                         + " node MTBF %.4g h, %d seeds: means per seed%n", kernel.choice(), cells, ranksGrid,
-                dependencies.partitionCount(), o.iterations(), o.checkpointEvery(), o.mtbfHours(), o.seeds());
+                dependencies.partitionCount(), o.iterations(), o.checkpointEvery(),
+                o.commitLagIterations() == 0 ? "" : " (commit lag " + o.commitLagIterations() + ")", o.mtbfHours(),
+                o.seeds());
         out.printf(Locale.ROOT, "  %-12s %22s %10s %14s %14s%n", "strategy", "recomputed iter/node",
                 "failures", "runtime [h]", "energy [MJ]");
         sums.forEach((strategy, acc) -> out.printf(Locale.ROOT, "  %-12s %22.4f %10.2f %14.4f %14.4f%n",

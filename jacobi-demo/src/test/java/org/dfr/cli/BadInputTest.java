@@ -104,6 +104,9 @@ class BadInputTest {
                 row("bench --kernel heat3d7 --ranks 2x2", "'2x2' has 2 axes but the kernel takes 3"),
                 row("bench-recovery --repetitions 0", "--repetitions must be >= 1, got 0"),
                 row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),
+                // simulate
+                row("simulate --preset quick --checkpoint-every 4 --commit-lag-iterations 4",
+                        "commitLagIterations must be 0..3 with checkpointEvery 4 but was 4"),
                 // plan
                 row("plan --layout 2d5 --grid 2x4 --expected --checkpoint-interval 10 --commit-lag-iterations 10",
                         "--commit-lag-iterations 10 is not allowed with --checkpoint-interval 10: give 0..9"),

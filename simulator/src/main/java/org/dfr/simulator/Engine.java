@@ -34,6 +34,8 @@ final class Engine {
     private final int iterations;
     private final double halo;
     private final double checkpoint;
+    /** Iterations after a checkpoint before it counts ({@link SimulationSpec#effectiveCommitLag}). */
+    private final int lag;
     private final double reload;
     private final double logCost;
     private final TaskTimes times;
@@ -89,6 +91,7 @@ final class Engine {
         this.graph = graph;
         this.n = graph.n;
         this.k = spec.checkpointEvery();
+        this.lag = spec.effectiveCommitLag();
         this.iterations = spec.iterations();
         TimingModel timing = spec.timing();
         this.halo = timing.haloSeconds();
@@ -318,6 +321,10 @@ final class Engine {
     private void recover(TreeSet<Integer> lost, int t, double at) {
         recoveries++;
         int c = ((t - 1) / k) * k;
+        if (c > 0 && t - c <= lag) {
+            // not committed yet: the checkpoint before it (the initial one counts at once, as in the runtime)
+            c -= k;
+        }
         int m = t - 1 - c;
         double delay = failureModel.detectionSeconds() + failureModel.replacementSeconds();
         double start = at + delay;

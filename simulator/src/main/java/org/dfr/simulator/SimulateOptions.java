@@ -43,6 +43,9 @@ import java.util.stream.IntStream;
  * @param taskJoules             fixed energy per task, J; 0 = busy power x task time (default 0)
  * @param threads                worker threads, 0 = every core (default 0)
  * @param out                    output directory for CSV and PNG files (default {@code simulate-out})
+ * @param commitLagIterations    a checkpoint counts only {@code L} iterations after it is taken, below
+ *                               {@code checkpointEvery} (default 0: at once, the paper's model; the checkpoint
+ *                               sweep uses at most {@code K-1}); see {@link SimulationSpec#commitLagIterations}
  */
 public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> dimensions, int seeds, long firstSeed,
                               int iterations, int checkpointEvery, List<Integer> checkpointSweep,
@@ -50,7 +53,8 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
                               double taskSeconds, double taskJitter, double partitionBytes, double linkBitsPerSecond,
                               double latencySeconds, double detectionSeconds, double replacementSeconds,
                               boolean failuresDuringRecovery, List<Strategy> strategies, double busyWatts,
-                              double idleWatts, double cappedIdleWatts, double taskJoules, int threads, Path out) {
+                              double idleWatts, double cappedIdleWatts, double taskJoules, int threads, Path out,
+                              int commitLagIterations) {
 
     /** The presets {@link #preset} accepts. */
     public static final List<String> PRESETS = List.of("paper-fig6", "quick", "custom");
@@ -90,6 +94,10 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         Checks.atLeast("checkpointEvery", checkpointEvery, 1);
         Checks.atLeast("checkpointSweepNodes", checkpointSweepNodes, 0);
         Checks.atLeast("threads", threads, 0);
+        if (commitLagIterations < 0 || commitLagIterations >= checkpointEvery) {
+            throw new IllegalArgumentException("commitLagIterations must be 0.." + (checkpointEvery - 1)
+                    + " with checkpointEvery " + checkpointEvery + " but was " + commitLagIterations);
+        }
         Checks.positive("mtbfHours", mtbfHours);
         if (out == null) {
             throw new IllegalArgumentException("out must name an output directory but was null");
@@ -209,6 +217,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         private double taskJoules = PowerModel.PAPER.taskJoules();
         private int threads;
         private Path out = Path.of("simulate-out");
+        private int commitLagIterations;
 
         /** Starts from the defaults. */
         public Builder() {
@@ -241,6 +250,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
             taskJoules = o.taskJoules;
             threads = o.threads;
             out = o.out;
+            commitLagIterations = o.commitLagIterations;
         }
 
         public Builder preset(String v) { preset = v; return this; }
@@ -269,13 +279,15 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         public Builder taskJoules(double v) { taskJoules = v; return this; }
         public Builder threads(int v) { threads = v; return this; }
         public Builder out(Path v) { out = v; return this; }
+        public Builder commitLagIterations(int v) { commitLagIterations = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value */
         public SimulateOptions build() {
             return new SimulateOptions(preset, nodes, dimensions, seeds, firstSeed, iterations, checkpointEvery,
                     checkpointSweep, checkpointSweepNodes, skipCheckpointSweep, mtbfHours, taskSeconds, taskJitter,
                     partitionBytes, linkBitsPerSecond, latencySeconds, detectionSeconds, replacementSeconds,
-                    failuresDuringRecovery, strategies, busyWatts, idleWatts, cappedIdleWatts, taskJoules, threads, out);
+                    failuresDuringRecovery, strategies, busyWatts, idleWatts, cappedIdleWatts, taskJoules, threads, out,
+                    commitLagIterations);
         }
     }
 }

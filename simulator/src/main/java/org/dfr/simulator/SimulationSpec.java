@@ -22,10 +22,21 @@ import org.dfr.analysis.PartitionDependencies;
  * @param recordRecoveries  whether {@link SimulationResult#recoveriesRecorded()} lists every recovery of random
  *                          failures (each record holds its participating partitions: costly at scale); recoveries
  *                          of explicit schedules are always recorded
+ * @param commitLagIterations a checkpoint counts only from the iteration {@code L} iterations after it on (as
+ *                          {@code dfr run --commit-lag-iterations L} commits it with that iteration's reduction): a
+ *                          failure at {@code t <= c+L} rolls back to {@code c-K}; at most {@code K-1} is used;
+ *                          0 (the paper's model, the default) counts a checkpoint at once
  */
 public record SimulationSpec(PartitionDependencies dependencies, int iterations, int checkpointEvery,
                              Strategy strategy, TimingModel timing, FailureModel failures, PowerModel power,
-                             long seed, boolean recordRecoveries) {
+                             long seed, boolean recordRecoveries, int commitLagIterations) {
+
+    /** A spec whose checkpoints count at once (commit lag 0). */
+    public SimulationSpec(PartitionDependencies dependencies, int iterations, int checkpointEvery, Strategy strategy,
+                          TimingModel timing, FailureModel failures, PowerModel power, long seed,
+                          boolean recordRecoveries) {
+        this(dependencies, iterations, checkpointEvery, strategy, timing, failures, power, seed, recordRecoveries, 0);
+    }
 
     /** @throws IllegalArgumentException naming the bad value */
     public SimulationSpec {
@@ -34,6 +45,7 @@ public record SimulationSpec(PartitionDependencies dependencies, int iterations,
         }
         Checks.atLeast("iterations", iterations, 1);
         Checks.atLeast("checkpointEvery", checkpointEvery, 1);
+        Checks.atLeast("commitLagIterations", commitLagIterations, 0);
         if (strategy == null || timing == null || failures == null || power == null) {
             throw new IllegalArgumentException("strategy, timing, failures and power must all be given");
         }
@@ -55,36 +67,47 @@ public record SimulationSpec(PartitionDependencies dependencies, int iterations,
 
     /** A copy with another strategy. */
     public SimulationSpec withStrategy(Strategy s) {
-        return new SimulationSpec(dependencies, iterations, checkpointEvery, s, timing, failures, power, seed, recordRecoveries);
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, s, timing, failures, power, seed, recordRecoveries, commitLagIterations);
     }
 
     /** A copy with another seed. */
     public SimulationSpec withSeed(long s) {
-        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, power, s, recordRecoveries);
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, power, s, recordRecoveries, commitLagIterations);
     }
 
     /** A copy with another iteration count and checkpoint interval. */
     public SimulationSpec withIterations(int count, int every) {
-        return new SimulationSpec(dependencies, count, every, strategy, timing, failures, power, seed, recordRecoveries);
+        return new SimulationSpec(dependencies, count, every, strategy, timing, failures, power, seed, recordRecoveries, commitLagIterations);
     }
 
     /** A copy with other timings. */
     public SimulationSpec withTiming(TimingModel t) {
-        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, t, failures, power, seed, recordRecoveries);
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, t, failures, power, seed, recordRecoveries, commitLagIterations);
     }
 
     /** A copy with another failure model. */
     public SimulationSpec withFailures(FailureModel f) {
-        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, f, power, seed, recordRecoveries);
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, f, power, seed, recordRecoveries, commitLagIterations);
     }
 
     /** A copy with another power model. */
     public SimulationSpec withPower(PowerModel p) {
-        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, p, seed, recordRecoveries);
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, p, seed, recordRecoveries, commitLagIterations);
     }
 
     /** A copy that records recoveries (or not). */
     public SimulationSpec withRecordRecoveries(boolean record) {
-        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, power, seed, record);
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, power, seed, record, commitLagIterations);
+    }
+
+    /** A copy whose checkpoints count {@code lag} iterations after they are taken ({@link #commitLagIterations}). */
+    public SimulationSpec withCommitLagIterations(int lag) {
+        return new SimulationSpec(dependencies, iterations, checkpointEvery, strategy, timing, failures, power, seed,
+                recordRecoveries, lag);
+    }
+
+    /** The commit lag used: {@link #commitLagIterations}, at most {@code checkpointEvery - 1}. */
+    public int effectiveCommitLag() {
+        return Math.min(commitLagIterations, checkpointEvery - 1);
     }
 }

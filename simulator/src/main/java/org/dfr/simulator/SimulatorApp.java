@@ -69,10 +69,12 @@ public final class SimulatorApp {
         FailureModel failures = options.failureModel();
         List<String> strategies = options.strategies().stream().map(Strategy::cliName).toList();
         SweepSettings settings = new SweepSettings(options.iterations(), options.seeds(), options.firstSeed(),
-                options.strategies(), timing, failures, options.powerModel(), options.threads());
-        out.printf(Locale.ROOT, "simulate %s: nodes %s, %sD, %d seeds, %d iterations, K=%d, MTBF %.4g h/node, tasks %.4g s,"
+                options.strategies(), timing, failures, options.powerModel(), options.threads(),
+                options.commitLagIterations());
+        out.printf(Locale.ROOT, "simulate %s: nodes %s, %sD, %d seeds, %d iterations, K=%d%s, MTBF %.4g h/node, tasks %.4g s,"
                         + " halo %.4g s, checkpoint %.4g s, strategies %s -> %s%n", options.preset(), options.resolvedNodes(),
                 options.resolvedDimensions(), options.seeds(), options.iterations(), options.checkpointEvery(),
+                options.commitLagIterations() == 0 ? "" : " (commit lag " + options.commitLagIterations() + ")",
                 options.mtbfHours(), timing.taskSeconds(), timing.haloSeconds(), timing.checkpointSeconds(), strategies, dir);
         List<Path> files = new ArrayList<>();
 

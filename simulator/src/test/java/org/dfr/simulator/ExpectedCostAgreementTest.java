@@ -35,11 +35,30 @@ class ExpectedCostAgreementTest {
     @MethodSource("layouts")
     void when_failures_are_random_then_mean_recomputation_per_failure_matches_the_expected_cost(
             String name, PartitionDependencies deps, int every) {
+        assertAgreement(deps, every, 0);
+    }
+
+    static Stream<Arguments> laggedLayouts() {
+        return Stream.of(
+                Arguments.of("2x4 5-point, K 4, lag 2", DependencyDeclarations.twoD5Point(2, 4, false), 4, 2),
+                Arguments.of("1D 40 partitions, K 8, lag 3", DependencyDeclarations.oneD3Point(40, false), 8, 3));
+    }
+
+    /** The simulator and the analyzer model the commit lag apart: m uniform over L..K+L-1 in both. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("laggedLayouts")
+    void when_checkpointsCountWithALag_then_mean_recomputation_per_failure_matches_the_expected_cost(
+            String name, PartitionDependencies deps, int every, int lag) {
+        assertAgreement(deps, every, lag);
+    }
+
+    private static void assertAgreement(PartitionDependencies deps, int every, int lag) {
         int n = deps.partitionCount();
         // halos and checkpoints cost nothing, so every iteration lasts as long and m is uniform over 0..K-1
         SimulationSpec base = SimulationSpec.paper(deps).withIterations(600, every).withRecordRecoveries(true)
                 .withTiming(TimingModel.PAPER.withPartitionBytes(0))
-                .withFailures(FailureModel.PAPER.withNodeMtbfSeconds(n * 30.0));
+                .withFailures(FailureModel.PAPER.withNodeMtbfSeconds(n * 30.0))
+                .withCommitLagIterations(lag);
         List<Double> dfr = new ArrayList<>();
         List<Double> global = new ArrayList<>();
         for (long seed = 1; seed <= 8; seed++) {
@@ -50,7 +69,7 @@ class ExpectedCostAgreementTest {
                 global.add((double) r.recomputedPartitionIterations());
             }
         }
-        ExpectedRecoveryCost expected = new ExpectedCostAnalyzer(new ConeAnalyzer(deps)).overSingleFailures(every);
+        ExpectedRecoveryCost expected = new ExpectedCostAnalyzer(new ConeAnalyzer(deps)).overSingleFailures(every, lag);
 
         double[] d = dfr.stream().mapToDouble(Double::doubleValue).toArray();
         double[] g = global.stream().mapToDouble(Double::doubleValue).toArray();

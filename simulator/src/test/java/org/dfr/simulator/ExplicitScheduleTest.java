@@ -37,6 +37,32 @@ class ExplicitScheduleTest {
         assertThat(rec.idlePartitions()).containsExactly(4, 6, 7);
     }
 
+    @Test
+    void when_checkpointsCountWithALag_then_aFailureInsideTheLagRollsBackToTheCheckpointBefore() {
+        // K = 6: checkpoint 6 counts from iteration 6 + L on; the initial checkpoint 0 counts at once
+        PartitionDependencies deps = DependencyDeclarations.twoD5Point(2, 4, false);
+        ConeAnalyzer analyzer = new ConeAnalyzer(deps);
+        List<ScheduledFailure> failures = List.of(ScheduledFailure.at(8, 1));
+
+        RecoveryRecord atOnce = Simulation.run(spec(deps, 14, 6, Strategy.DFR), FailureSchedule.explicit(failures))
+                .recoveriesRecorded().get(0);
+        RecoveryRecord lagTwo = Simulation.run(spec(deps, 14, 6, Strategy.DFR).withCommitLagIterations(2),
+                FailureSchedule.explicit(failures)).recoveriesRecorded().get(0);
+        RecoveryRecord lagOne = Simulation.run(spec(deps, 14, 6, Strategy.DFR).withCommitLagIterations(1),
+                FailureSchedule.explicit(failures)).recoveriesRecorded().get(0);
+
+        assertThat(atOnce.checkpointIteration()).isEqualTo(6);
+        assertThat(lagOne.checkpointIteration()).isEqualTo(6);
+        assertThat(lagTwo.checkpointIteration()).isZero();
+        assertThat(lagTwo.lostIterations()).isEqualTo(7);
+        RecoveryPlan plan = analyzer.plan(new int[] {1}, 0, 8);
+        assertThat(lagTwo.recomputedPartitionIterations()).isEqualTo(plan.recomputedPartitionIterations());
+        // a failure in the first K iterations finds only the initial checkpoint, lag or not
+        assertThat(Simulation.run(spec(deps, 14, 6, Strategy.DFR).withCommitLagIterations(5),
+                FailureSchedule.explicit(List.of(ScheduledFailure.at(3, 1)))).recoveriesRecorded().get(0)
+                .checkpointIteration()).isZero();
+    }
+
     static Stream<Arguments> schedules() {
         return Stream.of(
                 Arguments.of(2, 4, List.of(ScheduledFailure.at(4, 1))),

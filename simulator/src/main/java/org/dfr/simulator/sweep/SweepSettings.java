@@ -19,9 +19,17 @@ import org.dfr.simulator.TimingModel;
  * @param failures    failure model
  * @param power       power model
  * @param parallelism threads for the points' runs (0 = every core)
+ * @param commitLagIterations iterations after a checkpoint before it counts (at most each point's {@code K-1} is
+ *                    used; {@link SimulationSpec#commitLagIterations})
  */
 public record SweepSettings(int iterations, int seeds, long firstSeed, List<Strategy> strategies, TimingModel timing,
-                            FailureModel failures, PowerModel power, int parallelism) {
+                            FailureModel failures, PowerModel power, int parallelism, int commitLagIterations) {
+
+    /** Settings whose checkpoints count at once (commit lag 0, the paper's model). */
+    public SweepSettings(int iterations, int seeds, long firstSeed, List<Strategy> strategies, TimingModel timing,
+                         FailureModel failures, PowerModel power, int parallelism) {
+        this(iterations, seeds, firstSeed, strategies, timing, failures, power, parallelism, 0);
+    }
 
     /** Copies the list. */
     public SweepSettings {
@@ -31,6 +39,6 @@ public record SweepSettings(int iterations, int seeds, long firstSeed, List<Stra
     /** The spec of one run. */
     SimulationSpec spec(Decomposition layout, int checkpointEvery, Strategy strategy, long seed) {
         return new SimulationSpec(layout.dependencies(), iterations, checkpointEvery, strategy, timing, failures, power,
-                seed, false);
+                seed, false, commitLagIterations);
     }
 }
