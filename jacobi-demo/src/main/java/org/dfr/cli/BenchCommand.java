@@ -27,6 +27,7 @@ import org.dfr.jacobi.bench.NanoClock;
 import org.dfr.jacobi.bench.SequentialJacobiTiming;
 import org.dfr.jacobi.bench.Throughput;
 import org.dfr.harness.RunConfig;
+import org.dfr.runtime.Checkpointing;
 import org.dfr.harness.Runner;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunReport;
@@ -90,6 +91,11 @@ public final class BenchCommand implements Callable<Integer> {
                     + " it. Default: ${DEFAULT-VALUE}.")
     int checkpoints;
 
+    @Option(names = "--commit-lag-iterations", paramLabel = "L",
+            description = "Commit lag of the checkpoint-cost run (as dfr run --commit-lag-iterations; at most its"
+                    + " interval minus one). Default: dfr run's.")
+    Integer commitLagIterations;
+
     @Option(names = "--bandwidth-mib", paramLabel = "MIB", defaultValue = "256",
             description = "Size of each array of the bandwidth copy, far larger than the caches. Default: ${DEFAULT-VALUE}.")
     int bandwidthMib;
@@ -120,6 +126,10 @@ public final class BenchCommand implements Callable<Integer> {
         }
         if (checkpoints < 0) {
             throw new ParameterException(spec.commandLine(), "--checkpoints must be >= 0, got " + checkpoints);
+        }
+        if (commitLagIterations != null && commitLagIterations < 0) {
+            throw new ParameterException(spec.commandLine(), "--commit-lag-iterations must be >= 0, got "
+                    + commitLagIterations);
         }
         if (bandwidthMib < 1 || bandwidthMib > 8192) {
             throw new ParameterException(spec.commandLine(), "--bandwidth-mib must be 1..8192, got " + bandwidthMib);
@@ -244,14 +254,16 @@ public final class BenchCommand implements Callable<Integer> {
         RunReport with;
         try {
             with = runner.run(RunConfig.of(kernel.choice(), kernel.jars(), grid.values(), layout.values(), iterations,
-                    every));
+                    every).withCommitLagIterations(commitLagIterations == null ? null
+                    : Checkpointing.lagFor(every, commitLagIterations)));
         } catch (RuntimeException e) {
             return CheckpointCost.unavailable(name, "unavailable: the run with checkpoints failed (" + e.getMessage() + ")");
         }
         double iterationMillis = (double) withoutCheckpoints.loopMillis() / iterations;
         double overhead = (double) (with.loopMillis() - withoutCheckpoints.loopMillis()) / inLoop;
         double write = with.checkpointMillisEach();
-        return new CheckpointCost(name, every, inLoop, iterationMillis, overhead, overhead / iterationMillis, write,
+        return new CheckpointCost(name, every, inLoop, with.commitLagIterations(), iterationMillis, overhead,
+                overhead / iterationMillis, write,
                 write / iterationMillis, null);
     }
 

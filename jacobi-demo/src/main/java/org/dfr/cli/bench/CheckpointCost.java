@@ -14,6 +14,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param layout                rank layout, e.g. {@code "2x4"}
  * @param checkpointEvery       the checkpoint interval of the run with checkpoints
  * @param checkpointsInLoop     checkpoints taken inside the loop of that run
+ * @param commitLagIterations   the commit lag of that run ({@code --commit-lag-iterations})
  * @param iterationMillis       one iteration of the run without checkpoints
  * @param overheadMillisEach    extra loop time per checkpoint
  * @param overheadFraction      {@code overheadMillisEach / iterationMillis}
@@ -22,12 +23,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param note                  why the figures are missing, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CheckpointCost(String layout, Integer checkpointEvery, Integer checkpointsInLoop, Double iterationMillis,
+public record CheckpointCost(String layout, Integer checkpointEvery, Integer checkpointsInLoop,
+                             Integer commitLagIterations, Double iterationMillis,
                              Double overheadMillisEach, Double overheadFraction, Double writeMillisEach,
                              Double writeFraction, String note) {
 
     /** No figures, and why. */
     public static CheckpointCost unavailable(String layout, String note) {
-        return new CheckpointCost(layout, null, null, null, null, null, null, null, note);
+        return new CheckpointCost(layout, null, null, null, null, null, null, null, null, note);
     }
 }
