@@ -334,8 +334,10 @@ public final class ProcessLauncher {
     private List<String> jvmCommand(RunConfig config) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        String extra = System.getProperty(RANK_JVM_OPTIONS_PROPERTY, "").trim();
+        List<String> extraOptions = extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
         cmd.add("-Xmx" + heapMib(config) + "m");
-        cmd.add("-XX:+UseParallelGC");
+        cmd.addAll(defaultCollector(jvmOptions, extraOptions));
         cmd.addAll(HUGE_PAGES);
         cmd.add("-XX:+ExitOnOutOfMemoryError");
         cmd.addAll(START_UP_JIT);
@@ -349,14 +351,21 @@ public final class ProcessLauncher {
                 .sorted()
                 .forEach(k -> cmd.add("-D" + k + "=" + System.getProperty(k)));
         cmd.addAll(jvmOptions);
-        String extra = System.getProperty(RANK_JVM_OPTIONS_PROPERTY, "").trim();
-        if (!extra.isEmpty()) {
-            cmd.addAll(List.of(extra.split("\\s+")));
-        }
+        cmd.addAll(extraOptions);
         cmd.add("-cp");
         cmd.add(classPath(config));
         cmd.add(RankProcessMain.class.getName());
         return cmd;
+    }
+
+    /**
+     * The ranks' garbage collector: the parallel one, unless the given options choose one
+     * ({@code -XX:+UseG1GC}, {@code -XX:+UseSerialGC}, ...): a JVM given two refuses to start.
+     */
+    static List<String> defaultCollector(List<String> jvmOptions, List<String> extraOptions) {
+        boolean chosen = Stream.concat(jvmOptions.stream(), extraOptions.stream())
+                .anyMatch(o -> o.matches("-XX:\\+Use\\w*GC"));
+        return chosen ? List.of() : List.of("-XX:+UseParallelGC");
     }
 
     /** This JVM's class path and the run's kernel jars: a rank finds the kernel as the launcher did. */

@@ -12,6 +12,18 @@ class ProcessLauncherTest {
     private static final long MIB = 1L << 20;
 
     @Test
+    void when_noOptionChoosesACollector_then_theRanksUseTheParallelOne() {
+        assertThat(ProcessLauncher.defaultCollector(List.of("-Xlog:gc"), List.of("-XX:+AlwaysPreTouch")))
+                .containsExactly("-XX:+UseParallelGC");
+    }
+
+    @Test
+    void when_anOptionChoosesACollector_then_noSecondOneIsAddedForTheJvmRefusesTwo() {
+        assertThat(ProcessLauncher.defaultCollector(List.of(), List.of("-XX:+UseG1GC"))).isEmpty();
+        assertThat(ProcessLauncher.defaultCollector(List.of("-XX:+UseSerialGC"), List.of())).isEmpty();
+    }
+
+    @Test
     void when_problemIsSmall_then_heapIsTheMinimum() {
         assertThat(ProcessLauncher.heapMib(RunConfig.of(2, 4, 37, 29, 10, 10)))
                 .isEqualTo(ProcessLauncher.MIN_HEAP_MIB);
