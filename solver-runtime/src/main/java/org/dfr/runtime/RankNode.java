@@ -323,6 +323,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             byte[] bytes = Doubles.toBytes(e.getValue().live());
             promotionRetry.run(() -> finals.set(e.getKey(), bytes));
         }
+        LOG.debug("rank {}: final states of partitions {} published", rankId, states.buffers().keySet());
         IMap<Integer, String> stats = hazelcast.getMap(HazelcastConfigs.STATS_MAP);
         String encoded = stats().encode();
         promotionRetry.run(() -> stats.set(rankId, encoded));
