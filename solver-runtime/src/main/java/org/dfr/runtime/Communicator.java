@@ -173,6 +173,38 @@ public final class Communicator {
         return sum;
     }
 
+    /**
+     * Gathers every partition's final state on the {@link Leadership#root root}: the others send it the
+     * states of their partitions, and it waits for those of every partition it does not own.
+     *
+     * <p>The data plane, not a replicated map: a state written to a map while the cluster rebalanced
+     * after a recovery was once not found by the collector (campaign seed 90, trial 727), and the
+     * states are needed by one rank only, at the run's end. A rank lost meanwhile ends the wait with
+     * an {@link org.dfr.runtime.net.EpochChangedException}; the run then recovers and gathers again.
+     *
+     * @param own this rank's partitions and their final states
+     * @return on the root, every partition's final state, in partition order; elsewhere null
+     */
+    public TreeMap<Integer, double[]> gatherFinalStates(Map<Integer, double[]> own) {
+        int epoch = mailbox.epoch();
+        Ownership owners = ownership.get();
+        int root = Leadership.root(owners);
+        if (rankId != root) {
+            for (Map.Entry<Integer, double[]> e : own.entrySet()) {
+                dataPlane.send(root, new MessageKey(epoch, MessageKind.FINAL_STATE, 0, e.getKey(), rankId), e.getValue());
+            }
+            return null;
+        }
+        TreeMap<Integer, double[]> all = new TreeMap<>(own);
+        for (int p = 0; p < partitionCount; p++) {
+            int owner = owners.ownerOf(p);
+            if (owner != rankId) {
+                all.put(p, mailbox.take(new MessageKey(epoch, MessageKind.FINAL_STATE, 0, p, owner), messageTimeoutMillis));
+            }
+        }
+        return all;
+    }
+
     /** All-to-all barrier among the given ranks in the current epoch. */
     public void barrier(MessageKind kind, int iteration, int[] ranks) {
         int epoch = mailbox.epoch();

@@ -155,8 +155,9 @@ public final class EmbeddedCluster {
                 throw e instanceof RunFailedException ? e : new RunFailedException(e.toString(), e);
             }
             long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            RankNode collector = nodes.stream().filter(n -> !n.isKilled()).findFirst()
-                    .orElseThrow(() -> new RunFailedException("no member survived"));
+            // the root gathered the final states; every surviving rank agrees on which rank it is
+            RankNode collector = nodes.stream().filter(n -> !n.isKilled() && n.isCollector()).findFirst()
+                    .orElseThrow(() -> new RunFailedException("no surviving rank holds the final states"));
             RunOutcome outcome = ResultCollector.collect(collector, wallMillis);
             return outcome;
         } finally {

@@ -33,7 +33,6 @@ public final class HazelcastConfigs {
     /** Small IMaps used for agreement and results; all carry one synchronous backup. */
     public static final String CONTROL_MAP = "dfr.control";
     public static final String STATUS_MAP = "dfr.status";
-    public static final String FINAL_STATE_MAP = "dfr.final";
     public static final String STATS_MAP = "dfr.stats";
     /**
      * Synchronous backups of every checkpoint. Two, not one: with zone-aware groups the three copies
@@ -143,7 +142,7 @@ public final class HazelcastConfigs {
                 .setPartitioningStrategyConfig(new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName())));
         // agreement data must survive simultaneous losses (a host, a failure during recovery)
         config.addMapConfig(new MapConfig(CONTROL_MAP).setBackupCount(CONTROL_BACKUP_COUNT).setAsyncBackupCount(0));
-        for (String name : new String[] {STATUS_MAP, FINAL_STATE_MAP, STATS_MAP}) {
+        for (String name : new String[] {STATUS_MAP, STATS_MAP}) {
             config.addMapConfig(new MapConfig(name).setBackupCount(1).setAsyncBackupCount(0));
         }
         return config;

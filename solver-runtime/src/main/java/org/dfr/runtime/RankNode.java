@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.dfr.analysis.PartitionDependencies;
@@ -94,6 +95,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     private volatile Ownership ownership;
     private volatile boolean finished;
+    /** On the root once the run ended: every partition's final state (see {@link #finalStates}). */
+    private volatile Map<Integer, double[]> collectedFinalStates;
     private volatile boolean killed;
 
     private RankNode(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
@@ -319,12 +322,12 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     private void publishFinalState() {
         failureHandler.flush(this);
-        IMap<Integer, byte[]> finals = hazelcast.getMap(HazelcastConfigs.FINAL_STATE_MAP);
+        Map<Integer, double[]> own = new TreeMap<>();
         for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
-            byte[] bytes = Doubles.toBytes(e.getValue().live());
-            promotionRetry.run(() -> finals.set(e.getKey(), bytes));
+            own.put(e.getKey(), e.getValue().live().clone());
         }
-        LOG.debug("rank {}: final states of partitions {} published", rankId, states.buffers().keySet());
+        collectedFinalStates = communicator.gatherFinalStates(own);
+        LOG.debug("rank {}: final states of partitions {} sent to the root", rankId, own.keySet());
         IMap<Integer, String> stats = hazelcast.getMap(HazelcastConfigs.STATS_MAP);
         String encoded = stats().encode();
         promotionRetry.run(() -> stats.set(rankId, encoded));
@@ -357,6 +360,22 @@ public final class RankNode implements RecoveryView, AutoCloseable {
      */
     public int collectorRank() {
         return Leadership.root(ownership);
+    }
+
+    /**
+     * Every partition's final state, gathered by this rank as the {@link #collectorRank collector} when the
+     * run ended.
+     *
+     * @throws IllegalStateException if this rank did not gather them (it is not the collector, or the run
+     *         has not ended)
+     */
+    public Map<Integer, double[]> finalStates() {
+        Map<Integer, double[]> gathered = collectedFinalStates;
+        if (gathered == null || !finished) {
+            throw new IllegalStateException("rank " + rankId + " holds no final states: the collector is rank "
+                    + collectorRank() + (finished ? "" : ", and the run has not ended"));
+        }
+        return gathered;
     }
 
     /** Whether this rank is the {@link #collectorRank collector}. */

@@ -53,16 +53,17 @@ class CampaignIT {
     @Test
     @Timeout(900)
     void when_randomFailuresOfEveryKindAreInjectedInEmbeddedMode_then_everyTrialPasses() {
-        // seed 32 draws every kind in 20 trials (a death of the coordinator during agreement included),
-        // every kernel, and capped trials on a fake sysfs tree
+        // seed 21 draws every kind in 12 trials (a death of the coordinator during agreement included),
+        // every kernel, a trial that only pauses, and capped trials on a fake sysfs tree (seed 32 needed 20
+        // trials, 67 s of a CI run near its 15-minute budget)
         List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED)
-                .heartbeatTimeoutMillis(HEARTBEAT_TIMEOUT_MILLIS).capping(true).draw(32L, 20);
+                .heartbeatTimeoutMillis(HEARTBEAT_TIMEOUT_MILLIS).capping(true).draw(21L, 12);
 
         CampaignRunner.Result result = run(plans, runner());
 
-        assertThat(result.trials()).as("trials run within the time budget").hasSize(20);
+        assertThat(result.trials()).as("trials run within the time budget").hasSize(12);
         assertThat(result.trials()).allSatisfy(CampaignIT::passes);
-        assertThat(result.count(Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(17);
+        assertThat(result.count(Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(10);
         assertThat(result.trials().stream().map(t -> t.plan().config().kernel().name()).distinct().count())
                 .isEqualTo(BASES.size());
         assertThat(result.trials().stream().flatMap(t -> t.plan().kinds().stream()).collect(Collectors.toSet()))

@@ -39,7 +39,12 @@ public enum MessageKind {
      * A committed recovery directive ({@code a} = the rank that sends it), its JSON as text
      * ({@link TextPayload}); of the epoch it opens. Stored for the recovery.
      */
-    DIRECTIVE;
+    DIRECTIVE,
+    /**
+     * A partition's final state at the run's end, to the {@code Leadership#root root}, which collects the
+     * results: {@code a} = the partition, {@code b} = the sending rank.
+     */
+    FINAL_STATE;
 
     private static final MessageKind[] VALUES = values();
 

@@ -1,0 +1,126 @@
+package org.dfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.dfr.analysis.BlockLayout;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.EpochChangedException;
+import org.dfr.runtime.net.Mailbox;
+import org.dfr.runtime.stencil.LinearStencil;
+import org.dfr.runtime.stencil.StencilBoundary;
+import org.dfr.runtime.stencil.StencilKernel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The final states reach the root over the data plane, bit for bit, and a gather that a lost rank
+ * interrupts ends with the epoch change instead of a result.
+ *
+ * <pre>
+ *   partitions (2 x 2)    owners        root = rank 0 (the lowest active rank)
+ *     0 1                  0 1
+ *     2 3                  1 2
+ * </pre>
+ */
+class FinalStateGatherTest {
+
+    private static final long TIMEOUT_MILLIS = 10_000;
+    private static final int RANKS = 3;
+    private static final Ownership OWNERS = Ownership.of(new int[] {0, 1, 1, 2});
+
+    private final int[] ports = new int[RANKS];
+    private final List<Mailbox> mailboxes = new ArrayList<>();
+    private final List<DataPlane> planes = new ArrayList<>();
+    private final List<Communicator> communicators = new ArrayList<>();
+
+    @BeforeEach
+    void openThreeRanksOverTcp() throws Exception {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        PartitionKernel kernel = StencilKernel.linear(new BlockLayout(new int[] {8, 6}, new int[] {2, 2}),
+                new LinearStencil(new int[][] {{0, -1}, {0, 1}, {-1, 0}, {1, 0}}, new double[] {0.25, 0.25, 0.25, 0.25}),
+                StencilBoundary.periodicBoundary(), (x, y, z) -> x + 10 * y);
+        for (int r = 0; r < RANKS; r++) {
+            Mailbox mailbox = new Mailbox();
+            // no cluster name: never the in-JVM shortcut, always a socket
+            DataPlane plane = new DataPlane(r, mailbox, rank -> new InetSocketAddress(loopback, ports[rank]));
+            ports[r] = plane.port();
+            mailboxes.add(mailbox);
+            planes.add(plane);
+            communicators.add(new Communicator(r, kernel, plane, mailbox, TIMEOUT_MILLIS, () -> OWNERS));
+        }
+    }
+
+    @AfterEach
+    void close() {
+        planes.forEach(DataPlane::close);
+    }
+
+    @Test
+    void when_everyRankSendsItsPartitions_then_theRootHoldsEveryFinalStateBitForBit() throws Exception {
+        Map<Integer, double[]> expected = new TreeMap<>();
+        SplittableRandom random = new SplittableRandom(7);
+        for (int p = 0; p < OWNERS.partitionCount(); p++) {
+            double[] state = new double[12];
+            for (int k = 0; k < state.length; k++) {
+                state[k] = Double.longBitsToDouble(random.nextLong());
+            }
+            state[0] = -0.0;
+            expected.put(p, state);
+        }
+        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = new ArrayList<>();
+        for (int r = 1; r < RANKS; r++) {
+            int rank = r;
+            gathers.add(CompletableFuture.supplyAsync(() -> communicators.get(rank).gatherFinalStates(ownedBy(rank, expected))));
+        }
+
+        TreeMap<Integer, double[]> atRoot = communicators.get(0).gatherFinalStates(ownedBy(0, expected));
+
+        assertThat(atRoot).containsOnlyKeys(0, 1, 2, 3);
+        for (int p = 0; p < OWNERS.partitionCount(); p++) {
+            assertThat(doubleBits(atRoot.get(p))).as("partition %d", p).containsExactly(doubleBits(expected.get(p)));
+        }
+        for (CompletableFuture<TreeMap<Integer, double[]>> g : gathers) {
+            assertThat(g.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)).as("a rank that is not the root").isNull();
+        }
+    }
+
+    @Test
+    void when_aRankIsLostBeforeItSends_then_theRootsGatherEndsWithTheEpochChange() {
+        Map<Integer, double[]> states = Map.of(0, new double[] {1.0});
+        // rank 2 never sends partition 3; a recovery interrupts the epoch meanwhile
+        CompletableFuture.runAsync(() -> communicators.get(1).gatherFinalStates(Map.of(1, new double[] {2.0}, 2, new double[] {3.0})));
+        CompletableFuture.runAsync(() -> mailboxes.get(0).interruptEpoch("rank 2 lost"),
+                CompletableFuture.delayedExecutor(200, TimeUnit.MILLISECONDS));
+
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> communicators.get(0).gatherFinalStates(states)).isInstanceOf(EpochChangedException.class);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(TIMEOUT_MILLIS);
+    }
+
+    private static Map<Integer, double[]> ownedBy(int rank, Map<Integer, double[]> states) {
+        Map<Integer, double[]> own = new TreeMap<>();
+        for (int p : OWNERS.partitionsOf(rank)) {
+            own.put(p, states.get(p).clone());
+        }
+        return own;
+    }
+
+    private static long[] doubleBits(double[] values) {
+        long[] bits = new long[values.length];
+        for (int k = 0; k < values.length; k++) {
+            bits[k] = Double.doubleToRawLongBits(values[k]);
+        }
+        return bits;
+    }
+}
