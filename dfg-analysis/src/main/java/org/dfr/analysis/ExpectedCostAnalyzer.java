@@ -82,8 +82,8 @@ public final class ExpectedCostAnalyzer {
         if (k < 1) {
             throw new IllegalArgumentException("checkpoint interval must be at least 1 iteration but was " + k);
         }
-        if (lag < 0 || lag >= k) {
-            throw new IllegalArgumentException("commit lag must be 0.." + (k - 1) + " iterations for a checkpoint interval"
+        if (!CommitLag.isAllowed(lag, k)) {
+            throw new IllegalArgumentException("commit lag must be " + CommitLag.allowed(k) + " for a checkpoint interval"
                     + " of " + k + " but was " + lag);
         }
     }

@@ -164,7 +164,7 @@ class ExpectedCostAnalyzerTest {
         ExpectedCostAnalyzer analyzer = new ExpectedCostAnalyzer(new ConeAnalyzer(DependencyDeclarations.global(3)));
         assertThatThrownBy(() -> analyzer.forLostPartitions(new int[] {0}, 0)).hasMessageContaining("interval").hasMessageContaining("0");
         assertThatThrownBy(() -> analyzer.forLostPartitions(new int[] {0}, 5, 5))
-                .hasMessage("commit lag must be 0..4 iterations for a checkpoint interval of 5 but was 5");
+                .hasMessage("commit lag must be 0..4 (a checkpoint is committed before the next one is written) for a checkpoint interval of 5 but was 5");
         assertThatThrownBy(() -> new EnergyModel(4, 1e6, 1, 50, 60)).hasMessageContaining("idlePowerWatts").hasMessageContaining("60");
         assertThatThrownBy(() -> new EnergyModel(0, 1e6, 1, 50, 40)).hasMessageContaining("nodeCount");
         assertThatThrownBy(() -> new EnergyModel(4, -5, 1, 50, 40)).hasMessageContaining("nodeMtbfSeconds").hasMessageContaining("-5");

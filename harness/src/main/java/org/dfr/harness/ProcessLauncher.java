@@ -58,14 +58,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Heap per rank: a rank keeps its block about 16 times (2 live buffers, 2 duplicate buffers for a
  * recomputation, 2 local checkpoints while a new one is committed, its share of the replicated
- * checkpoint map: 3 copies (primary and 2 backups) of up to 2 checkpoints, and of the final-state
- * map), and a checkpoint write adds short-lived copies (the serialised block, and the backups other
- * ranks send at the same moment). Sized for 16 blocks, a 2x4 run of 4096x4096 filled 348 of its
+ * checkpoint map: 3 copies (primary and 2 backups) of up to 2 checkpoints), and a checkpoint write
+ * adds short-lived copies (the serialised block, and the backups other ranks send at the same moment). Sized for 16 blocks, a 2x4 run of 4096x4096 filled 348 of its
  * 368 MB with the initial checkpoint, collected the full heap again and again, and a rank once died
  * of OutOfMemoryError; so {@code -Xmx} is
  * {@value #BYTES_PER_BLOCK_CELL} bytes per cell of the largest block (with its halo ring), twice
  * that when a failure without a spare makes a survivor adopt a second block, plus
- * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB.
+ * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB. At the run's end the
+ * root also holds every partition's final state (one block per rank, off the data plane), as it did when it
+ * read them from a replicated map.
  */
 public final class ProcessLauncher {
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.dfr.analysis.CommitLag;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunSpec;
@@ -83,10 +84,9 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
             throw new IllegalArgumentException("--commit-lag-iterations " + commitLagIterations
                     + " is not allowed with --checkpoint-every auto: give a fixed --checkpoint-every K with it");
         }
-        if (commitLagIterations != null && (commitLagIterations < 0 || commitLagIterations >= checkpointEvery)) {
+        if (commitLagIterations != null && !CommitLag.isAllowed(commitLagIterations, checkpointEvery)) {
             throw new IllegalArgumentException("--commit-lag-iterations " + commitLagIterations + " is not allowed with"
-                    + " --checkpoint-every " + checkpointEvery + ": give 0.." + (checkpointEvery - 1)
-                    + " (a checkpoint is committed before the next one is written)");
+                    + " --checkpoint-every " + checkpointEvery + ": give " + CommitLag.allowed(checkpointEvery));
         }
         RunSpec spec = runSpec(partitionCountOf(ranksGrid), iterations, checkpointEvery, ranksPerHost, spares, tolerance,
                 mtbfSeconds, commitLagIterations);

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dfr.analysis.CheckpointIntervalAdvice;
+import org.dfr.analysis.CommitLag;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.EnergyModel;
 import org.dfr.analysis.ExpectedCostAnalyzer;
@@ -236,9 +237,9 @@ public final class PlanCommand implements Callable<Integer> {
             requireLostInRange(analyzer.partitionCount());
         }
         ExpectedCostAnalyzer expectedAnalyzer = new ExpectedCostAnalyzer(analyzer);
-        if (commitLagIterations < 0 || commitLagIterations >= checkpointInterval) {
+        if (!CommitLag.isAllowed(commitLagIterations, checkpointInterval)) {
             throw usage("--commit-lag-iterations " + commitLagIterations + " is not allowed with --checkpoint-interval "
-                    + checkpointInterval + ": give 0.." + (checkpointInterval - 1));
+                    + checkpointInterval + ": give " + CommitLag.allowed(checkpointInterval));
         }
         ExpectedRecoveryCost cost = lost == null
                 ? expectedAnalyzer.overSingleFailures(checkpointInterval, commitLagIterations)

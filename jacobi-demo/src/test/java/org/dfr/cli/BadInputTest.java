@@ -107,7 +107,7 @@ class BadInputTest {
                 row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),
                 // simulate
                 row("simulate --preset quick --checkpoint-every 4 --commit-lag-iterations 4",
-                        "commitLagIterations must be 0..3 with checkpointEvery 4 but was 4"),
+                        "commitLagIterations must be 0..3 (a checkpoint is committed before the next one is written) with checkpointEvery 4 but was 4"),
                 // plan
                 row("plan --layout 2d5 --grid 2x4 --expected --checkpoint-interval 10 --commit-lag-iterations 10",
                         "--commit-lag-iterations 10 is not allowed with --checkpoint-interval 10: give 0..9"),

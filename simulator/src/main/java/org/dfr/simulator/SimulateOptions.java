@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.dfr.analysis.CommitLag;
 
 /**
  * Options of {@link SimulatorApp#run}: what {@code dfr simulate} takes. Every field has a named default
@@ -94,8 +95,8 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         Checks.atLeast("checkpointEvery", checkpointEvery, 1);
         Checks.atLeast("checkpointSweepNodes", checkpointSweepNodes, 0);
         Checks.atLeast("threads", threads, 0);
-        if (commitLagIterations < 0 || commitLagIterations >= checkpointEvery) {
-            throw new IllegalArgumentException("commitLagIterations must be 0.." + (checkpointEvery - 1)
+        if (!CommitLag.isAllowed(commitLagIterations, checkpointEvery)) {
+            throw new IllegalArgumentException("commitLagIterations must be " + CommitLag.allowed(checkpointEvery)
                     + " with checkpointEvery " + checkpointEvery + " but was " + commitLagIterations);
         }
         Checks.positive("mtbfHours", mtbfHours);

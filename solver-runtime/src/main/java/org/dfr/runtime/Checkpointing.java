@@ -76,29 +76,28 @@ public final class Checkpointing implements AutoCloseable {
 
     /** Checkpointing through {@code store}, counting writes in {@code counters}, with replication at once. */
     public Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters) {
-        this(store, control, counters, null, 0, 0, IterationHook.NONE, null, "dfr-checkpoint-replicator");
+        this(store, control, counters, null, 1, 0, IterationHook.NONE, null, "dfr-checkpoint-replicator");
     }
 
     /**
      * Checkpointing with a file level too ({@code files} null: none).
      *
-     * @param commitLag iterations between a checkpoint and its commit ({@link #lagFor})
-     * @param requestedLag the lag the run asked for, which {@link #useInterval} clamps anew
-     * @param hook      told when a replication starts and when the rank waits for one
-     * @param context   the rank, as the hook sees it
+     * @param checkpointEvery the interval the run starts with ({@link #useInterval} sets another)
+     * @param requestedLag    the commit lag the run asked for; the lag used is {@link #lagFor} the interval
+     * @param hook            told when a replication starts and when the rank waits for one
+     * @param context         the rank, as the hook sees it
      */
     Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters, FileCheckpointWriter files,
-                  int commitLag, int requestedLag, IterationHook hook, RankContext context, String threadName) {
-        if (commitLag < 0 || requestedLag < 0) {
-            throw new IllegalArgumentException("commit lag must be >= 0, got " + commitLag + " (asked for "
-                    + requestedLag + ")");
+                  int checkpointEvery, int requestedLag, IterationHook hook, RankContext context, String threadName) {
+        if (requestedLag < 0) {
+            throw new IllegalArgumentException("commit lag must be >= 0, got " + requestedLag);
         }
         this.requestedLag = requestedLag;
         this.store = store;
         this.control = control;
         this.counters = counters;
         this.files = files;
-        this.commitLag = commitLag;
+        this.commitLag = lagFor(checkpointEvery, requestedLag);
         this.hook = hook;
         this.context = context;
         this.replicator = Executors.newSingleThreadExecutor(r -> {

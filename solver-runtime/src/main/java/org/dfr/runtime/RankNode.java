@@ -168,8 +168,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.communicator = new Communicator(rankId, kernel, dataPlane, mailbox, settings.messageTimeoutMillis(),
                 this::ownership);
         this.checkpointing = new Checkpointing(checkpoints, control, counters,
-                FileCheckpointWriter.of(disk, rankId, spec), spec.commitLagFor(spec.checkpointEvery()),
-                spec.commitLagIterations(), hook, this,
+                FileCheckpointWriter.of(disk, rankId, spec), spec.checkpointEvery(), spec.commitLagIterations(), hook, this,
                 "dfr-rank" + rankId + "-checkpoint-replicator");
         this.schedule = new CheckpointSchedule(spec, disk.restarts() ? disk.restartIteration() : 0,
                 checkpointing::useInterval);
