@@ -65,17 +65,18 @@ public final class Membership {
     /**
      * Starts watching the cluster of {@code hazelcast}.
      *
-     * @param runEnded whether this rank finished (a member leaving then is no failure)
+     * @param runEnded    whether this rank finished (a member leaving then is no failure)
+     * @param resultsRead whether the run's results have been read ({@link PromotionWatch})
      */
     public Membership(int rankId, HazelcastInstance hazelcast, ControlBoard control, DataPlane dataPlane,
-                      Mailbox mailbox, BooleanSupplier runEnded) {
+                      Mailbox mailbox, BooleanSupplier runEnded, BooleanSupplier resultsRead) {
         this.rankId = rankId;
         this.hazelcast = hazelcast;
         this.control = control;
         this.dataPlane = dataPlane;
         this.mailbox = mailbox;
         this.runEnded = runEnded;
-        this.promotionWatch = new PromotionWatch(rankId, hazelcast, runEnded);
+        this.promotionWatch = new PromotionWatch(rankId, hazelcast, resultsRead);
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }

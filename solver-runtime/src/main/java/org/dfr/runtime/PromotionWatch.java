@@ -54,25 +54,29 @@ public final class PromotionWatch {
 
     private final int rankId;
     private final HazelcastInstance hazelcast;
-    private final BooleanSupplier runEnded;
+    private final BooleanSupplier resultsRead;
     private final AtomicBoolean watching = new AtomicBoolean();
 
     /**
-     * @param runEnded whether this rank finished: members leaving then are the run's end, whose
-     *                 partitions nobody needs (and whose promotions fail while the members stop)
+     * @param resultsRead whether the run's results have been read: members leaving then are the run's
+     *                    end, whose partitions nobody needs (and whose promotions fail while the members
+     *                    stop). Not merely whether this rank finished: the collector reads the statistics
+     *                    and the records from the maps after every rank finished, and a member that died
+     *                    just before (campaign seed 92, trial 176: the master, in the middle of a cluster
+     *                    state change) left partitions that only a promotion makes readable again.
      */
-    public PromotionWatch(int rankId, HazelcastInstance hazelcast, BooleanSupplier runEnded) {
+    public PromotionWatch(int rankId, HazelcastInstance hazelcast, BooleanSupplier resultsRead) {
         this.rankId = rankId;
         this.hazelcast = hazelcast;
-        this.runEnded = runEnded;
+        this.resultsRead = resultsRead;
     }
 
     /**
      * Starts watching, on a daemon thread, unless a watch runs already (it covers this departure too) or
-     * the run ended.
+     * the run's results have been read.
      */
     public void memberLeft() {
-        if (runEnded.getAsBoolean() || !watching.compareAndSet(false, true)) {
+        if (resultsRead.getAsBoolean() || !watching.compareAndSet(false, true)) {
             return;
         }
         Thread t = new Thread(() -> {
@@ -92,7 +96,7 @@ public final class PromotionWatch {
     private void watch() {
         long start = System.nanoTime();
         long nextNudge = start + TimeUnit.MILLISECONDS.toNanos(GRACE_MILLIS);
-        while (hazelcast.getLifecycleService().isRunning() && !runEnded.getAsBoolean()) {
+        while (hazelcast.getLifecycleService().isRunning() && !resultsRead.getAsBoolean()) {
             long now = System.nanoTime();
             if (everyPartitionOwnedByAMember(hazelcast) || now - start > TimeUnit.MILLISECONDS.toNanos(MAX_WATCH_MILLIS)) {
                 return;

@@ -97,6 +97,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private volatile boolean finished;
     /** On the root once the run ended: every partition's final state (see {@link #finalStates}). */
     private volatile Map<Integer, double[]> collectedFinalStates;
+    /** On the collector: whether it has read the run's results ({@link #markResultsRead}). */
+    private volatile boolean resultsReadHere;
     private volatile boolean killed;
 
     private RankNode(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
@@ -145,7 +147,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                 new LocalPartitionKey(hz.getPartitionService())::current);
         IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
         this.control = new ControlBoard(controlMap, promotionRetry);
-        this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished);
+        this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
         this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
         this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
                 () -> finished, deathWatch::exitSeen);
@@ -375,6 +377,24 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                     + collectorRank() + (finished ? "" : ", and the run has not ended"));
         }
         return gathered;
+    }
+
+    /** Records, on the {@link #collectorRank collector}, that it has read the run's results. */
+    public void markResultsRead() {
+        resultsReadHere = true;
+    }
+
+    /**
+     * Whether the run's results have been read: on the collector once it has read them, elsewhere once
+     * the run ended and the collector left (it leaves only after reading them). Until then a departed
+     * member's partitions must still be promoted: the collector reads the statistics and the records from
+     * them ({@link PromotionWatch}).
+     */
+    boolean resultsRead() {
+        if (!finished) {
+            return false;
+        }
+        return isCollector() ? resultsReadHere : !membership.liveRanks().contains(collectorRank());
     }
 
     /** Whether this rank is the {@link #collectorRank collector}. */

@@ -98,6 +98,7 @@ public final class ResultCollector {
         int iterationsRun = converged == null ? via.spec().iterations() : Integer.parseInt(converged);
         CheckpointIntervalDecision interval = CheckpointIntervalDecision.fromJson(
                 via.promotionRetry().call(() -> control.get(CheckpointIntervalDecision.KEY)));
+        via.markResultsRead();
         return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
                 new ArrayList<>(failures.values()), wallMillis, iterationsRun, converged != null, interval);
     }
