@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * {@link #GRACE_MILLIS} and the state allows promotions again, it resumes the master's migration tasks
  * and triggers its control task (internal API, as {@link Membership} uses to suspect a member), which
  * promotes, and does so again after each further {@link #GRACE_MILLIS} until every partition has a
- * live owner. It stops then, when its member stops or its run ends, or after {@link #MAX_WATCH_MILLIS}.
+ * live owner. It stops then, when its member stops or the run's results have been read, or after
+ * {@link #MAX_WATCH_MILLIS}.
  * Each request is logged as a warning: Hazelcast's gap was hit, and the recovery waited about
  * {@link #GRACE_MILLIS} for it.
  */
