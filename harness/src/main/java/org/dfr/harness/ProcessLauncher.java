@@ -65,8 +65,10 @@ import org.slf4j.LoggerFactory;
  * {@value #BYTES_PER_BLOCK_CELL} bytes per cell of the largest block (with its halo ring), twice
  * that when a failure without a spare makes a survivor adopt a second block, plus
  * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB. At the run's end the
- * root also holds every partition's final state (one block per rank, off the data plane), as it did when it
- * read them from a replicated map.
+ * root also holds every partition's final state (one block per rank), as it did when it read them from a
+ * replicated map; now they come over the data plane, whose read buffers grow to the largest frame, so the
+ * root also keeps one block of direct memory per other rank until it leaves (112 MiB for 4096x4096 on 2x4;
+ * the default limit of direct memory is {@code -Xmx}).
  */
 public final class ProcessLauncher {
 

@@ -156,6 +156,10 @@ public final class RecoveryProtocol implements FailureHandler {
             seenEpoch = d.epoch();
             state.lastDirective = d;
             if (!d.ownership().contains(spare.rankId()) && d.abortReason() == null) {
+                // not needed this time, but it must know who the root is when the run ends: the collector
+                // it waits for before it leaves (an unused spare once waited for a dead initial root and
+                // left while the real collector still read the maps)
+                spare.adoptOwnership(Ownership.of(d.ownershipArray()));
                 continue;
             }
             spare.setInRecovery(true);
