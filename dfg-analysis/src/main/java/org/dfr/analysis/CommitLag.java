@@ -16,6 +16,15 @@ public final class CommitLag {
         return lag >= 0 && lag < checkpointInterval;
     }
 
+    /**
+     * The nearest allowed lag to {@code requested} with {@code checkpointInterval}: for the runtime, where a
+     * run's interval may change ({@code --checkpoint-every auto}) after its lag was checked against the
+     * first one.
+     */
+    public static int clamp(int requested, int checkpointInterval) {
+        return Math.max(0, Math.min(requested, checkpointInterval - 1));
+    }
+
     /** What is allowed with {@code checkpointInterval}, for a message: {@code "0..K-1 (why)"}. */
     public static String allowed(int checkpointInterval) {
         return "0.." + (checkpointInterval - 1) + " (a checkpoint is committed before the next one is written)";

@@ -9,6 +9,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import org.dfr.analysis.CommitLag;
 import org.dfr.runtime.net.EpochChangedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -121,7 +122,7 @@ public final class Checkpointing implements AutoCloseable {
      * is written (a rank holds at most two checkpoints).
      */
     public static int lagFor(int checkpointEvery, int requested) {
-        return Math.max(0, Math.min(requested, checkpointEvery - 1));
+        return CommitLag.clamp(requested, checkpointEvery);
     }
 
     /** The store of local and replicated copies. */

@@ -1,5 +1,6 @@
 package org.dfr.runtime;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -27,6 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class Communicator {
 
     private static final Logger LOG = LoggerFactory.getLogger(Communicator.class);
+    /** The largest slice of a final state in one message ({@link #gatherFinalStates}): 1 MiB. */
+    static final int FINAL_STATE_SLICE_DOUBLES = 128 * 1024;
 
     private final int rankId;
     private final int partitionCount;
@@ -182,8 +185,13 @@ public final class Communicator {
      * states are needed by one rank only, at the run's end. A rank lost meanwhile ends the wait with
      * an {@link org.dfr.runtime.net.EpochChangedException}; the run then recovers and gathers again.
      *
-     * @param own this rank's partitions and their final states
-     * @return on the root, every partition's final state, in partition order; elsewhere null
+     * <p>A state travels in slices of at most {@link #FINAL_STATE_SLICE_DOUBLES} doubles, after a
+     * message with its length: a connection keeps its frame buffer (direct memory) at the size of the
+     * largest message it carried, so whole states would leave the root holding a block per rank, and
+     * every sender a block, until they leave.
+     *
+     * @param own this rank's partitions and their final states; not modified, and not kept past the call
+     * @return on the root, every partition's final state, in partition order (copies); elsewhere null
      */
     public TreeMap<Integer, double[]> gatherFinalStates(Map<Integer, double[]> own) {
         int epoch = mailbox.epoch();
@@ -191,18 +199,42 @@ public final class Communicator {
         int root = Leadership.root(owners);
         if (rankId != root) {
             for (Map.Entry<Integer, double[]> e : own.entrySet()) {
-                dataPlane.send(root, new MessageKey(epoch, MessageKind.FINAL_STATE, 0, e.getKey(), rankId), e.getValue());
+                sendFinalState(root, epoch, e.getKey(), e.getValue());
             }
             return null;
         }
-        TreeMap<Integer, double[]> all = new TreeMap<>(own);
+        TreeMap<Integer, double[]> all = new TreeMap<>();
+        own.forEach((p, state) -> all.put(p, state.clone()));
         for (int p = 0; p < partitionCount; p++) {
             int owner = owners.ownerOf(p);
             if (owner != rankId) {
-                all.put(p, mailbox.take(new MessageKey(epoch, MessageKind.FINAL_STATE, 0, p, owner), messageTimeoutMillis));
+                all.put(p, takeFinalState(epoch, p, owner));
             }
         }
         return all;
+    }
+
+    /** Slice {@code 0} carries the length; slices {@code 1..} carry the state (the key's iteration field). */
+    private void sendFinalState(int root, int epoch, int partition, double[] state) {
+        dataPlane.send(root, finalStateKey(epoch, 0, partition, rankId), new double[] {state.length});
+        for (int from = 0, slice = 1; from < state.length; from += FINAL_STATE_SLICE_DOUBLES, slice++) {
+            double[] part = Arrays.copyOfRange(state, from, Math.min(state.length, from + FINAL_STATE_SLICE_DOUBLES));
+            dataPlane.send(root, finalStateKey(epoch, slice, partition, rankId), part);
+        }
+    }
+
+    private double[] takeFinalState(int epoch, int partition, int owner) {
+        double[] length = mailbox.take(finalStateKey(epoch, 0, partition, owner), messageTimeoutMillis);
+        double[] state = new double[(int) length[0]];
+        for (int from = 0, slice = 1; from < state.length; from += FINAL_STATE_SLICE_DOUBLES, slice++) {
+            double[] part = mailbox.take(finalStateKey(epoch, slice, partition, owner), messageTimeoutMillis);
+            System.arraycopy(part, 0, state, from, part.length);
+        }
+        return state;
+    }
+
+    private static MessageKey finalStateKey(int epoch, int slice, int partition, int sender) {
+        return new MessageKey(epoch, MessageKind.FINAL_STATE, slice, partition, sender);
     }
 
     /** All-to-all barrier among the given ranks in the current epoch. */

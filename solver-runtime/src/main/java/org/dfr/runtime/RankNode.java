@@ -325,7 +325,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         failureHandler.flush(this);
         Map<Integer, double[]> own = new TreeMap<>();
         for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
-            own.put(e.getKey(), e.getValue().live().clone());
+            // the gather copies what the root keeps
+            own.put(e.getKey(), e.getValue().live());
         }
         collectedFinalStates = communicator.gatherFinalStates(own);
         LOG.debug("rank {}: final states of partitions {} sent to the root", rankId, own.keySet());
@@ -394,7 +395,12 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         if (!finished) {
             return false;
         }
-        return isCollector() ? resultsReadHere : !membership.liveRanks().contains(collectorRank());
+        return isCollector() ? resultsReadHere : hasLeft(collectorRank());
+    }
+
+    /** Whether {@code rank} is no longer a member: for the collector, that it has read the results. */
+    private boolean hasLeft(int rank) {
+        return !membership.liveRanks().contains(rank);
     }
 
     /** Whether this rank is the {@link #collectorRank collector}. */
@@ -413,7 +419,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
      */
     public boolean awaitCollected(long timeoutMillis) {
         int collector = collectorRank();
-        return membership.pollUntil(() -> !membership.liveRanks().contains(collector), timeoutMillis, 50);
+        return membership.pollUntil(() -> hasLeft(collector), timeoutMillis, 50);
     }
 
     // ------------------------------------------------------------------ RecoveryView

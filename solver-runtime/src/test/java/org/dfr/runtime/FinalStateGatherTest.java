@@ -96,6 +96,52 @@ class FinalStateGatherTest {
     }
 
     @Test
+    void when_statesAreLargerThanASlice_then_theyArriveBitForBit_andNoConnectionHoldsMoreThanASlice() throws Exception {
+        int slice = Communicator.FINAL_STATE_SLICE_DOUBLES;
+        // partition 1 needs three slices, partition 2 exactly one, partition 3 a short one
+        int[] lengths = {5, 2 * slice + 7, slice, 1};
+        Map<Integer, double[]> expected = new TreeMap<>();
+        SplittableRandom random = new SplittableRandom(11);
+        for (int p = 0; p < lengths.length; p++) {
+            double[] state = new double[lengths[p]];
+            for (int k = 0; k < state.length; k++) {
+                state[k] = Double.longBitsToDouble(random.nextLong());
+            }
+            expected.put(p, state);
+        }
+        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = new ArrayList<>();
+        for (int r = 1; r < RANKS; r++) {
+            int rank = r;
+            gathers.add(CompletableFuture.supplyAsync(() -> communicators.get(rank).gatherFinalStates(ownedBy(rank, expected))));
+        }
+
+        TreeMap<Integer, double[]> atRoot = communicators.get(0).gatherFinalStates(ownedBy(0, expected));
+
+        for (CompletableFuture<TreeMap<Integer, double[]>> g : gathers) {
+            g.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }
+        for (int p = 0; p < lengths.length; p++) {
+            assertThat(doubleBits(atRoot.get(p))).as("partition %d", p).containsExactly(doubleBits(expected.get(p)));
+        }
+        long oneSliceFrame = 6L * Integer.BYTES + (long) slice * Double.BYTES;
+        for (int r = 0; r < RANKS; r++) {
+            assertThat(planes.get(r).largestFrameBufferBytes()).as("rank %d", r).isLessThanOrEqualTo(oneSliceFrame);
+        }
+    }
+
+    @Test
+    void when_theRootOwnsAState_then_itKeepsACopy_notTheArrayThatItsRankComputesInto() {
+        double[] live = {1.0, 2.0};
+        CompletableFuture.runAsync(() -> communicators.get(1).gatherFinalStates(Map.of(1, new double[] {2.0}, 2, new double[] {3.0})));
+        CompletableFuture.runAsync(() -> communicators.get(2).gatherFinalStates(Map.of(3, new double[] {4.0})));
+
+        TreeMap<Integer, double[]> atRoot = communicators.get(0).gatherFinalStates(Map.of(0, live));
+        live[0] = 99.0;
+
+        assertThat(atRoot.get(0)).containsExactly(1.0, 2.0);
+    }
+
+    @Test
     void when_aRankIsLostBeforeItSends_then_theRootsGatherEndsWithTheEpochChange() {
         Map<Integer, double[]> states = Map.of(0, new double[] {1.0});
         // rank 2 never sends partition 3; a recovery interrupts the epoch meanwhile

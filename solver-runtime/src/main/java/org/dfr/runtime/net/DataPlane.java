@@ -78,6 +78,7 @@ public final class DataPlane implements AutoCloseable {
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
 
     private final int localRank;
+    private final AtomicLong largestFrameBuffer = new AtomicLong(MIN_BUFFER_BYTES);
     private final String cluster;
     private final ServerSocketChannel server;
     private final Selector selector;
@@ -301,7 +302,7 @@ public final class DataPlane implements AutoCloseable {
                 while (hello.hasRemaining()) {
                     channel.write(hello);
                 }
-                Outbound created = new Outbound(channel);
+                Outbound created = new Outbound(channel, largestFrameBuffer);
                 outbound.put(rank, created);
                 return created;
             } catch (IOException e) {
@@ -313,14 +314,16 @@ public final class DataPlane implements AutoCloseable {
     /** One outbound connection and the buffer its frames are encoded into (guarded by this object). */
     private static final class Outbound {
         final SocketChannel channel;
+        private final AtomicLong largestFrameBuffer;
         private ByteBuffer frame = newFrameBuffer();
 
-        Outbound(SocketChannel channel) {
+        Outbound(SocketChannel channel, AtomicLong largestFrameBuffer) {
             this.channel = channel;
+            this.largestFrameBuffer = largestFrameBuffer;
         }
 
         synchronized void write(MessageKey key, double[] payload) throws IOException {
-            frame = ensureCapacity(frame, HEADER_BYTES + payload.length * Double.BYTES);
+            frame = ensureCapacity(frame, HEADER_BYTES + payload.length * Double.BYTES, largestFrameBuffer);
             frame.clear();
             frame.putInt(key.kind().ordinal()).putInt(key.epoch()).putInt(key.iteration())
                     .putInt(key.a()).putInt(key.b()).putInt(payload.length);
@@ -336,12 +339,26 @@ public final class DataPlane implements AutoCloseable {
         return ByteBuffer.allocateDirect(MIN_BUFFER_BYTES).order(ByteOrder.nativeOrder());
     }
 
-    /** {@code buffer} if it holds {@code bytes}, else a new one of at least twice its size. */
-    private static ByteBuffer ensureCapacity(ByteBuffer buffer, int bytes) {
+    /**
+     * {@code buffer} if it holds {@code bytes}, else a new one of at least twice its size, whose size
+     * {@code largest} then remembers if it is the largest so far.
+     */
+    private static ByteBuffer ensureCapacity(ByteBuffer buffer, int bytes, AtomicLong largest) {
         if (buffer.capacity() >= bytes) {
             return buffer;
         }
-        return ByteBuffer.allocateDirect(Math.max(bytes, 2 * buffer.capacity())).order(ByteOrder.nativeOrder());
+        ByteBuffer larger = ByteBuffer.allocateDirect(Math.max(bytes, 2 * buffer.capacity())).order(ByteOrder.nativeOrder());
+        largest.accumulateAndGet(larger.capacity(), Math::max);
+        return larger;
+    }
+
+    /**
+     * The largest frame buffer of any connection so far, in bytes: each connection keeps its buffer,
+     * in direct memory, until the plane closes, so this bounds what one connection holds (a message of
+     * {@code n} doubles needs {@code 24 + 8n} bytes).
+     */
+    public long largestFrameBufferBytes() {
+        return largestFrameBuffer.get();
     }
 
     /** Drops the connection to a rank (after it died), so that nothing is written to a dead socket. */
@@ -533,7 +550,7 @@ public final class DataPlane implements AutoCloseable {
                     ? HEADER_BYTES + buffer.getInt(buffer.position() + 5 * Integer.BYTES) * Double.BYTES
                     : HEADER_BYTES;
             if (needed > buffer.capacity()) {
-                ByteBuffer larger = ensureCapacity(buffer, needed);
+                ByteBuffer larger = ensureCapacity(buffer, needed, largestFrameBuffer);
                 larger.clear();
                 larger.put(buffer);
                 buffer = larger;

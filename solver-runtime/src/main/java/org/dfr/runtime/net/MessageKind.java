@@ -41,8 +41,9 @@ public enum MessageKind {
      */
     DIRECTIVE,
     /**
-     * A partition's final state at the run's end, to the {@code Leadership#root root}, which collects the
-     * results: {@code a} = the partition, {@code b} = the sending rank.
+     * A slice of a partition's final state at the run's end, to the {@code Leadership#root root}, which
+     * collects the results: {@code iteration} = the slice ({@code 0}: the state's length), {@code a} = the
+     * partition, {@code b} = the sending rank.
      */
     FINAL_STATE;
 
