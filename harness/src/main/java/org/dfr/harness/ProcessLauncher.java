@@ -66,9 +66,8 @@ import org.slf4j.LoggerFactory;
  * that when a failure without a spare makes a survivor adopt a second block, plus
  * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB. At the run's end the
  * root also holds every partition's final state (one block per rank), as it did when it read them from a
- * replicated map; now they come over the data plane, whose read buffers grow to the largest frame, so the
- * root also keeps one block of direct memory per other rank until it leaves (112 MiB for 4096x4096 on 2x4;
- * the default limit of direct memory is {@code -Xmx}).
+ * replicated map; they come over the data plane in 1 MiB slices, so a connection's read buffer (direct
+ * memory, kept until the rank leaves) stays at about 1 MiB whatever the block size.
  */
 public final class ProcessLauncher {
 
