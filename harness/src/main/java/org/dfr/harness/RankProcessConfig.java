@@ -24,12 +24,13 @@ import org.dfr.runtime.DiskCheckpoints;
  * @param diskCheckpoints the file level and the restart (null: none)
  * @param respawnWaitMillis how long a recovery waits for respawned ranks (0: no respawn; see
  *     {@link ClusterSettings#respawnWaitMillis})
+ * @param checkpointBackups synchronous backups of each replicated checkpoint ({@link ClusterSettings#checkpointBackups})
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
                                 List<String> hostAddresses, long dataToken,
-                                DiskCheckpoints diskCheckpoints, long respawnWaitMillis) {
+                                DiskCheckpoints diskCheckpoints, long respawnWaitMillis, int checkpointBackups) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
@@ -47,7 +48,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         return new RankProcessConfig(run, settings.clusterName(), basePort, settings.heartbeatIntervalMillis(),
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
                 settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid, settings.hostAddresses(),
-                settings.dataToken(), settings.diskCheckpoints(), settings.respawnWaitMillis());
+                settings.dataToken(), settings.diskCheckpoints(), settings.respawnWaitMillis(),
+                settings.checkpointBackups());
     }
 
     /** A fresh {@link ClusterSettings} equal to the launcher's. */
@@ -63,7 +65,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 .hostAddresses(hostAddresses)
                 .dataToken(dataToken)
                 .diskCheckpoints(diskCheckpoints)
-                .respawnWaitMillis(respawnWaitMillis);
+                .respawnWaitMillis(respawnWaitMillis)
+                .checkpointBackups(checkpointBackups);
     }
 
     /** Writes this configuration as JSON, atomically. */

@@ -16,7 +16,8 @@ import java.util.Map;
  * with {@code --checkpoint-every auto}: what its interval was chosen from ({@code checkpointEvery} is the
  * chosen interval then). {@code commitLagIterations} is the commit lag the run used: a checkpoint
  * {@code c} was committed with the reduction of {@code c + commitLagIterations}; a failure before
- * that recovered from the checkpoint before.
+ * that recovered from the checkpoint before. {@code checkpointBackups} is the number of synchronous backups
+ * of every replicated checkpoint (besides the primary, on the writing member).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(String kernel, Map<String, String> kernelOptions, String strategy, List<Integer> ranksGrid,
@@ -27,7 +28,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
                         List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance,
                         Integer restartedFromIteration, CheckpointInterval checkpointInterval,
-                        int commitLagIterations) {
+                        int commitLagIterations, int checkpointBackups) {
 
     /** What ended the run. */
     public enum StopReason {
@@ -43,7 +44,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
                 recoveries, ranks, value, provenance, restartedFromIteration, checkpointInterval,
-                commitLagIterations);
+                commitLagIterations, checkpointBackups);
     }
 
     /** This report with another provenance (the launcher's, for a processes run). */
@@ -52,7 +53,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
                 recoveries, ranks, energy, value, restartedFromIteration, checkpointInterval,
-                commitLagIterations);
+                commitLagIterations, checkpointBackups);
     }
 
     /** This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not). */
@@ -61,7 +62,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
                 recoveries, ranks, energy, provenance, iteration, checkpointInterval,
-                commitLagIterations);
+                commitLagIterations, checkpointBackups);
     }
 
     /**

@@ -33,8 +33,9 @@ public final class RunReports {
     private RunReports() {
     }
 
-    /** The report of a finished run. */
-    public static RunReport of(RunConfig config, KernelSetup setup, RunOutcome outcome, Map<String, Object> energy) {
+    /** The report of a finished run whose checkpoint map kept {@code checkpointBackups} backups. */
+    public static RunReport of(RunConfig config, int checkpointBackups, KernelSetup setup, RunOutcome outcome,
+                               Map<String, Object> energy) {
         String digest = setup.digest(p -> {
             double[] state = outcome.finalStates().get(p);
             if (state == null) {
@@ -100,7 +101,7 @@ public final class RunReports {
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
                 new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null,
-                checkpointInterval(config, outcome), config.runSpec().commitLagFor(interval));
+                checkpointInterval(config, outcome), config.runSpec().commitLagFor(interval), checkpointBackups);
     }
 
     /** The interval the run used: the configured one, or the one it chose ({@code auto}; the iterations when it ended before choosing: no checkpoint after the first). */

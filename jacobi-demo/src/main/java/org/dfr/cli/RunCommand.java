@@ -151,6 +151,14 @@ public final class RunCommand implements Callable<Integer> {
             description = "First port of the members' range on every host (rank 0 holds it). Default: a free range.")
     Integer basePort;
 
+    @Option(names = "--checkpoint-backups", paramLabel = "N",
+            defaultValue = "" + ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS,
+            description = "Copies of every checkpoint on other members (other hosts where there are some), besides"
+                    + " the writer's: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS + ". With 2 no two simultaneous"
+                    + " deaths lose a checkpoint; 1 makes a checkpoint about half as costly and survives any one death"
+                    + " (a rank's or a host's). Default: ${DEFAULT-VALUE}.")
+    int checkpointBackups;
+
     @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
             defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
             description = "A member silent this long is removed (Hazelcast's max no-heartbeat time, whole seconds,"
@@ -252,6 +260,13 @@ public final class RunCommand implements Callable<Integer> {
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
+        if (!ClusterSettings.isAllowedCheckpointBackups(checkpointBackups)) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-backups " + checkpointBackups
+                    + " is not allowed: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS
+                    + " (with 0 a checkpoint would live only on its writer, whose death loses it; the rank heap is sized"
+                    + " for at most 2)");
+        }
+        settings.checkpointBackups(checkpointBackups);
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }
@@ -491,10 +506,10 @@ public final class RunCommand implements Callable<Integer> {
     static void printSummary(PrintWriter out, RunReport r) {
         RunReport.CheckpointInterval ci = r.checkpointInterval();
         out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s,"
-                        + " commit lag %d, %s mode%n",
+                        + " commit lag %d, %d checkpoint backup%s, %s mode%n",
                 r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
                 join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
-                r.commitLagIterations(), r.mode());
+                r.commitLagIterations(), r.checkpointBackups(), r.checkpointBackups() == 1 ? "" : "s", r.mode());
         if (ci != null && ci.chosenInterval() != null) {
             out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms; replication %.3f ms, hidden"
                             + " up to one iteration), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"

@@ -30,7 +30,8 @@ class RankProcessConfigTest {
                         List.of(new FaultPlan.Kill(2, 7, FaultPlan.Point.ITERATION_START)), Set.of(3))
                 .withCapping(true, dir.resolve("sys"), dir.resolve("journal.json"));
         ClusterSettings settings = new ClusterSettings().clusterName("c-1").heartbeatIntervalMillis(2_000)
-                .maxNoHeartbeatMillis(7_000).messageTimeoutMillis(11).recoveryTimeoutMillis(13).joinTimeoutMillis(17);
+                .maxNoHeartbeatMillis(7_000).messageTimeoutMillis(11).recoveryTimeoutMillis(13).joinTimeoutMillis(17)
+                .checkpointBackups(1);
         RankProcessConfig written = RankProcessConfig.of(run, settings, 23_456, 19, 4242);
         Path file = dir.resolve("run.json");
 
@@ -42,8 +43,8 @@ class RankProcessConfigTest {
         ClusterSettings back = read.clusterSettings();
         assertThat(List.of(back.clusterName(), back.basePort(), back.heartbeatIntervalMillis(),
                 back.maxNoHeartbeatMillis(), back.messageTimeoutMillis(), back.recoveryTimeoutMillis(),
-                back.joinTimeoutMillis()))
-                .containsExactly("c-1", 23_456, 2_000, 7_000, 11L, 13L, 17L);
+                back.joinTimeoutMillis(), back.checkpointBackups()))
+                .containsExactly("c-1", 23_456, 2_000, 7_000, 11L, 13L, 17L, 1);
     }
 
     @Test

@@ -43,6 +43,15 @@ public final class ClusterSettings {
     private List<String> hostAddresses = List.of();
     private long dataToken = new SecureRandom().nextLong();
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
+    private int checkpointBackups = DEFAULT_CHECKPOINT_BACKUPS;
+
+    /** {@link #checkpointBackups} by default: {@link HazelcastConfigs#CHECKPOINT_BACKUP_COUNT}. */
+    public static final int DEFAULT_CHECKPOINT_BACKUPS = HazelcastConfigs.CHECKPOINT_BACKUP_COUNT;
+    /**
+     * The most {@link #checkpointBackups}: the rank processes' heap is sized for a checkpoint map of
+     * three copies (see {@code ProcessLauncher}).
+     */
+    public static final int MAX_CHECKPOINT_BACKUPS = 2;
 
     /** The address every member binds when no host addresses are given: loopback. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
@@ -189,6 +198,30 @@ public final class ClusterSettings {
     public ClusterSettings diskCheckpoints(DiskCheckpoints value) {
         this.diskCheckpoints = value == null ? DiskCheckpoints.NONE : value;
         return this;
+    }
+
+    /**
+     * Synchronous backups of every replicated checkpoint, on other members (other hosts when they have
+     * some): {@value #DEFAULT_CHECKPOINT_BACKUPS} by default, so that two simultaneous deaths never take
+     * every copy. One halves what the replication copies (docs/bench.md, session 16) and still survives
+     * any single death, or a host's, but two deaths at once may lose a checkpoint.
+     */
+    public int checkpointBackups() {
+        return checkpointBackups;
+    }
+
+    /** @throws IllegalArgumentException unless {@code 1 <= count <= }{@value #MAX_CHECKPOINT_BACKUPS} */
+    public ClusterSettings checkpointBackups(int count) {
+        if (!isAllowedCheckpointBackups(count)) {
+            throw new IllegalArgumentException("checkpointBackups must be 1.." + MAX_CHECKPOINT_BACKUPS + ", got " + count);
+        }
+        this.checkpointBackups = count;
+        return this;
+    }
+
+    /** Whether {@code count} is an allowed {@link #checkpointBackups}. */
+    public static boolean isAllowedCheckpointBackups(int count) {
+        return count >= 1 && count <= MAX_CHECKPOINT_BACKUPS;
     }
 
     private static int positive(String name, int value) {

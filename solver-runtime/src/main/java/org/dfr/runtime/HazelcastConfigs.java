@@ -35,10 +35,10 @@ public final class HazelcastConfigs {
     public static final String STATUS_MAP = "dfr.status";
     public static final String STATS_MAP = "dfr.stats";
     /**
-     * Synchronous backups of every checkpoint. Two, not one: with zone-aware groups the three copies
-     * live on three hosts, so two simultaneous deaths (two ranks, or a host and a rank) never take
-     * every copy of a checkpoint; one backup would lose a checkpoint whenever the two dead members
-     * held its two copies.
+     * Synchronous backups of every checkpoint by default ({@link ClusterSettings#checkpointBackups}). Two,
+     * not one: with zone-aware groups the three copies live on three hosts, so two simultaneous deaths (two
+     * ranks, or a host and a rank) never take every copy of a checkpoint; one backup would lose a
+     * checkpoint whenever the two dead members held its two copies.
      */
     public static final int CHECKPOINT_BACKUP_COUNT = 2;
     /** Synchronous backups of the control board. */
@@ -137,7 +137,7 @@ public final class HazelcastConfigs {
         config.getJetConfig().setEnabled(false);
 
         // "name@key" keys let a rank keep the primary copy of its checkpoint on its own member
-        config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(CHECKPOINT_BACKUP_COUNT).setAsyncBackupCount(0)
+        config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(settings.checkpointBackups()).setAsyncBackupCount(0)
                 .setInMemoryFormat(InMemoryFormat.BINARY)
                 .setPartitioningStrategyConfig(new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName())));
         // agreement data must survive simultaneous losses (a host, a failure during recovery)

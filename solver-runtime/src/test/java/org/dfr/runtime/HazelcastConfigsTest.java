@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.LocalMapStats;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,5 +56,46 @@ class HazelcastConfigsTest {
                     HazelcastConfigs.member(settings, 0, 0, MEMBERS)))
                     .hasStackTraceContaining(Integer.toString(settings.basePort()));
         }
+    }
+
+    @Test
+    void when_oneCheckpointBackupIsAsked_then_theMembersHoldOneBackupOfEveryCheckpointEntry_andTwoByDefault() {
+        assertThat(backupsPerEntry(settings.checkpointBackups(1))).isEqualTo(1);
+        Hazelcast.shutdownAll();
+        ClusterSettings byDefault = new ClusterSettings().basePort(HazelcastConfigs.freeBasePort(MEMBERS + 2))
+                .joinTimeoutMillis(3_000);
+        assertThat(backupsPerEntry(byDefault)).isEqualTo(2);
+    }
+
+    @Test
+    void when_checkpointBackupsAreNotOneOrTwo_then_theSettingsRefuseThem() {
+        assertThatThrownBy(() -> new ClusterSettings().checkpointBackups(0)).hasMessageContaining("1..2, got 0");
+        assertThatThrownBy(() -> new ClusterSettings().checkpointBackups(3)).hasMessageContaining("1..2, got 3");
+    }
+
+    /** Writes 40 checkpoint entries on a 3-member cluster and counts the backup entries the members hold per entry. */
+    private static long backupsPerEntry(ClusterSettings cluster) {
+        List<HazelcastInstance> members = List.of(
+                Hazelcast.newHazelcastInstance(HazelcastConfigs.member(cluster, 0, 0, MEMBERS)),
+                Hazelcast.newHazelcastInstance(HazelcastConfigs.member(cluster, 1, 0, MEMBERS)),
+                Hazelcast.newHazelcastInstance(HazelcastConfigs.member(cluster, 2, 0, MEMBERS)));
+        IMap<String, byte[]> map = members.get(0).getMap(HazelcastConfigs.CHECKPOINT_MAP);
+        for (int p = 0; p < 40; p++) {
+            map.set("10/" + p, new byte[] {(byte) p});
+        }
+        long[] counts = new long[2];
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+            long owned = 0;
+            long backups = 0;
+            for (HazelcastInstance m : members) {
+                LocalMapStats stats = m.getMap(HazelcastConfigs.CHECKPOINT_MAP).getLocalMapStats();
+                owned += stats.getOwnedEntryCount();
+                backups += stats.getBackupEntryCount();
+            }
+            counts[0] = owned;
+            counts[1] = backups;
+            return owned == 40 && backups % 40 == 0 && backups > 0;
+        });
+        return counts[1] / counts[0];
     }
 }
