@@ -28,6 +28,7 @@ import org.dfr.jacobi.bench.SequentialJacobiTiming;
 import org.dfr.jacobi.bench.Throughput;
 import org.dfr.harness.RunConfig;
 import org.dfr.runtime.Checkpointing;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.harness.Runner;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunReport;
@@ -37,6 +38,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import org.dfr.cli.bench.BenchLayouts;
 import org.dfr.cli.bench.ReferenceTiming;
+import org.dfr.cli.options.CheckpointBackupsMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
@@ -69,6 +71,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Mixin
     KernelMixin kernel;
+
+    @Mixin
+    CheckpointBackupsMixin checkpointBackups;
 
     @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
             description = "Interior cells per axis. Default: 4096x4096 (2 axes), 16777216 (1), 256x256x256 (3).")
@@ -127,6 +132,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (checkpoints < 0) {
             throw new ParameterException(spec.commandLine(), "--checkpoints must be >= 0, got " + checkpoints);
         }
+        clusterSettings = checkpointBackups.applyTo(spec, new ClusterSettings());
         if (commitLagIterations != null && commitLagIterations < 0) {
             throw new ParameterException(spec.commandLine(), "--commit-lag-iterations must be >= 0, got "
                     + commitLagIterations);
@@ -144,6 +150,8 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     private Progress progress;
+    /** The cluster every timed run forms (its checkpoint backups checked before anything is measured). */
+    private ClusterSettings clusterSettings;
 
     private Integer measure(PrintWriter out, PrintWriter err, Sizes grid, List<Sizes> layouts, KernelSetup whole,
                             boolean jacobi) {
@@ -167,7 +175,7 @@ public final class BenchCommand implements Callable<Integer> {
         rows.add(new ThroughputRow("sequential", 0, "sequential", seq, sequential.nanos() / 1_000_000, 1.0, null, null,
                 null, fraction, null));
 
-        Runner runner = new Runner();
+        Runner runner = new Runner(clusterSettings);
         RunReport largestEmbedded = null;
         Sizes largest = layouts.stream().max(Comparator.comparingLong(Sizes::product)).orElseThrow();
         for (Sizes layout : layouts) {
@@ -262,7 +270,8 @@ public final class BenchCommand implements Callable<Integer> {
         double iterationMillis = (double) withoutCheckpoints.loopMillis() / iterations;
         double overhead = (double) (with.loopMillis() - withoutCheckpoints.loopMillis()) / inLoop;
         double write = with.checkpointMillisEach();
-        return new CheckpointCost(name, every, inLoop, with.commitLagIterations(), iterationMillis, overhead,
+        return new CheckpointCost(name, every, inLoop, with.commitLagIterations(), with.checkpointBackups(),
+                iterationMillis, overhead,
                 overhead / iterationMillis, write,
                 write / iterationMillis, null);
     }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
+import org.dfr.cli.options.CheckpointBackupsMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.SshOptions;
@@ -151,13 +152,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "First port of the members' range on every host (rank 0 holds it). Default: a free range.")
     Integer basePort;
 
-    @Option(names = "--checkpoint-backups", paramLabel = "N",
-            defaultValue = "" + ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS,
-            description = "Copies of every checkpoint on other members (other hosts where there are some), besides"
-                    + " the writer's: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS + ". With 2 no two simultaneous"
-                    + " deaths lose a checkpoint; 1 makes a checkpoint about half as costly and survives any one death"
-                    + " (a rank's or a host's). Default: ${DEFAULT-VALUE}.")
-    int checkpointBackups;
+    @Mixin
+    CheckpointBackupsMixin checkpointBackups;
 
     @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
             defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
@@ -260,13 +256,7 @@ public final class RunCommand implements Callable<Integer> {
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
-        if (!ClusterSettings.isAllowedCheckpointBackups(checkpointBackups)) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-backups " + checkpointBackups
-                    + " is not allowed: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS
-                    + " (with 0 a checkpoint would live only on its writer, whose death loses it; the rank heap is sized"
-                    + " for at most 2)");
-        }
-        settings.checkpointBackups(checkpointBackups);
+        checkpointBackups.applyTo(spec, settings);
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param checkpointEvery       the checkpoint interval of the run with checkpoints
  * @param checkpointsInLoop     checkpoints taken inside the loop of that run
  * @param commitLagIterations   the commit lag of that run ({@code --commit-lag-iterations})
+ * @param checkpointBackups     the backups of every replicated checkpoint ({@code --checkpoint-backups})
  * @param iterationMillis       one iteration of the run without checkpoints
  * @param overheadMillisEach    extra loop time per checkpoint
  * @param overheadFraction      {@code overheadMillisEach / iterationMillis}
@@ -24,12 +25,12 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CheckpointCost(String layout, Integer checkpointEvery, Integer checkpointsInLoop,
-                             Integer commitLagIterations, Double iterationMillis,
+                             Integer commitLagIterations, Integer checkpointBackups, Double iterationMillis,
                              Double overheadMillisEach, Double overheadFraction, Double writeMillisEach,
                              Double writeFraction, String note) {
 
     /** No figures, and why. */
     public static CheckpointCost unavailable(String layout, String note) {
-        return new CheckpointCost(layout, null, null, null, null, null, null, null, null, note);
+        return new CheckpointCost(layout, null, null, null, null, null, null, null, null, null, note);
     }
 }
