@@ -10,6 +10,7 @@ import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.dfr.cli.options.CheckpointBackupsMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
@@ -118,6 +119,9 @@ public final class CampaignCommand implements Callable<Integer> {
                     + " of it and must not trigger a recovery. Default: ${DEFAULT-VALUE}.")
     long heartbeatTimeoutMillis;
 
+    @Mixin
+    CheckpointBackupsMixin checkpointBackups;
+
     @Option(names = "--replay", paramLabel = "N", description = "Run only trial N of this seed (a failing trial's line says how).")
     Integer replay;
 
@@ -155,6 +159,7 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
+        int backups = checkpointBackups.applyTo(spec, new ClusterSettings()).checkpointBackups();
         if (replacement != null && replay == null) {
             throw new ParameterException(spec.commandLine(), "--replacement " + replacement
                     + " needs --replay N: a campaign draws each trial's replacement");
@@ -181,7 +186,7 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of())
-                .heartbeatTimeoutMillis(heartbeatTimeoutMillis);
+                .heartbeatTimeoutMillis(heartbeatTimeoutMillis).checkpointBackups(backups);
         CampaignRunner.Result result;
         try (ProgressBar bar = progressBar(plans.size());
              TrialLog log = TrialLog.recording(logDir, TrialLog.DEFAULT_MAX_LINES)) {
@@ -263,6 +268,9 @@ public final class CampaignCommand implements Callable<Integer> {
         if (heartbeatTimeoutMillis != ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS) {
             // pauses are drawn against it
             b.append(" --heartbeat-timeout-millis ").append(heartbeatTimeoutMillis);
+        }
+        if (checkpointBackups.checkpointBackups() != ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS) {
+            b.append(" --checkpoint-backups ").append(checkpointBackups.checkpointBackups());
         }
         kernel.choice().options().forEach((k, v) -> b.append(" --kernel-option ").append(k).append('=').append(v));
         kernel.jars().forEach(j -> b.append(" --kernel-jar ").append(j));

@@ -104,6 +104,7 @@ class BadInputTest {
                 row("campaign --kernel heat3d7 --cells 9x9", "kernel heat3d7 takes 3 axes"),
                 // bench, bench-recovery
                 row("bench --checkpoint-backups 0", "--checkpoint-backups 0 is not allowed: 1..2"),
+                row("campaign --checkpoint-backups 5", "--checkpoint-backups 5 is not allowed: 1..2"),
                 row("bench --commit-lag-iterations -2", "--commit-lag-iterations must be >= 0, got -2"),
                 row("bench --ranks 0", "'0': a rank count must be >= 1"),
                 row("bench --iterations 0 --ranks 1", "--iterations must be >= 1, got 0"),

@@ -58,6 +58,7 @@ public final class CampaignRunner {
     private final String replayPrefix;
     private final List<String> rankJvmOptions;
     private long heartbeatTimeoutMillis = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;
+    private int checkpointBackups = ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS;
     private Consumer<RunConfig> afterRun = config -> { };
     private RankProcessListener rankProcessListener = RankProcessListener.NONE;
 
@@ -80,6 +81,16 @@ public final class CampaignRunner {
                     + ", got " + millis);
         }
         this.heartbeatTimeoutMillis = millis;
+        return this;
+    }
+
+    /**
+     * The backups of every replicated checkpoint in every trial's cluster ({@link ClusterSettings#checkpointBackups});
+     * with fewer, more multi-failure trials end UNRECOVERABLE (a pass: the run says no copy is left).
+     */
+    public CampaignRunner checkpointBackups(int count) {
+        new ClusterSettings().checkpointBackups(count); // the one check of the allowed values
+        this.checkpointBackups = count;
         return this;
     }
 
@@ -257,7 +268,8 @@ public final class CampaignRunner {
     private RunReport run(RunConfig config, Replacement replacement, Map<Integer, ProcessHandle> children) {
         // a fresh cluster per trial, whose heartbeat timeout the pauses were drawn against
         ClusterSettings settings = replacement.applyTo(new ClusterSettings()
-                .maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis)));
+                .maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis))
+                .checkpointBackups(checkpointBackups));
         if (config.mode() == Mode.PROCESSES) {
             return new ProcessLauncher(settings).jvmOptions(rankJvmOptions)
                     .runTimeoutMillis(trialBoundMillis)

@@ -7,7 +7,7 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code --checkpoint-backups N}, shared by the commands that run a cluster and time its checkpoints
- * ({@code run}, {@code bench}): the synchronous backups of every replicated checkpoint
+ * ({@code run}, {@code bench}, {@code campaign}): the synchronous backups of every replicated checkpoint
  * ({@link ClusterSettings#checkpointBackups}).
  */
 public final class CheckpointBackupsMixin {
@@ -19,6 +19,11 @@ public final class CheckpointBackupsMixin {
                     + " deaths lose a checkpoint; 1 makes a checkpoint about half as costly and survives any one death"
                     + " (a rank's or a host's). Default: ${DEFAULT-VALUE}.")
     int checkpointBackups;
+
+    /** The number given (unchecked: {@link #applyTo} checks it). */
+    public int checkpointBackups() {
+        return checkpointBackups;
+    }
 
     /**
      * Sets the backups on {@code settings}.
