@@ -20,6 +20,7 @@ import org.dfr.cli.bench.RecoveryBenchReport;
 import org.dfr.cli.bench.RecoveryBenchTable;
 import org.dfr.cli.bench.RecoveryRun;
 import org.dfr.cli.bench.RecoveryStrategySummary;
+import org.dfr.cli.options.CheckpointBackupsMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
@@ -67,6 +68,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
 
     @Mixin
     KernelMixin kernel;
+
+    @Mixin
+    CheckpointBackupsMixin checkpointBackups;
 
     @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", defaultValue = "2x4", converter = SizesConverter.class,
             description = "Partitions per axis. Default: ${DEFAULT-VALUE}.")
@@ -118,6 +122,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         if (repetitions < 1) {
             throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
+        checkpointBackups.applyTo(spec, new ClusterSettings());
         RunConfig base;
         try {
             base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
@@ -130,7 +135,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         if (replacements != null && !replacements.isEmpty()) {
             return compareReplacements(base, out, err);
         }
-        Runner runner = new Runner();
+        Runner runner = new Runner(clusterSettings());
         List<RecoveryRun> global = new ArrayList<>();
         List<RecoveryRun> dfr = new ArrayList<>();
         String modeNote = null;
@@ -223,7 +228,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                             .withSpares(kind == Replacement.SPARE ? 1 : 0);
                     RunReport report;
                     try {
-                        report = new Runner(kind.applyTo(new ClusterSettings())).run(config);
+                        report = new Runner(kind.applyTo(clusterSettings())).run(config);
                     } catch (RuntimeException e) {
                         err.println("dfr bench-recovery: the " + kind.optionValue() + " run failed: " + e.getMessage());
                         return 1;
@@ -290,4 +295,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         return analyzer.plan(new int[] {kill.rank()}, c, t);
     }
 
+
+    /** A fresh cluster (a unique name per run) with the checkpoint backups asked for. */
+    private ClusterSettings clusterSettings() {
+        return checkpointBackups.applyTo(spec, new ClusterSettings());
+    }
 }

@@ -105,6 +105,7 @@ class BadInputTest {
                 // bench, bench-recovery
                 row("bench --checkpoint-backups 0", "--checkpoint-backups 0 is not allowed: 1..2"),
                 row("campaign --checkpoint-backups 5", "--checkpoint-backups 5 is not allowed: 1..2"),
+                row("bench-recovery --checkpoint-backups -1", "--checkpoint-backups -1 is not allowed: 1..2"),
                 row("bench --commit-lag-iterations -2", "--commit-lag-iterations must be >= 0, got -2"),
                 row("bench --ranks 0", "'0': a rank count must be >= 1"),
                 row("bench --iterations 0 --ranks 1", "--iterations must be >= 1, got 0"),

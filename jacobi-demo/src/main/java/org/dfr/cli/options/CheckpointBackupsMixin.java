@@ -7,7 +7,7 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * {@code --checkpoint-backups N}, shared by the commands that run a cluster and time its checkpoints
- * ({@code run}, {@code bench}, {@code campaign}): the synchronous backups of every replicated checkpoint
+ * ({@code run}, {@code bench}, {@code bench-recovery}, {@code campaign}): the synchronous backups of every replicated checkpoint
  * ({@link ClusterSettings#checkpointBackups}).
  */
 public final class CheckpointBackupsMixin {
