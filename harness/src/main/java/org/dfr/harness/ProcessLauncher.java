@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Heap per rank: a rank keeps its block about 16 times (2 live buffers, 2 duplicate buffers for a
  * recomputation, 2 local checkpoints while a new one is committed, its share of the replicated
- * checkpoint map: 3 copies (primary and 2 backups) of up to 2 checkpoints), and a checkpoint write
+ * checkpoint map: at most 3 copies (primary and {@code --checkpoint-backups 2}) of up to 2 checkpoints), and a checkpoint write
  * adds short-lived copies (the serialised block, and the backups other ranks send at the same moment). Sized for 16 blocks, a 2x4 run of 4096x4096 filled 348 of its
  * 368 MB with the initial checkpoint, collected the full heap again and again, and a rank once died
  * of OutOfMemoryError; so {@code -Xmx} is
@@ -66,8 +66,9 @@ import org.slf4j.LoggerFactory;
  * that when a failure without a spare makes a survivor adopt a second block, plus
  * {@value #HEAP_OVERHEAD_MIB} MiB for Hazelcast, and at least {@value #MIN_HEAP_MIB} MiB. At the run's end the
  * root also holds every partition's final state (one block per rank), as it did when it read them from a
- * replicated map; they come over the data plane in 1 MiB slices, so a connection's read buffer (direct
- * memory, kept until the rank leaves) stays at about 1 MiB whatever the block size.
+ * replicated map (this sizing has no term for them: a limit for grids far larger than 4096x4096 on 2x4). They come
+ * over the data plane in 1 MiB slices, so they no longer grow a connection's read buffer (direct memory, kept
+ * until the rank leaves) to a block; halos (a block's face) still grow it to their size.
  */
 public final class ProcessLauncher {
 

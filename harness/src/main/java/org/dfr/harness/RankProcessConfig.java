@@ -24,7 +24,8 @@ import org.dfr.runtime.DiskCheckpoints;
  * @param diskCheckpoints the file level and the restart (null: none)
  * @param respawnWaitMillis how long a recovery waits for respawned ranks (0: no respawn; see
  *     {@link ClusterSettings#respawnWaitMillis})
- * @param checkpointBackups synchronous backups of each replicated checkpoint ({@link ClusterSettings#checkpointBackups})
+ * @param checkpointBackups synchronous backups of each replicated checkpoint ({@link ClusterSettings#checkpointBackups});
+ *     0 (a file written before the option existed, which has no such field) means the default
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
@@ -37,6 +38,11 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         Objects.requireNonNull(clusterName);
         hostAddresses = hostAddresses == null ? List.of() : List.copyOf(hostAddresses);
         diskCheckpoints = diskCheckpoints == null ? DiskCheckpoints.NONE : diskCheckpoints;
+        checkpointBackups = checkpointBackups == 0 ? ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS : checkpointBackups;
+        if (!ClusterSettings.isAllowedCheckpointBackups(checkpointBackups)) {
+            throw new IllegalArgumentException("checkpointBackups " + checkpointBackups + " is not allowed: 1.."
+                    + ClusterSettings.MAX_CHECKPOINT_BACKUPS);
+        }
         if (basePort <= 0) {
             throw new IllegalArgumentException("basePort must be a port number, got " + basePort);
         }

@@ -159,7 +159,7 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
-        int backups = checkpointBackups.applyTo(spec, new ClusterSettings()).checkpointBackups();
+        int backups = checkpointBackups.validated(spec);
         if (replacement != null && replay == null) {
             throw new ParameterException(spec.commandLine(), "--replacement " + replacement
                     + " needs --replay N: a campaign draws each trial's replacement");
@@ -269,8 +269,8 @@ public final class CampaignCommand implements Callable<Integer> {
             // pauses are drawn against it
             b.append(" --heartbeat-timeout-millis ").append(heartbeatTimeoutMillis);
         }
-        if (checkpointBackups.checkpointBackups() != ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS) {
-            b.append(" --checkpoint-backups ").append(checkpointBackups.checkpointBackups());
+        if (checkpointBackups.validated(spec) != ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS) {
+            b.append(" --checkpoint-backups ").append(checkpointBackups.validated(spec));
         }
         kernel.choice().options().forEach((k, v) -> b.append(" --kernel-option ").append(k).append('=').append(v));
         kernel.jars().forEach(j -> b.append(" --kernel-jar ").append(j));

@@ -122,7 +122,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         if (repetitions < 1) {
             throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
-        checkpointBackups.applyTo(spec, new ClusterSettings());
+        checkpointBackups.validated(spec);
         RunConfig base;
         try {
             base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
@@ -182,7 +182,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
         RecoveryBenchReport report = new RecoveryBenchReport(base.ranksGrid(), base.cells(),
-                iterations, checkpointEvery, kill.rank() + "@" + kill.iteration(),
+                iterations, checkpointEvery, checkpointBackups.validated(spec), kill.rank() + "@" + kill.iteration(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1);
         RecoveryBenchTable.print(report, out);
@@ -296,7 +296,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     }
 
 
-    /** A fresh cluster (a unique name per run) with the checkpoint backups asked for. */
+    /** Fresh settings (a cluster name of their own) with the checkpoint backups asked for. */
     private ClusterSettings clusterSettings() {
         return checkpointBackups.applyTo(spec, new ClusterSettings());
     }

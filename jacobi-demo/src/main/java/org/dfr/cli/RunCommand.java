@@ -230,6 +230,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        checkpointBackups.validated(spec);
         if (reference) {
             return runReference(out, config);
         }

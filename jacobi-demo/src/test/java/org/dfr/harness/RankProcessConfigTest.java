@@ -3,6 +3,7 @@ package org.dfr.harness;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,6 +46,19 @@ class RankProcessConfigTest {
                 back.maxNoHeartbeatMillis(), back.messageTimeoutMillis(), back.recoveryTimeoutMillis(),
                 back.joinTimeoutMillis(), back.checkpointBackups()))
                 .containsExactly("c-1", 23_456, 2_000, 7_000, 11L, 13L, 17L, 1);
+    }
+
+    @Test
+    void when_aFileFromBeforeTheBackupsOptionIsRead_then_itsRunKeepsTheDefaultBackups() throws Exception {
+        RankProcessConfig written = RankProcessConfig.of(RunConfig.of(2, 4, 37, 29, 10, 5), new ClusterSettings(), 23_456, 19, 1);
+        Path file = dir.resolve("old.json");
+        written.write(file);
+        ObjectNode json = (ObjectNode) RunReports.JSON.readTree(file.toFile());
+        json.remove("checkpointBackups");
+        RunReports.JSON.writeValue(file.toFile(), json);
+
+        assertThat(RankProcessConfig.read(file).clusterSettings().checkpointBackups())
+                .isEqualTo(ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS);
     }
 
     @Test

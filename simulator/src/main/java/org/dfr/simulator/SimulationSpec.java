@@ -1,5 +1,6 @@
 package org.dfr.simulator;
 
+import org.dfr.analysis.CommitLag;
 import org.dfr.analysis.PartitionDependencies;
 
 /**
@@ -108,6 +109,6 @@ public record SimulationSpec(PartitionDependencies dependencies, int iterations,
 
     /** The commit lag used: {@link #commitLagIterations}, at most {@code checkpointEvery - 1}. */
     public int effectiveCommitLag() {
-        return Math.min(commitLagIterations, checkpointEvery - 1);
+        return CommitLag.clamp(commitLagIterations, checkpointEvery);
     }
 }

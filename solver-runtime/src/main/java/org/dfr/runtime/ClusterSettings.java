@@ -31,6 +31,17 @@ public final class ClusterSettings {
      * whole agreement round).
      */
     public static final long DEFAULT_RESPAWN_WAIT_MILLIS = 30_000;
+    /**
+     * {@link #checkpointBackups} by default. Two, not one: with zone-aware groups the three copies live on
+     * three hosts, so two simultaneous deaths (two ranks, or a host and a rank) never take every copy of a
+     * checkpoint; one backup loses a checkpoint whenever two dead members held its two copies.
+     */
+    public static final int DEFAULT_CHECKPOINT_BACKUPS = 2;
+    /**
+     * The most {@link #checkpointBackups}: the rank processes' heap is sized for a checkpoint map of at most
+     * three copies (see {@code ProcessLauncher}).
+     */
+    public static final int MAX_CHECKPOINT_BACKUPS = 2;
 
     private String clusterName = "dfr-" + UUID.randomUUID();
     private int basePort = -1;
@@ -44,14 +55,6 @@ public final class ClusterSettings {
     private long dataToken = new SecureRandom().nextLong();
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
     private int checkpointBackups = DEFAULT_CHECKPOINT_BACKUPS;
-
-    /** {@link #checkpointBackups} by default: {@link HazelcastConfigs#CHECKPOINT_BACKUP_COUNT}. */
-    public static final int DEFAULT_CHECKPOINT_BACKUPS = HazelcastConfigs.CHECKPOINT_BACKUP_COUNT;
-    /**
-     * The most {@link #checkpointBackups}: the rank processes' heap is sized for a checkpoint map of
-     * three copies (see {@code ProcessLauncher}).
-     */
-    public static final int MAX_CHECKPOINT_BACKUPS = 2;
 
     /** The address every member binds when no host addresses are given: loopback. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
@@ -203,8 +206,9 @@ public final class ClusterSettings {
     /**
      * Synchronous backups of every replicated checkpoint, on other members (other hosts when they have
      * some): {@value #DEFAULT_CHECKPOINT_BACKUPS} by default, so that two simultaneous deaths never take
-     * every copy. One halves what the replication copies (docs/bench.md, session 16) and still survives
-     * any single death, or a host's, but two deaths at once may lose a checkpoint.
+     * every copy. One sends one copy per checkpoint instead of two and still survives any single death, a
+     * host's included; but a second death before the copies are repaired (at once, during the recovery, or
+     * while Hazelcast restores the promoted partitions' backups, {@link BackupRepair}) may lose a checkpoint.
      */
     public int checkpointBackups() {
         return checkpointBackups;

@@ -34,13 +34,6 @@ public final class HazelcastConfigs {
     public static final String CONTROL_MAP = "dfr.control";
     public static final String STATUS_MAP = "dfr.status";
     public static final String STATS_MAP = "dfr.stats";
-    /**
-     * Synchronous backups of every checkpoint by default ({@link ClusterSettings#checkpointBackups}). Two,
-     * not one: with zone-aware groups the three copies live on three hosts, so two simultaneous deaths (two
-     * ranks, or a host and a rank) never take every copy of a checkpoint; one backup would lose a
-     * checkpoint whenever the two dead members held its two copies.
-     */
-    public static final int CHECKPOINT_BACKUP_COUNT = 2;
     /** Synchronous backups of the control board. */
     public static final int CONTROL_BACKUP_COUNT = 3;
 

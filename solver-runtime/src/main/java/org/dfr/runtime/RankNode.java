@@ -255,7 +255,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
      * operation on it is retried with back-off, so the recovery's control-board writes and checkpoint
      * reads waited for the whole repartitioning (0.7-1.2 s measured with 8 rank processes) although the
      * promoted copies were already there. With migrations held, promotion still happens, and the
-     * checkpoint copies that remain (two synchronous backups, on other hosts) are what recovery reads;
+     * checkpoint copies that remain ({@link ClusterSettings#checkpointBackups} synchronous backups, on other hosts) are what recovery reads;
      * {@link BackupRepair} restores the backup count once the recovery has resumed.
      *
      * @throws RunFailedException if the cluster does not reach a safe state or refuses the change

@@ -98,8 +98,9 @@ class FinalStateGatherTest {
     @Test
     void when_statesAreLargerThanASlice_then_theyArriveBitForBit_andNoConnectionHoldsMoreThanASlice() throws Exception {
         int slice = Communicator.FINAL_STATE_SLICE_DOUBLES;
-        // partition 1 needs three slices, partition 2 exactly one, partition 3 a short one
-        int[] lengths = {5, 2 * slice + 7, slice, 1};
+        // the root's own partition 0 spans two slices; partition 1 needs three, partition 2 exactly one,
+        // partition 3 is empty (only its length travels)
+        int[] lengths = {slice + 5, 2 * slice + 7, slice, 0};
         Map<Integer, double[]> expected = new TreeMap<>();
         SplittableRandom random = new SplittableRandom(11);
         for (int p = 0; p < lengths.length; p++) {
@@ -130,15 +131,19 @@ class FinalStateGatherTest {
     }
 
     @Test
-    void when_theRootOwnsAState_then_itKeepsACopy_notTheArrayThatItsRankComputesInto() {
+    void when_theRootOwnsAState_then_itKeepsACopy_notTheArrayThatItsRankComputesInto() throws Exception {
         double[] live = {1.0, 2.0};
-        CompletableFuture.runAsync(() -> communicators.get(1).gatherFinalStates(Map.of(1, new double[] {2.0}, 2, new double[] {3.0})));
-        CompletableFuture.runAsync(() -> communicators.get(2).gatherFinalStates(Map.of(3, new double[] {4.0})));
+        CompletableFuture<?> rank1 = CompletableFuture.runAsync(
+                () -> communicators.get(1).gatherFinalStates(Map.of(1, new double[] {2.0}, 2, new double[] {3.0})));
+        CompletableFuture<?> rank2 = CompletableFuture.runAsync(
+                () -> communicators.get(2).gatherFinalStates(Map.of(3, new double[] {4.0})));
 
         TreeMap<Integer, double[]> atRoot = communicators.get(0).gatherFinalStates(Map.of(0, live));
         live[0] = 99.0;
 
+        CompletableFuture.allOf(rank1, rank2).get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         assertThat(atRoot.get(0)).containsExactly(1.0, 2.0);
+        assertThat(atRoot.get(3)).containsExactly(4.0);
     }
 
     @Test

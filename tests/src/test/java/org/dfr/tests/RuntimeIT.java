@@ -247,7 +247,7 @@ class RuntimeIT {
             for (int k = 0; k < keys; k++) {
                 map.set("0/" + k, new byte[] {(byte) k});
             }
-            long expected = (long) keys * HazelcastConfigs.CHECKPOINT_BACKUP_COUNT;
+            long expected = (long) keys * ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS;
             assertThat(backupEntries(members)).isEqualTo(expected);
 
             members.remove(3).getLifecycleService().terminate();

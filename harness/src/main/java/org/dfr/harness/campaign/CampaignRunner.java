@@ -86,10 +86,14 @@ public final class CampaignRunner {
 
     /**
      * The backups of every replicated checkpoint in every trial's cluster ({@link ClusterSettings#checkpointBackups});
-     * with fewer, more multi-failure trials end UNRECOVERABLE (a pass: the run says no copy is left).
+     * with fewer, more trials with several deaths end UNRECOVERABLE (a pass: the run says no copy is left; after a
+     * single death that is an ERROR, whatever the backups).
      */
     public CampaignRunner checkpointBackups(int count) {
-        new ClusterSettings().checkpointBackups(count); // the one check of the allowed values
+        if (!ClusterSettings.isAllowedCheckpointBackups(count)) {
+            throw new IllegalArgumentException("--checkpoint-backups " + count + " is not allowed: 1.."
+                    + ClusterSettings.MAX_CHECKPOINT_BACKUPS);
+        }
         this.checkpointBackups = count;
         return this;
     }
@@ -196,7 +200,9 @@ public final class CampaignRunner {
                         replay, names(ports.seen()));
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
-                boolean lost = cause instanceof RunFailedException f && f.kind() == RunFailedException.Kind.CHECKPOINT_LOST;
+                // every checkpoint has a copy on another host, so one death (a rank's or a host's) never loses one
+                boolean lost = cause instanceof RunFailedException f && f.kind() == RunFailedException.Kind.CHECKPOINT_LOST
+                        && deaths(plan.config()) >= 2;
                 outcome = lost ? Outcome.UNRECOVERABLE : Outcome.ERROR;
                 detail = lost ? cause.getMessage() : String.valueOf(cause);
             } catch (InterruptedException e) {
@@ -310,5 +316,11 @@ public final class CampaignRunner {
                                       List<String> violations, String replay, List<String> ports) {
         return new TrialResult(plan, outcome, (System.nanoTime() - startNanos) / 1_000_000, work, detail, violations,
                 replay, ports);
+    }
+
+    /** The deaths a trial's plan schedules: ranks (pauses are none), hosts, and ranks dying during a recovery. */
+    static int deaths(RunConfig config) {
+        int ranks = (int) config.kills().stream().filter(k -> k.point().isDeath()).count();
+        return ranks + config.hostFailures().size() + config.failDuringRecovery().size();
     }
 }

@@ -10,6 +10,7 @@ import java.util.List;
  * @param cells                  {@code [NX, NY]}
  * @param iterations             iterations of every run
  * @param checkpointEvery        checkpoint interval
+ * @param checkpointBackups      backups of every replicated checkpoint ({@code --checkpoint-backups})
  * @param failure                the planned kill, {@code RANK@ITER}
  * @param mode                   {@code "embedded"} or {@code "processes"}
  * @param modeNote               why the mode differs from the one asked for, or null
@@ -26,7 +27,7 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RecoveryBenchReport(List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
-                                  String failure, String mode, String modeNote, int repetitions,
+                                  int checkpointBackups, String failure, String mode, String modeNote, int repetitions,
                                   RecoveryStrategySummary global, RecoveryStrategySummary dfr, Long planWork,
                                   boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,
                                   long detectionTargetMillis,

@@ -13,10 +13,10 @@ public final class RecoveryBenchTable {
 
     /** Writes the whole report to {@code out}. */
     public static void print(RecoveryBenchReport r, PrintWriter out) {
-        out.printf(Locale.ROOT, "%dx%d ranks, %dx%d cells, %d iterations, checkpoint every %d, kill %s, %s mode,"
-                        + " %d repetitions per strategy (medians)%n", r.ranksGrid().get(0), r.ranksGrid().get(1),
-                r.cells().get(0), r.cells().get(1), r.iterations(), r.checkpointEvery(), r.failure(), r.mode(),
-                r.repetitions());
+        out.printf(Locale.ROOT, "%dx%d ranks, %dx%d cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
+                        + " %s mode, %d repetitions per strategy (medians)%n", r.ranksGrid().get(0), r.ranksGrid().get(1),
+                r.cells().get(0), r.cells().get(1), r.iterations(), r.checkpointEvery(), r.checkpointBackups(),
+                r.checkpointBackups() == 1 ? "" : "s", r.failure(), r.mode(), r.repetitions());
         if (r.modeNote() != null) {
             out.println("note: " + r.modeNote());
         }

@@ -16,12 +16,23 @@ public final class CheckpointBackupsMixin {
             defaultValue = "" + ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS,
             description = "Copies of every checkpoint on other members (other hosts where there are some), besides"
                     + " the writer's: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS + ". With 2 no two simultaneous"
-                    + " deaths lose a checkpoint; 1 makes a checkpoint about half as costly and survives any one death"
-                    + " (a rank's or a host's). Default: ${DEFAULT-VALUE}.")
+                    + " deaths lose a checkpoint; 1 sends one copy per checkpoint instead of two and survives any one"
+                    + " death (a rank's or a host's), but a second one before the copies are repaired may lose a"
+                    + " checkpoint. Default: ${DEFAULT-VALUE}.")
     int checkpointBackups;
 
-    /** The number given (unchecked: {@link #applyTo} checks it). */
-    public int checkpointBackups() {
+    /**
+     * The number given, checked.
+     *
+     * @throws ParameterException (exit code 2) naming the value and what is allowed
+     */
+    public int validated(CommandSpec spec) {
+        if (!ClusterSettings.isAllowedCheckpointBackups(checkpointBackups)) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-backups " + checkpointBackups
+                    + " is not allowed: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS + (checkpointBackups < 1
+                    ? " (without a backup a checkpoint lives only on its writer, whose death loses it)"
+                    : " (the rank processes' heap is sized for at most " + ClusterSettings.MAX_CHECKPOINT_BACKUPS + ")"));
+        }
         return checkpointBackups;
     }
 
@@ -31,12 +42,6 @@ public final class CheckpointBackupsMixin {
      * @throws ParameterException (exit code 2) naming the value and what is allowed
      */
     public ClusterSettings applyTo(CommandSpec spec, ClusterSettings settings) {
-        if (!ClusterSettings.isAllowedCheckpointBackups(checkpointBackups)) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-backups " + checkpointBackups
-                    + " is not allowed: 1.." + ClusterSettings.MAX_CHECKPOINT_BACKUPS
-                    + " (with 0 a checkpoint would live only on its writer, whose death loses it; the rank heap is sized"
-                    + " for at most " + ClusterSettings.MAX_CHECKPOINT_BACKUPS + ")");
-        }
-        return settings.checkpointBackups(checkpointBackups);
+        return settings.checkpointBackups(validated(spec));
     }
 }
