@@ -68,21 +68,9 @@ class FinalStateGatherTest {
 
     @Test
     void when_everyRankSendsItsPartitions_then_theRootHoldsEveryFinalStateBitForBit() throws Exception {
-        Map<Integer, double[]> expected = new TreeMap<>();
-        SplittableRandom random = new SplittableRandom(7);
-        for (int p = 0; p < OWNERS.partitionCount(); p++) {
-            double[] state = new double[12];
-            for (int k = 0; k < state.length; k++) {
-                state[k] = Double.longBitsToDouble(random.nextLong());
-            }
-            state[0] = -0.0;
-            expected.put(p, state);
-        }
-        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = new ArrayList<>();
-        for (int r = 1; r < RANKS; r++) {
-            int rank = r;
-            gathers.add(CompletableFuture.supplyAsync(() -> communicators.get(rank).gatherFinalStates(ownedBy(rank, expected))));
-        }
+        Map<Integer, double[]> expected = randomStates(7, new int[] {12, 12, 12, 12});
+        expected.get(0)[0] = -0.0;
+        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = sendFromTheOthers(expected);
 
         TreeMap<Integer, double[]> atRoot = communicators.get(0).gatherFinalStates(ownedBy(0, expected));
 
@@ -101,20 +89,8 @@ class FinalStateGatherTest {
         // the root's own partition 0 spans two slices; partition 1 needs three, partition 2 exactly one,
         // partition 3 is empty (only its length travels)
         int[] lengths = {slice + 5, 2 * slice + 7, slice, 0};
-        Map<Integer, double[]> expected = new TreeMap<>();
-        SplittableRandom random = new SplittableRandom(11);
-        for (int p = 0; p < lengths.length; p++) {
-            double[] state = new double[lengths[p]];
-            for (int k = 0; k < state.length; k++) {
-                state[k] = Double.longBitsToDouble(random.nextLong());
-            }
-            expected.put(p, state);
-        }
-        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = new ArrayList<>();
-        for (int r = 1; r < RANKS; r++) {
-            int rank = r;
-            gathers.add(CompletableFuture.supplyAsync(() -> communicators.get(rank).gatherFinalStates(ownedBy(rank, expected))));
-        }
+        Map<Integer, double[]> expected = randomStates(11, lengths);
+        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = sendFromTheOthers(expected);
 
         TreeMap<Integer, double[]> atRoot = communicators.get(0).gatherFinalStates(ownedBy(0, expected));
 
@@ -157,6 +133,30 @@ class FinalStateGatherTest {
         long start = System.nanoTime();
         assertThatThrownBy(() -> communicators.get(0).gatherFinalStates(states)).isInstanceOf(EpochChangedException.class);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(TIMEOUT_MILLIS);
+    }
+
+    /** Partition {@code p}'s state: {@code lengths[p]} doubles of random bits (NaNs and infinities included). */
+    private static Map<Integer, double[]> randomStates(long seed, int[] lengths) {
+        Map<Integer, double[]> states = new TreeMap<>();
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int p = 0; p < lengths.length; p++) {
+            double[] state = new double[lengths[p]];
+            for (int k = 0; k < state.length; k++) {
+                state[k] = Double.longBitsToDouble(random.nextLong());
+            }
+            states.put(p, state);
+        }
+        return states;
+    }
+
+    /** Every rank but the root gathers (sends) its partitions' states, each on its own thread. */
+    private List<CompletableFuture<TreeMap<Integer, double[]>>> sendFromTheOthers(Map<Integer, double[]> states) {
+        List<CompletableFuture<TreeMap<Integer, double[]>>> gathers = new ArrayList<>();
+        for (int r = 1; r < RANKS; r++) {
+            int rank = r;
+            gathers.add(CompletableFuture.supplyAsync(() -> communicators.get(rank).gatherFinalStates(ownedBy(rank, states))));
+        }
+        return gathers;
     }
 
     private static Map<Integer, double[]> ownedBy(int rank, Map<Integer, double[]> states) {
