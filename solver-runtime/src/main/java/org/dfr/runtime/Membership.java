@@ -52,6 +52,14 @@ public final class Membership {
     private final ConcurrentLinkedQueue<MemberLoss> losses = new ConcurrentLinkedQueue<>();
     private final Map<Integer, Member> membersByRank = new ConcurrentHashMap<>();
     private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
+    /**
+     * Held while a loss is checked against {@link #knownDead} and the epoch interrupted, and while a recovery
+     * adds to {@code knownDead}: otherwise a late event about a rank could pass the check just before the
+     * directive that accounts for its death was taken, and interrupt the directive's epoch just after it
+     * began (campaign seed 96, trial 22: that rank alone started another round, and the others waited for
+     * its halos for 60 s).
+     */
+    private final Object lossCheck = new Object();
     /** Members known dead before Hazelcast removed them ({@link #rankLost}). */
     private final Set<UUID> lostMembers = ConcurrentHashMap.newKeySet();
     /** Ranks whose member left or was found dead: a rank missing here that is not in it is still joining. */
@@ -278,7 +286,9 @@ public final class Membership {
      * must not interrupt the new epoch.
      */
     public void acknowledgeDead(Collection<Integer> ranks) {
-        knownDead.addAll(ranks);
+        synchronized (lossCheck) {
+            knownDead.addAll(ranks);
+        }
     }
 
     /**
@@ -333,15 +343,17 @@ public final class Membership {
      */
     public boolean rankLost(int rank, String how, long observedAtMillis) {
         Member m = membersByRank.get(rank);
-        if (m == null || m.localMember() || runEnded.getAsBoolean() || knownDead.contains(rank)
-                || !lostMembers.add(m.getUuid())) {
-            return false;
+        synchronized (lossCheck) {
+            if (m == null || m.localMember() || runEnded.getAsBoolean() || knownDead.contains(rank)
+                    || !lostMembers.add(m.getUuid())) {
+                return false;
+            }
+            departed.add(rank);
+            losses.add(new MemberLoss(rank, observedAtMillis));
+            LOG.info("rank {}: rank {} is dead ({})", rankId, rank, how);
+            dataPlane.forget(rank);
+            mailbox.interruptEpoch("rank " + rank + " is dead (" + how + ")");
         }
-        departed.add(rank);
-        losses.add(new MemberLoss(rank, observedAtMillis));
-        LOG.info("rank {}: rank {} is dead ({})", rankId, rank, how);
-        dataPlane.forget(rank);
-        mailbox.interruptEpoch("rank " + rank + " is dead (" + how + ")");
         control.bump();
         return true;
     }
@@ -430,12 +442,14 @@ public final class Membership {
             control.bump();
             return;
         }
-        if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
-            return;
+        synchronized (lossCheck) {
+            if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
+                return;
+            }
+            losses.add(new MemberLoss(rank, System.currentTimeMillis()));
+            LOG.info("rank {}: member of rank {} left the cluster", rankId, rank);
+            mailbox.interruptEpoch("rank " + rank + " left the cluster");
         }
-        losses.add(new MemberLoss(rank, System.currentTimeMillis()));
-        LOG.info("rank {}: member of rank {} left the cluster", rankId, rank);
-        mailbox.interruptEpoch("rank " + rank + " left the cluster");
         control.bump();
     }
 }
