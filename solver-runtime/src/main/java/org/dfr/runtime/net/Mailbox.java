@@ -3,6 +3,7 @@ package org.dfr.runtime.net;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -66,6 +67,13 @@ public final class Mailbox {
     private int epoch;
     private boolean interrupted;
     private String interruptReason = "";
+    /**
+     * Recoveries announced in an epoch this mailbox has not entered yet, by epoch: the announcing rank
+     * entered it first (it took the directive sooner) and failed in it, so the epoch is over for
+     * everybody, and entering it interrupts at once (campaign seed 96, trial 22: dropped, the others ran
+     * on in that epoch and waited 60 s for the announcing rank's halos).
+     */
+    private final TreeMap<Integer, String> announcedAhead = new TreeMap<>();
     private long dropped;
 
     /**
@@ -94,10 +102,13 @@ public final class Mailbox {
                 return;
             }
             if (key.kind() == MessageKind.RECOVERY_START) {
+                String reason = "rank " + key.a() + " started a recovery in epoch " + key.epoch();
                 if (key.epoch() == epoch && !interrupted) {
                     interrupted = true;
-                    interruptReason = "rank " + key.a() + " started a recovery in epoch " + key.epoch();
+                    interruptReason = reason;
                     changed.signalAll();
+                } else if (key.epoch() > epoch) {
+                    announcedAhead.putIfAbsent(key.epoch(), reason);
                 }
                 return;
             }
@@ -238,13 +249,18 @@ public final class Mailbox {
         }
     }
 
-    /** Starts epoch {@code newEpoch}: older messages are purged, waits work again. */
+    /**
+     * Starts epoch {@code newEpoch}: older messages are purged, waits work again, unless a rank already
+     * announced a recovery in that epoch (then they throw at once, as if it had arrived now).
+     */
     public void enterEpoch(int newEpoch) {
         lock.lock();
         try {
             epoch = Math.max(epoch, newEpoch);
-            interrupted = false;
-            interruptReason = "";
+            String announced = announcedAhead.get(epoch);
+            announcedAhead.headMap(epoch, true).clear();
+            interrupted = announced != null;
+            interruptReason = announced == null ? "" : announced;
             for (Iterator<MessageKey> it = messages.keySet().iterator(); it.hasNext(); ) {
                 if (it.next().epoch() < epoch) {
                     it.remove();
