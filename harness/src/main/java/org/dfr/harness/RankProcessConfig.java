@@ -38,11 +38,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         Objects.requireNonNull(clusterName);
         hostAddresses = hostAddresses == null ? List.of() : List.copyOf(hostAddresses);
         diskCheckpoints = diskCheckpoints == null ? DiskCheckpoints.NONE : diskCheckpoints;
-        checkpointBackups = checkpointBackups == 0 ? ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS : checkpointBackups;
-        if (!ClusterSettings.isAllowedCheckpointBackups(checkpointBackups)) {
-            throw new IllegalArgumentException("checkpointBackups " + checkpointBackups + " is not allowed: 1.."
-                    + ClusterSettings.MAX_CHECKPOINT_BACKUPS);
-        }
+        checkpointBackups = ClusterSettings.requireCheckpointBackups(
+                checkpointBackups == 0 ? ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS : checkpointBackups);
         if (basePort <= 0) {
             throw new IllegalArgumentException("basePort must be a port number, got " + basePort);
         }

@@ -216,11 +216,20 @@ public final class ClusterSettings {
 
     /** @throws IllegalArgumentException unless {@code 1 <= count <= }{@value #MAX_CHECKPOINT_BACKUPS} */
     public ClusterSettings checkpointBackups(int count) {
+        this.checkpointBackups = requireCheckpointBackups(count);
+        return this;
+    }
+
+    /**
+     * {@code count}, if it is an allowed {@link #checkpointBackups}.
+     *
+     * @throws IllegalArgumentException naming the value and what is allowed
+     */
+    public static int requireCheckpointBackups(int count) {
         if (!isAllowedCheckpointBackups(count)) {
             throw new IllegalArgumentException("checkpointBackups must be 1.." + MAX_CHECKPOINT_BACKUPS + ", got " + count);
         }
-        this.checkpointBackups = count;
-        return this;
+        return count;
     }
 
     /** Whether {@code count} is an allowed {@link #checkpointBackups}. */

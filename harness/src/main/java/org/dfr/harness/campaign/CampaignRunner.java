@@ -90,11 +90,7 @@ public final class CampaignRunner {
      * single death that is an ERROR, whatever the backups).
      */
     public CampaignRunner checkpointBackups(int count) {
-        if (!ClusterSettings.isAllowedCheckpointBackups(count)) {
-            throw new IllegalArgumentException("--checkpoint-backups " + count + " is not allowed: 1.."
-                    + ClusterSettings.MAX_CHECKPOINT_BACKUPS);
-        }
-        this.checkpointBackups = count;
+        this.checkpointBackups = ClusterSettings.requireCheckpointBackups(count);
         return this;
     }
 
