@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Objects;
+import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.DiskCheckpoints;
 
@@ -26,12 +27,15 @@ import org.dfr.runtime.DiskCheckpoints;
  *     {@link ClusterSettings#respawnWaitMillis})
  * @param checkpointBackups synchronous backups of each replicated checkpoint ({@link ClusterSettings#checkpointBackups});
  *     0 (a file written before the option existed, which has no such field) means the default
+ * @param checkpointReplication the path of the replicated copies ({@link ClusterSettings#checkpointReplication});
+ *     null (a file written before the option existed) means the default
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
                                 List<String> hostAddresses, long dataToken,
-                                DiskCheckpoints diskCheckpoints, long respawnWaitMillis, int checkpointBackups) {
+                                DiskCheckpoints diskCheckpoints, long respawnWaitMillis, int checkpointBackups,
+                                CheckpointReplication checkpointReplication) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
@@ -40,6 +44,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         diskCheckpoints = diskCheckpoints == null ? DiskCheckpoints.NONE : diskCheckpoints;
         checkpointBackups = ClusterSettings.requireCheckpointBackups(
                 checkpointBackups == 0 ? ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS : checkpointBackups);
+        checkpointReplication = checkpointReplication == null
+                ? ClusterSettings.DEFAULT_CHECKPOINT_REPLICATION : checkpointReplication;
         if (basePort <= 0) {
             throw new IllegalArgumentException("basePort must be a port number, got " + basePort);
         }
@@ -52,7 +58,7 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
                 settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid, settings.hostAddresses(),
                 settings.dataToken(), settings.diskCheckpoints(), settings.respawnWaitMillis(),
-                settings.checkpointBackups());
+                settings.checkpointBackups(), settings.checkpointReplication());
     }
 
     /** A fresh {@link ClusterSettings} equal to the launcher's. */
@@ -69,7 +75,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 .dataToken(dataToken)
                 .diskCheckpoints(diskCheckpoints)
                 .respawnWaitMillis(respawnWaitMillis)
-                .checkpointBackups(checkpointBackups);
+                .checkpointBackups(checkpointBackups)
+                .checkpointReplication(checkpointReplication);
     }
 
     /** Writes this configuration as JSON, atomically. */

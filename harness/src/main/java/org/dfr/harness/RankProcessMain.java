@@ -235,7 +235,7 @@ public final class RankProcessMain implements Callable<Integer> {
             node.run();
             long endedAt = System.currentTimeMillis();
             if (node.isCollector()) {
-                collect(node, config, settings.checkpointBackups(), setup, endedAt);
+                collect(node, config, settings, setup, endedAt);
             } else if (!node.awaitCollected(rc.collectTimeoutMillis())) {
                 System.err.println("dfr-rank: rank " + rank + ": no collector within " + rc.collectTimeoutMillis()
                         + " ms; leaving");
@@ -307,11 +307,11 @@ public final class RankProcessMain implements Callable<Integer> {
         }
     }
 
-    private void collect(RankNode node, RunConfig config, int checkpointBackups, KernelSetup setup, long endedAt) {
+    private void collect(RankNode node, RunConfig config, ClusterSettings settings, KernelSetup setup, long endedAt) {
         String started = node.control().get(LOOP_STARTED_KEY);
         long wallMillis = started == null ? 0 : Math.max(0, endedAt - Long.parseLong(started));
         RunOutcome outcome = ResultCollector.collect(node, wallMillis);
-        RunReports.write(RunReports.of(config, checkpointBackups, setup, outcome, Runner.noEnergy()), resultFile);
+        RunReports.write(RunReports.of(config, settings, setup, outcome, Runner.noEnergy()), resultFile);
     }
 
     private static void announceFailure(RankNode node, RunFailedException.Kind kind, String reason) {

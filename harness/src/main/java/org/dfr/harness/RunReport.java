@@ -17,7 +17,8 @@ import java.util.Map;
  * chosen interval then). {@code commitLagIterations} is the commit lag the run used: a checkpoint
  * {@code c} was committed with the reduction of {@code c + commitLagIterations}; a failure before
  * that recovered from the checkpoint before. {@code checkpointBackups} is the number of synchronous backups
- * of every replicated checkpoint (besides the primary, on the writing member).
+ * of every replicated checkpoint (besides the primary, on the writing member), and {@code checkpointReplication}
+ * what carried them ({@code hazelcast} or {@code data-plane}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunReport(String kernel, Map<String, String> kernelOptions, String strategy, List<Integer> ranksGrid,
@@ -28,7 +29,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                         double cellUpdatesPerSecond, List<Failure> failures, List<Recovery> recoveries,
                         List<RankActivity> ranks, Map<String, Object> energy, Provenance provenance,
                         Integer restartedFromIteration, CheckpointInterval checkpointInterval,
-                        int commitLagIterations, int checkpointBackups) {
+                        int commitLagIterations, int checkpointBackups, String checkpointReplication) {
 
     /** What ended the run. */
     public enum StopReason {
@@ -44,7 +45,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
                 recoveries, ranks, value, provenance, restartedFromIteration, checkpointInterval,
-                commitLagIterations, checkpointBackups);
+                commitLagIterations, checkpointBackups, checkpointReplication);
     }
 
     /** This report with another provenance (the launcher's, for a processes run). */
@@ -53,7 +54,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
                 recoveries, ranks, energy, value, restartedFromIteration, checkpointInterval,
-                commitLagIterations, checkpointBackups);
+                commitLagIterations, checkpointBackups, checkpointReplication);
     }
 
     /** This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not). */
@@ -62,7 +63,7 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
                 loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
                 recoveries, ranks, energy, provenance, iteration, checkpointInterval,
-                commitLagIterations, checkpointBackups);
+                commitLagIterations, checkpointBackups, checkpointReplication);
     }
 
     /**

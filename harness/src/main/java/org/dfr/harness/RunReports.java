@@ -17,6 +17,7 @@ import org.dfr.recovery.Adoption;
 import org.dfr.recovery.FailureRecord;
 import org.dfr.recovery.RecoveryRecord;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.CheckpointIntervalDecision;
 import org.dfr.runtime.RankStats;
 import org.dfr.runtime.RunOutcome;
@@ -33,8 +34,8 @@ public final class RunReports {
     private RunReports() {
     }
 
-    /** The report of a finished run whose checkpoint map kept {@code checkpointBackups} backups. */
-    public static RunReport of(RunConfig config, int checkpointBackups, KernelSetup setup, RunOutcome outcome,
+    /** The report of a finished run whose cluster had {@code settings} (the checkpoint copies' count and path). */
+    public static RunReport of(RunConfig config, ClusterSettings settings, KernelSetup setup, RunOutcome outcome,
                                Map<String, Object> energy) {
         String digest = setup.digest(p -> {
             double[] state = outcome.finalStates().get(p);
@@ -101,7 +102,8 @@ public final class RunReports {
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
                 new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null,
-                checkpointInterval(config, outcome), config.runSpec().commitLagFor(interval), checkpointBackups);
+                checkpointInterval(config, outcome), config.runSpec().commitLagFor(interval), settings.checkpointBackups(),
+                settings.checkpointReplication().optionValue());
     }
 
     /** The interval the run used: the configured one, or the one it chose ({@code auto}; the iterations when it ended before choosing: no checkpoint after the first). */

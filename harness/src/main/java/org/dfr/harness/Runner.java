@@ -161,7 +161,7 @@ public final class Runner {
                     .settings(settings);
             RunOutcome outcome = power.run(run::runEmbedded);
             Map<String, Object> cappingSummary = capping == null ? null : capping.summary();
-            RunReport report = RunReports.of(config, settings.checkpointBackups(), setup, outcome, Map.of());
+            RunReport report = RunReports.of(config, settings, setup, outcome, Map.of());
             RunEnergy.Result result = power.finish(report, cappingSummary);
             Map<String, Object> energy = new LinkedHashMap<>(result.energy());
             if (cappingSummary != null) {

@@ -38,7 +38,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import org.dfr.cli.bench.BenchLayouts;
 import org.dfr.cli.bench.ReferenceTiming;
-import org.dfr.cli.options.CheckpointBackupsMixin;
+import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
@@ -73,7 +73,7 @@ public final class BenchCommand implements Callable<Integer> {
     KernelMixin kernel;
 
     @Mixin
-    CheckpointBackupsMixin checkpointBackups;
+    CheckpointCopiesMixin checkpointCopies;
 
     @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
             description = "Interior cells per axis. Default: 4096x4096 (2 axes), 16777216 (1), 256x256x256 (3).")
@@ -132,7 +132,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (checkpoints < 0) {
             throw new ParameterException(spec.commandLine(), "--checkpoints must be >= 0, got " + checkpoints);
         }
-        clusterSettings = checkpointBackups.applyTo(spec, new ClusterSettings());
+        clusterSettings = checkpointCopies.applyTo(spec, new ClusterSettings());
         if (commitLagIterations != null && commitLagIterations < 0) {
             throw new ParameterException(spec.commandLine(), "--commit-lag-iterations must be >= 0, got "
                     + commitLagIterations);

@@ -10,7 +10,7 @@ import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
-import org.dfr.cli.options.CheckpointBackupsMixin;
+import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
@@ -120,7 +120,7 @@ public final class CampaignCommand implements Callable<Integer> {
     long heartbeatTimeoutMillis;
 
     @Mixin
-    CheckpointBackupsMixin checkpointBackups;
+    CheckpointCopiesMixin checkpointCopies;
 
     @Option(names = "--replay", paramLabel = "N", description = "Run only trial N of this seed (a failing trial's line says how).")
     Integer replay;
@@ -159,7 +159,7 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
-        int backups = checkpointBackups.validated(spec);
+        int backups = checkpointCopies.validated(spec);
         if (replacement != null && replay == null) {
             throw new ParameterException(spec.commandLine(), "--replacement " + replacement
                     + " needs --replay N: a campaign draws each trial's replacement");
@@ -186,7 +186,8 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of())
-                .heartbeatTimeoutMillis(heartbeatTimeoutMillis).checkpointBackups(backups);
+                .heartbeatTimeoutMillis(heartbeatTimeoutMillis).checkpointBackups(backups)
+                .checkpointReplication(checkpointCopies.replication());
         CampaignRunner.Result result;
         try (ProgressBar bar = progressBar(plans.size());
              TrialLog log = TrialLog.recording(logDir, TrialLog.DEFAULT_MAX_LINES)) {
@@ -269,8 +270,11 @@ public final class CampaignCommand implements Callable<Integer> {
             // pauses are drawn against it
             b.append(" --heartbeat-timeout-millis ").append(heartbeatTimeoutMillis);
         }
-        if (checkpointBackups.validated(spec) != ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS) {
-            b.append(" --checkpoint-backups ").append(checkpointBackups.validated(spec));
+        if (checkpointCopies.validated(spec) != ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS) {
+            b.append(" --checkpoint-backups ").append(checkpointCopies.validated(spec));
+        }
+        if (checkpointCopies.replication() != ClusterSettings.DEFAULT_CHECKPOINT_REPLICATION) {
+            b.append(" --checkpoint-replication ").append(checkpointCopies.replication().optionValue());
         }
         kernel.choice().options().forEach((k, v) -> b.append(" --kernel-option ").append(k).append('=').append(v));
         kernel.jars().forEach(j -> b.append(" --kernel-jar ").append(j));

@@ -20,7 +20,7 @@ import org.dfr.cli.bench.RecoveryBenchReport;
 import org.dfr.cli.bench.RecoveryBenchTable;
 import org.dfr.cli.bench.RecoveryRun;
 import org.dfr.cli.bench.RecoveryStrategySummary;
-import org.dfr.cli.options.CheckpointBackupsMixin;
+import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
@@ -70,7 +70,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     KernelMixin kernel;
 
     @Mixin
-    CheckpointBackupsMixin checkpointBackups;
+    CheckpointCopiesMixin checkpointCopies;
 
     @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", defaultValue = "2x4", converter = SizesConverter.class,
             description = "Partitions per axis. Default: ${DEFAULT-VALUE}.")
@@ -122,7 +122,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         if (repetitions < 1) {
             throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
-        checkpointBackups.validated(spec);
+        checkpointCopies.validated(spec);
         RunConfig base;
         try {
             base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
@@ -182,7 +182,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
         RecoveryBenchReport report = new RecoveryBenchReport(base.ranksGrid(), base.cells(),
-                iterations, checkpointEvery, checkpointBackups.validated(spec), kill.rank() + "@" + kill.iteration(),
+                iterations, checkpointEvery, checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1);
         RecoveryBenchTable.print(report, out);
@@ -298,6 +298,6 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
 
     /** Fresh settings (a cluster name of their own) with the checkpoint backups asked for. */
     private ClusterSettings clusterSettings() {
-        return checkpointBackups.applyTo(spec, new ClusterSettings());
+        return checkpointCopies.applyTo(spec, new ClusterSettings());
     }
 }

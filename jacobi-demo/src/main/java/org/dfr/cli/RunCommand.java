@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
-import org.dfr.cli.options.CheckpointBackupsMixin;
+import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.SshOptions;
@@ -153,7 +153,7 @@ public final class RunCommand implements Callable<Integer> {
     Integer basePort;
 
     @Mixin
-    CheckpointBackupsMixin checkpointBackups;
+    CheckpointCopiesMixin checkpointCopies;
 
     @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
             defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
@@ -230,7 +230,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        checkpointBackups.validated(spec);
+        checkpointCopies.validated(spec);
         if (reference) {
             return runReference(out, config);
         }
@@ -257,7 +257,7 @@ public final class RunCommand implements Callable<Integer> {
                     + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
-        checkpointBackups.applyTo(spec, settings);
+        checkpointCopies.applyTo(spec, settings);
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }
@@ -497,10 +497,11 @@ public final class RunCommand implements Callable<Integer> {
     static void printSummary(PrintWriter out, RunReport r) {
         RunReport.CheckpointInterval ci = r.checkpointInterval();
         out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s,"
-                        + " commit lag %d, %d checkpoint backup%s, %s mode%n",
+                        + " commit lag %d, %d checkpoint backup%s over %s, %s mode%n",
                 r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
                 join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
-                r.commitLagIterations(), r.checkpointBackups(), r.checkpointBackups() == 1 ? "" : "s", r.mode());
+                r.commitLagIterations(), r.checkpointBackups(), r.checkpointBackups() == 1 ? "" : "s",
+                r.checkpointReplication() == null ? "hazelcast" : r.checkpointReplication(), r.mode());
         if (ci != null && ci.chosenInterval() != null) {
             out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms; replication %.3f ms, hidden"
                             + " up to one iteration), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"

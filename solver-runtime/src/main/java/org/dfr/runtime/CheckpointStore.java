@@ -1,7 +1,6 @@
 package org.dfr.runtime;
 
 import com.hazelcast.map.IMap;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -14,68 +13,62 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * A rank's checkpoints: a local copy of its own partitions, and a replicated copy of every
- * partition in an IMap with synchronous backups ({@code set}, not {@code put}), so that the loss
- * of any single member (or, with zone-aware groups, of a host) leaves one copy.
+ * A rank's checkpoints: a local copy of its own partitions, and replicated copies of every partition
+ * on other hosts ({@link ReplicaStore}: the checkpoint map's backups, or holder ranks over the data
+ * plane), so that the loss of any single member, or of a host, leaves one copy.
  *
  * <p>The two halves are separate steps: {@link #writeLocal} is the only part on the computing
- * rank's critical path (one array copy); {@link #replicate} serialises that copy and writes the
- * replicated copy, on the rank's replication thread ({@link Checkpointing}).
+ * rank's critical path (one array copy); {@link #replicate} writes the replicated copies of that
+ * copy, on the rank's replication thread ({@link Checkpointing}).
  *
- * <p>The replicated copy's primary lives on the writing member when it owns a Hazelcast partition:
- * its key is {@code "c/p@k"} with {@code k} a partition key owned locally ({@link LocalPartitionKey}),
- * so only the backups cross the network (a third less traffic with two backups). Readers cannot
- * know {@code k}, so a small locator entry {@code "c/p"} holding the state's key is written after the
- * state, with the same backups: a state is found only through its locator, and a locator only
- * points at a state already written.
+ * <p>Readers find the copies of checkpoint {@code c} of partition {@code p} through a small locator
+ * entry {@code "c/p"} in the checkpoint map (a {@link ReplicaRef}, with the map's backups), written
+ * after the copies are in place: a locator only points at copies already written.
  *
  * <p>A partition whose state did not change since the checkpoint this store replicated before
- * (bitwise; a converged region, an idle rank) is not sent again: the new locator points at the
- * state already replicated, and dropping the older checkpoint keeps a state a kept locator points at.
+ * (bitwise; a converged region, an idle rank) is not sent again while its copies are intact: the new
+ * locator points at the copies already replicated, and dropping the older checkpoint keeps copies a
+ * kept locator points at.
  */
 public final class CheckpointStore {
 
-    private final IMap<String, byte[]> replicated;
+    private final IMap<String, byte[]> locators;
     private final PromotionRetry retry;
-    private final Supplier<String> localKey;
+    private final ReplicaStore copies;
     private final TreeMap<Integer, Map<Integer, double[]>> local = new TreeMap<>();
     /**
-     * Arrays of dropped local copies, and the byte buffer of the last write, by partition: a
-     * checkpoint of 16 MiB per rank otherwise allocates two fresh arrays, which the collector then
-     * copies into the old generation (most of the cost of a checkpoint with the parallel collector).
+     * Arrays of dropped local copies, by partition: a checkpoint of 16 MiB per rank otherwise
+     * allocates a fresh array, which the collector then copies into the old generation (most of the
+     * cost of a checkpoint with the parallel collector).
      */
     private final Map<Integer, double[]> recycled = new HashMap<>();
-    private final Map<Integer, byte[]> scratch = new HashMap<>();
-    /** By partition: the iteration and state key this store replicated last (for unchanged states). */
+    /** By partition: the iteration and copies this store replicated last (for unchanged states). */
     private final Map<Integer, Replicated> lastReplicated = new HashMap<>();
     private final AtomicLong partitionsSent = new AtomicLong();
     private final AtomicLong partitionsUnchanged = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
     private int peakLocalCopies;
 
-    private record Replicated(int iteration, String stateKey) {
+    private record Replicated(int iteration, ReplicaRef ref) {
     }
 
     /**
-     * @param replicated the checkpoint map, partitioned by
-     *                   {@link com.hazelcast.partition.strategy.StringPartitioningStrategy}
-     * @param localKey   a partition key owned by this member, or null when it owns none (the state
-     *                   then goes wherever its own key hashes)
+     * @param locators the checkpoint map, which holds the locators
+     * @param copies   where the states are copied to
      */
-    public CheckpointStore(IMap<String, byte[]> replicated, PromotionRetry retry, Supplier<String> localKey) {
-        this.replicated = replicated;
+    public CheckpointStore(IMap<String, byte[]> locators, PromotionRetry retry, ReplicaStore copies) {
+        this.locators = locators;
         this.retry = retry;
-        this.localKey = localKey;
+        this.copies = copies;
+    }
+
+    /** A store whose copies live in the checkpoint map too ({@link HazelcastReplicas}). */
+    public CheckpointStore(IMap<String, byte[]> replicated, PromotionRetry retry, Supplier<String> localKey) {
+        this(replicated, retry, new HazelcastReplicas(replicated, retry, localKey));
     }
 
     static String locatorKey(int iteration, int partition) {
         return iteration + "/" + partition;
-    }
-
-    static String stateKey(int iteration, int partition, String partitionKey) {
-        // without '@' the whole key picks the partition, as for any other key
-        return partitionKey == null ? locatorKey(iteration, partition) + "/state"
-                : locatorKey(iteration, partition) + "@" + partitionKey;
     }
 
     /** Keeps a local copy and writes the replicated copy of one partition's state, at once. */
@@ -99,8 +92,9 @@ public final class CheckpointStore {
     }
 
     /**
-     * Writes the replicated copy of the local copy of {@code (iteration, partition)}; unless the state
-     * equals, bit for bit, the one this store replicated before, then only the locator is written.
+     * Writes the replicated copies of the local copy of {@code (iteration, partition)}; unless the state
+     * equals, bit for bit, the one this store replicated before and its copies are intact, then only
+     * the locator is written.
      *
      * @return whether the state was sent (false: unchanged, or no local copy)
      */
@@ -116,38 +110,31 @@ public final class CheckpointStore {
         if (copy == null) {
             return false;
         }
-        String previous = replicatedKey(iteration, partition);
+        ReplicaRef previous = replicatedRef(iteration, partition);
         // the older local copy stays until this one is committed, so both arrays are stable here
-        if (before != null && Arrays.equals(before, copy) && last.stateKey().equals(replicatedKey(last.iteration(), partition))) {
-            String shared = last.stateKey();
-            retry.run(() -> replicated.set(locatorKey(iteration, partition), shared.getBytes(StandardCharsets.UTF_8)));
+        if (before != null && Arrays.equals(before, copy) && last.ref().equals(replicatedRef(last.iteration(), partition))
+                && copies.intact(last.ref())) {
+            ReplicaRef shared = last.ref();
+            retry.run(() -> locators.set(locatorKey(iteration, partition), shared.toBytes()));
             deleteUnlessKept(previous, iteration, partition, shared);
             partitionsUnchanged.incrementAndGet();
             return false;
         }
-        byte[] bytes;
+        ReplicaRef ref = copies.write(iteration, partition, copy);
+        retry.run(() -> locators.set(locatorKey(iteration, partition), ref.toBytes()));
+        // a rewrite (after a recovery, or by an adopter) may land elsewhere: drop the old copies
+        deleteUnlessKept(previous, iteration, partition, ref);
         synchronized (this) {
-            // Hazelcast serialises the value before set returns, so the buffer is free again after it
-            bytes = scratch.compute(partition, (p, b) -> b != null && b.length == copy.length * Double.BYTES
-                    ? b : new byte[copy.length * Double.BYTES]);
-        }
-        Doubles.toBytes(copy, bytes);
-        String key = stateKey(iteration, partition, localKey.get());
-        retry.run(() -> replicated.set(key, bytes));
-        retry.run(() -> replicated.set(locatorKey(iteration, partition), key.getBytes(StandardCharsets.UTF_8)));
-        // a rewrite (after a recovery, or by an adopter) may land under another key: drop the old one
-        deleteUnlessKept(previous, iteration, partition, key);
-        synchronized (this) {
-            lastReplicated.put(partition, new Replicated(iteration, key));
+            lastReplicated.put(partition, new Replicated(iteration, ref));
         }
         partitionsSent.incrementAndGet();
-        bytesSent.addAndGet(bytes.length);
+        bytesSent.addAndGet((long) copy.length * Double.BYTES);
         return true;
     }
 
-    private void deleteUnlessKept(String previous, int iteration, int partition, String now) {
-        if (previous != null && !previous.equals(now) && !keptStateKeys(partition, iteration).contains(previous)) {
-            retry.run(() -> replicated.delete(previous));
+    private void deleteUnlessKept(ReplicaRef previous, int iteration, int partition, ReplicaRef now) {
+        if (previous != null && !previous.equals(now) && !keptRefs(partition, iteration).contains(previous)) {
+            copies.delete(previous);
         }
     }
 
@@ -159,18 +146,14 @@ public final class CheckpointStore {
 
     /** The replicated copy, or null when no copy survived. */
     public double[] replicated(int iteration, int partition) {
-        String key = replicatedKey(iteration, partition);
-        if (key == null) {
-            return null;
-        }
-        byte[] bytes = retry.call(() -> replicated.get(key));
-        return bytes == null ? null : Doubles.fromBytes(bytes);
+        ReplicaRef ref = replicatedRef(iteration, partition);
+        return ref == null ? null : copies.read(ref);
     }
 
     /** Whether the replicated copy of a partition's state exists. */
     public boolean hasReplicated(int iteration, int partition) {
-        String key = replicatedKey(iteration, partition);
-        return key != null && retry.call(() -> replicated.containsKey(key));
+        ReplicaRef ref = replicatedRef(iteration, partition);
+        return ref != null && copies.holds(ref);
     }
 
     /**
@@ -201,36 +184,36 @@ public final class CheckpointStore {
 
     /**
      * Deletes the replicated copies of {@code partitions} at the given iterations: their locators, and
-     * their states unless a kept (local) checkpoint's locator points at the same state.
+     * their copies unless a kept (local) checkpoint's locator points at the same copies.
      */
     public void dropReplicated(List<Integer> iterations, int[] partitions) {
         for (int old : iterations) {
             for (int p : partitions) {
-                String key = replicatedKey(old, p);
-                retry.run(() -> replicated.delete(locatorKey(old, p)));
-                if (key != null && !keptStateKeys(p, old).contains(key)) {
-                    retry.run(() -> replicated.delete(key));
+                ReplicaRef ref = replicatedRef(old, p);
+                retry.run(() -> locators.delete(locatorKey(old, p)));
+                if (ref != null && !keptRefs(p, old).contains(ref)) {
+                    copies.delete(ref);
                 }
             }
         }
     }
 
-    /** State keys the locators of the kept checkpoints of {@code partition} other than {@code except} point at. */
-    private Set<String> keptStateKeys(int partition, int except) {
+    /** The copies the locators of the kept checkpoints of {@code partition} other than {@code except} point at. */
+    private Set<ReplicaRef> keptRefs(int partition, int except) {
         List<Integer> kept;
         synchronized (this) {
             kept = new ArrayList<>(local.keySet());
         }
-        Set<String> keys = new HashSet<>();
+        Set<ReplicaRef> refs = new HashSet<>();
         for (int c : kept) {
             if (c != except) {
-                String key = replicatedKey(c, partition);
-                if (key != null) {
-                    keys.add(key);
+                ReplicaRef ref = replicatedRef(c, partition);
+                if (ref != null) {
+                    refs.add(ref);
                 }
             }
         }
-        return keys;
+        return refs;
     }
 
     /** Adopts a local copy loaded from the replicated map (a replacement taking over a partition). */
@@ -239,10 +222,16 @@ public final class CheckpointStore {
         peakLocalCopies = Math.max(peakLocalCopies, localCopies());
     }
 
-    /** The key of the replicated state, read from its locator; null when the locator is gone. */
+    /** Where the replicated copies are, read from the locator; null when the locator is gone. */
+    ReplicaRef replicatedRef(int iteration, int partition) {
+        byte[] locator = retry.call(() -> locators.get(locatorKey(iteration, partition)));
+        return locator == null ? null : ReplicaRef.fromBytes(locator);
+    }
+
+    /** The checkpoint map's key of the replicated state ({@link HazelcastReplicas}); null when the locator is gone. */
     String replicatedKey(int iteration, int partition) {
-        byte[] locator = retry.call(() -> replicated.get(locatorKey(iteration, partition)));
-        return locator == null ? null : new String(locator, StandardCharsets.UTF_8);
+        ReplicaRef ref = replicatedRef(iteration, partition);
+        return ref == null ? null : ref.key();
     }
 
     /** Local copies held now (one per partition and checkpoint). */
@@ -259,7 +248,7 @@ public final class CheckpointStore {
         return peakLocalCopies;
     }
 
-    /** Partition states sent to the replicated map so far. */
+    /** Partition states sent to their copies so far. */
     public long partitionsSent() {
         return partitionsSent.get();
     }
@@ -269,7 +258,7 @@ public final class CheckpointStore {
         return partitionsUnchanged.get();
     }
 
-    /** Bytes of state sent to the replicated map so far (the primary's; each backup copies as many). */
+    /** Bytes of state replicated so far (one copy's; each further copy costs as many). */
     public long bytesSent() {
         return bytesSent.get();
     }

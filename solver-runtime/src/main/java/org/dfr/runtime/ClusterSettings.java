@@ -42,6 +42,11 @@ public final class ClusterSettings {
      * three copies (see {@code ProcessLauncher}).
      */
     public static final int MAX_CHECKPOINT_BACKUPS = 2;
+    /**
+     * {@link #checkpointReplication} by default: the checkpoint map, which the fault campaigns have run
+     * longest; {@link CheckpointReplication#DATA_PLANE} is measured cheaper (docs/bench.md).
+     */
+    public static final CheckpointReplication DEFAULT_CHECKPOINT_REPLICATION = CheckpointReplication.HAZELCAST;
 
     private String clusterName = "dfr-" + UUID.randomUUID();
     private int basePort = -1;
@@ -55,6 +60,7 @@ public final class ClusterSettings {
     private long dataToken = new SecureRandom().nextLong();
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
     private int checkpointBackups = DEFAULT_CHECKPOINT_BACKUPS;
+    private CheckpointReplication checkpointReplication = DEFAULT_CHECKPOINT_REPLICATION;
 
     /** The address every member binds when no host addresses are given: loopback. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
@@ -230,6 +236,19 @@ public final class ClusterSettings {
             throw new IllegalArgumentException("checkpointBackups must be 1.." + MAX_CHECKPOINT_BACKUPS + ", got " + count);
         }
         return count;
+    }
+
+    /**
+     * The path that carries the replicated copies of checkpoints; {@link #checkpointBackups} copies either
+     * way. Default {@link #DEFAULT_CHECKPOINT_REPLICATION}.
+     */
+    public CheckpointReplication checkpointReplication() {
+        return checkpointReplication;
+    }
+
+    public ClusterSettings checkpointReplication(CheckpointReplication value) {
+        this.checkpointReplication = value == null ? DEFAULT_CHECKPOINT_REPLICATION : value;
+        return this;
     }
 
     /** Whether {@code count} is an allowed {@link #checkpointBackups}. */

@@ -1,6 +1,5 @@
 package org.dfr.runtime;
 
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
@@ -218,8 +217,8 @@ public final class Communicator {
     private void sendFinalState(int root, int epoch, int partition, double[] state) {
         dataPlane.send(root, finalStateKey(epoch, 0, partition, rankId), new double[] {state.length});
         for (int from = 0, slice = 1; from < state.length; from += FINAL_STATE_SLICE_DOUBLES, slice++) {
-            double[] part = Arrays.copyOfRange(state, from, Math.min(state.length, from + FINAL_STATE_SLICE_DOUBLES));
-            dataPlane.send(root, finalStateKey(epoch, slice, partition, rankId), part);
+            dataPlane.send(root, finalStateKey(epoch, slice, partition, rankId), state, from,
+                    Math.min(state.length, from + FINAL_STATE_SLICE_DOUBLES));
         }
     }
 

@@ -74,6 +74,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private final BackupRepair backupRepair;
     private final ControlBoard control;
     private final Membership membership;
+    /** Serves the copies this rank holds for others ({@link DataPlaneReplicas}); nothing to close for the map's. */
+    private final AutoCloseable replicaServer;
     private final DeathWatch deathWatch;
     /** Watches a peer process of this machine through /proc ({@link ExitWatch}); a no-op without one. */
     private final AutoCloseable exitWatch;
@@ -142,12 +144,16 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.hazelcast = hz;
         this.promotionRetry = new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
         this.backupRepair = new BackupRepair(hz, "dfr-rank" + rankId + "-backup-repair");
-        IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
-        CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry,
-                new LocalPartitionKey(hz.getPartitionService())::current);
         IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
         this.control = new ControlBoard(controlMap, promotionRetry);
         this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
+        IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
+        ReplicaStore replicas = settings.checkpointReplication() == CheckpointReplication.DATA_PLANE
+                ? new DataPlaneReplicas(rankId, dataPlane, mailbox::epoch, membership::liveRanks, membership::isLive,
+                        spec::hostOf, settings.checkpointBackups(), settings.messageTimeoutMillis())
+                : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
+        this.replicaServer = replicas instanceof AutoCloseable closeable ? closeable : () -> { };
+        CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
         this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
         this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
                 () -> finished, deathWatch::exitSeen);
@@ -606,10 +612,19 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             // no goodbye: peers must see this as the death it stands for
             closeExitWatch();
             deathWatch.close();
+            closeReplicaServer();
             dataPlane.closeAbruptly();
             mailbox.interruptEpoch("this rank was killed");
         }
         return new RankKilledException(rankId);
+    }
+
+    private void closeReplicaServer() {
+        try {
+            replicaServer.close();
+        } catch (Exception e) {
+            LOG.debug("rank {}: closing the replica server: {}", rankId, e.toString());
+        }
     }
 
     private void closeExitWatch() {
@@ -652,6 +667,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             deathWatch.close();
             dataPlane.close();
             checkpointing.close();
+            closeReplicaServer();
         }
     }
 }

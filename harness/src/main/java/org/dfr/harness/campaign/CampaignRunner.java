@@ -30,6 +30,7 @@ import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
 import org.dfr.power.sysfs.FakeCpufreqTree;
+import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
 
@@ -59,6 +60,7 @@ public final class CampaignRunner {
     private final List<String> rankJvmOptions;
     private long heartbeatTimeoutMillis = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;
     private int checkpointBackups = ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS;
+    private CheckpointReplication checkpointReplication = ClusterSettings.DEFAULT_CHECKPOINT_REPLICATION;
     private Consumer<RunConfig> afterRun = config -> { };
     private RankProcessListener rankProcessListener = RankProcessListener.NONE;
 
@@ -91,6 +93,12 @@ public final class CampaignRunner {
      */
     public CampaignRunner checkpointBackups(int count) {
         this.checkpointBackups = ClusterSettings.requireCheckpointBackups(count);
+        return this;
+    }
+
+    /** What carries the checkpoint copies in every trial's cluster ({@link ClusterSettings#checkpointReplication}). */
+    public CampaignRunner checkpointReplication(CheckpointReplication value) {
+        this.checkpointReplication = value == null ? ClusterSettings.DEFAULT_CHECKPOINT_REPLICATION : value;
         return this;
     }
 
@@ -271,7 +279,8 @@ public final class CampaignRunner {
         // a fresh cluster per trial, whose heartbeat timeout the pauses were drawn against
         ClusterSettings settings = replacement.applyTo(new ClusterSettings()
                 .maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis))
-                .checkpointBackups(checkpointBackups));
+                .checkpointBackups(checkpointBackups)
+                .checkpointReplication(checkpointReplication));
         if (config.mode() == Mode.PROCESSES) {
             return new ProcessLauncher(settings).jvmOptions(rankJvmOptions)
                     .runTimeoutMillis(trialBoundMillis)

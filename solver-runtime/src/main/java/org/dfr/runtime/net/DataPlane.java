@@ -17,6 +17,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -255,21 +256,30 @@ public final class DataPlane implements AutoCloseable {
      * @throws CommunicationException when the peer cannot be reached
      */
     public void send(int rank, MessageKey key, double[] payload) {
-        if (rank == localRank) {
-            mailbox.deliver(key, payload);
-            return;
-        }
-        if (cluster != null) {
-            Map<Integer, Mailbox> local = IN_JVM.get(cluster);
-            Mailbox peer = local == null ? null : local.get(rank);
+        send(rank, key, payload, 0, payload.length, false);
+    }
+
+    /**
+     * Sends {@code payload[from, to)} as one message to {@code rank}: over TCP straight from the array,
+     * and to a rank in this JVM as a copy of the range (the caller may modify the array afterwards).
+     *
+     * @throws CommunicationException when the peer cannot be reached
+     */
+    public void send(int rank, MessageKey key, double[] payload, int from, int to) {
+        send(rank, key, payload, from, to, true);
+    }
+
+    private void send(int rank, MessageKey key, double[] payload, int from, int to, boolean copyInJvm) {
+        if (rank == localRank || cluster != null) {
+            Mailbox peer = rank == localRank ? mailbox : inJvmMailbox(rank);
             if (peer != null) {
-                peer.deliver(key, payload);
+                peer.deliver(key, copyInJvm ? Arrays.copyOfRange(payload, from, to) : payload);
                 return;
             }
         }
         Outbound out = connection(rank);
         try {
-            out.write(key, payload);
+            out.write(key, payload, from, to);
         } catch (IOException e) {
             outbound.remove(rank, out);
             closeQuietly(out.channel);
@@ -278,6 +288,11 @@ public final class DataPlane implements AutoCloseable {
             }
             throw new CommunicationException("cannot send " + key + " to rank " + rank + ": " + e.getMessage(), e);
         }
+    }
+
+    private Mailbox inJvmMailbox(int rank) {
+        Map<Integer, Mailbox> local = IN_JVM.get(cluster);
+        return local == null ? null : local.get(rank);
     }
 
     private Outbound connection(int rank) {
@@ -322,13 +337,14 @@ public final class DataPlane implements AutoCloseable {
             this.largestFrameBuffer = largestFrameBuffer;
         }
 
-        synchronized void write(MessageKey key, double[] payload) throws IOException {
-            frame = ensureCapacity(frame, HEADER_BYTES + payload.length * Double.BYTES, largestFrameBuffer);
+        synchronized void write(MessageKey key, double[] payload, int from, int to) throws IOException {
+            int length = to - from;
+            frame = ensureCapacity(frame, HEADER_BYTES + length * Double.BYTES, largestFrameBuffer);
             frame.clear();
             frame.putInt(key.kind().ordinal()).putInt(key.epoch()).putInt(key.iteration())
-                    .putInt(key.a()).putInt(key.b()).putInt(payload.length);
-            frame.asDoubleBuffer().put(payload);
-            frame.limit(HEADER_BYTES + payload.length * Double.BYTES).position(0);
+                    .putInt(key.a()).putInt(key.b()).putInt(length);
+            frame.asDoubleBuffer().put(payload, from, length);
+            frame.limit(HEADER_BYTES + length * Double.BYTES).position(0);
             while (frame.hasRemaining()) {
                 channel.write(frame);
             }
@@ -569,7 +585,7 @@ public final class DataPlane implements AutoCloseable {
         if (!closed) {
             for (Map.Entry<Integer, Outbound> e : outbound.entrySet()) {
                 try {
-                    e.getValue().write(new MessageKey(0, MessageKind.LEAVING, 0, localRank, 0), new double[0]);
+                    e.getValue().write(new MessageKey(0, MessageKind.LEAVING, 0, localRank, 0), new double[0], 0, 0);
                 } catch (IOException | RuntimeException ex) {
                     // the peer is gone already: nothing to tell it
                 }

@@ -57,6 +57,7 @@ public final class Mailbox {
     }
 
     private volatile SideChannel sideChannel = (k, p) -> { };
+    private volatile SideChannel replicaChannel = (k, p) -> { };
     private final ReentrantLock lock = new ReentrantLock();
     /** Held by the one thread that reads the inbound connections. */
     private final ReentrantLock readerRole = new ReentrantLock();
@@ -84,12 +85,24 @@ public final class Mailbox {
         this.sideChannel = channel == null ? (k, p) -> { } : channel;
     }
 
+    /**
+     * Routes every {@link MessageKind#isReplica() replica} message to {@code channel}, whatever its epoch:
+     * a holder keeps and serves checkpoint copies whatever its own rank is doing, recovery included.
+     */
+    public void attachReplicaChannel(SideChannel channel) {
+        this.replicaChannel = channel == null ? (k, p) -> { } : channel;
+    }
+
     private static boolean isSideKind(MessageKind kind) {
         return kind == MessageKind.RANK_LOST || kind == MessageKind.STATUS || kind == MessageKind.DIRECTIVE;
     }
 
     /** Stores a message unless it belongs to an epoch that is already over. */
     public void deliver(MessageKey key, double[] payload) {
+        if (key.kind().isReplica()) {
+            replicaChannel.accept(key, payload);
+            return;
+        }
         boolean side = false;
         lock.lock();
         try {

@@ -45,7 +45,30 @@ public enum MessageKind {
      * collects the results: {@code iteration} = the slice ({@code 0}: the state's length), {@code a} = the
      * partition, {@code b} = the sending rank.
      */
-    FINAL_STATE;
+    FINAL_STATE,
+    /**
+     * A slice of a checkpoint copy, from the partition's writer to a holder ({@code DataPlaneReplicas}):
+     * {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the slice ({@code 0}: the
+     * state's length and the writer's rank). Handed to the mailbox's replica channel whatever the epoch.
+     */
+    REPLICA_COPY,
+    /** A holder has the whole copy: {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the holder. */
+    REPLICA_ACK,
+    /** The writer no longer needs a copy: {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the writer. */
+    REPLICA_DROP,
+    /** A reader asks a holder for a copy: {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the reader. */
+    REPLICA_FETCH,
+    /**
+     * A slice of a fetched copy, from a holder to the reader: keys as {@link #REPLICA_COPY}; slice {@code 0}
+     * holds the length ({@code -1}: the holder has no such copy) and the holder's rank.
+     */
+    REPLICA_REPLY;
+
+    /** Whether this kind belongs to checkpoint replication over the data plane (routed past the epochs). */
+    public boolean isReplica() {
+        return this == REPLICA_COPY || this == REPLICA_ACK || this == REPLICA_DROP || this == REPLICA_FETCH
+                || this == REPLICA_REPLY;
+    }
 
     private static final MessageKind[] VALUES = values();
 

@@ -1,16 +1,18 @@
 package org.dfr.cli.options;
 
+import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.ClusterSettings;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * {@code --checkpoint-backups N}, shared by the commands that run a cluster and time its checkpoints
- * ({@code run}, {@code bench}, {@code bench-recovery}, {@code campaign}): the synchronous backups of every replicated checkpoint
- * ({@link ClusterSettings#checkpointBackups}).
+ * {@code --checkpoint-backups N} and {@code --checkpoint-replication PATH}, shared by the commands that run a
+ * cluster and time its checkpoints ({@code run}, {@code bench}, {@code bench-recovery}, {@code campaign}): how
+ * many copies of every checkpoint ({@link ClusterSettings#checkpointBackups}) and what carries them
+ * ({@link ClusterSettings#checkpointReplication}).
  */
-public final class CheckpointBackupsMixin {
+public final class CheckpointCopiesMixin {
 
     @Option(names = "--checkpoint-backups", paramLabel = "N",
             defaultValue = "" + ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS,
@@ -20,6 +22,14 @@ public final class CheckpointBackupsMixin {
                     + " death (a rank's or a host's), but a second one before the copies are repaired may lose a"
                     + " checkpoint. Default: ${DEFAULT-VALUE}.")
     int checkpointBackups;
+
+    @Option(names = "--checkpoint-replication", paramLabel = "PATH", converter = CheckpointReplicationConverter.class,
+            defaultValue = "hazelcast",
+            description = "What carries the copies: hazelcast (the checkpoint map and its backups, which Hazelcast"
+                    + " restores after a loss) or data-plane (holder ranks on other hosts over the ranks' own TCP"
+                    + " connections: no serialisation, cheaper per checkpoint; a lost holder's copies are replaced by"
+                    + " the next checkpoint). Default: ${DEFAULT-VALUE}.")
+    CheckpointReplication checkpointReplication;
 
     /**
      * The number given, checked.
@@ -42,6 +52,11 @@ public final class CheckpointBackupsMixin {
      * @throws ParameterException (exit code 2) naming the value and what is allowed
      */
     public ClusterSettings applyTo(CommandSpec spec, ClusterSettings settings) {
-        return settings.checkpointBackups(validated(spec));
+        return settings.checkpointBackups(validated(spec)).checkpointReplication(checkpointReplication);
+    }
+
+    /** The path given for the copies. */
+    public CheckpointReplication replication() {
+        return checkpointReplication;
     }
 }

@@ -1,0 +1,424 @@
+package org.dfr.runtime;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntPredicate;
+import java.util.function.IntSupplier;
+import java.util.function.IntUnaryOperator;
+import java.util.function.Supplier;
+import org.dfr.runtime.net.CommunicationException;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.MessageKey;
+import org.dfr.runtime.net.MessageKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checkpoint copies held by other ranks, sent over the data plane: the {@link CheckpointReplication#DATA_PLANE}
+ * replication. Each rank is a writer of its own partitions' copies and a holder of others'.
+ *
+ * <p>Writing: the state goes to {@code copies} holder ranks ({@link #holderOrder}: live ranks on other
+ * hosts than the writer's, one per host while there are hosts), in slices of at most
+ * {@value #SLICE_DOUBLES} doubles ({@link MessageKind#REPLICA_COPY}), straight from the local copy; the
+ * write returns once every holder acknowledged the whole copy ({@link MessageKind#REPLICA_ACK}). A holder
+ * that dies or cannot be reached meanwhile is replaced by the next live rank in that order.
+ *
+ * <p>Why not the checkpoint map: measured by {@code ReplicationPathBenchmark} (docs/bench.md, session 15),
+ * the data plane moves a state to two holders in 0.15 (1 MiB) to 0.56 (16 MiB) of the map's time, and
+ * without the serialised values and backup entries the collector then copies into the old generation.
+ *
+ * <p>Reading: {@link MessageKind#REPLICA_FETCH} to the first live holder, which answers on this class's
+ * server thread with {@link MessageKind#REPLICA_REPLY} slices. Holders store copies and serve them whatever
+ * their own rank is doing (the mailbox routes these kinds past its epochs).
+ *
+ * <p>What Hazelcast does and this does not: restore a lost copy. A checkpoint whose holder died keeps one
+ * copy fewer until the next checkpoint, which is sent again in full to live holders
+ * ({@link #intact}); two more deaths before then (the writer and its other holder) lose it, the same two
+ * deaths that lose it in the map with two backups while the backups are being restored.
+ */
+public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DataPlaneReplicas.class);
+    /** The largest slice of a copy in one message: 1 MiB, so that no connection keeps a larger frame buffer. */
+    static final int SLICE_DOUBLES = Communicator.FINAL_STATE_SLICE_DOUBLES;
+    /** How often a wait for a holder checks whether the holder is still live. */
+    static final long LIVENESS_POLL_MILLIS = 20;
+
+    private record AckKey(int iteration, int partition, int holder) {
+    }
+
+    private record FetchKey(int iteration, int partition) {
+    }
+
+    /** A copy being fetched from one holder. */
+    private static final class Fetch {
+        final int holder;
+        final CompletableFuture<double[]> done = new CompletableFuture<>();
+        double[] state;
+        int slices;
+        int received;
+
+        Fetch(int holder) {
+            this.holder = holder;
+        }
+    }
+
+    private final int rankId;
+    private final DataPlane dataPlane;
+    private final IntSupplier epoch;
+    private final Supplier<? extends Collection<Integer>> liveRanks;
+    private final IntPredicate isLive;
+    private final IntUnaryOperator hostOf;
+    private final int copies;
+    private final long timeoutMillis;
+    private final HeldReplicas held = new HeldReplicas(SLICE_DOUBLES);
+    private final Map<AckKey, CompletableFuture<Void>> acks = new ConcurrentHashMap<>();
+    private final Map<FetchKey, Fetch> fetches = new ConcurrentHashMap<>();
+    /** Sends acknowledgements and serves fetches: never on the thread that delivers (it may be a computing rank's). */
+    private final ExecutorService server;
+
+    /**
+     * @param epoch         this rank's epoch, carried by every message (for the logs; holders ignore it)
+     * @param liveRanks     the ranks in the cluster now
+     * @param isLive        whether a rank is in the cluster and nobody found it dead
+     * @param hostOf        the host of a rank
+     * @param copies        holders per state ({@link ClusterSettings#checkpointBackups})
+     * @param timeoutMillis the longest a live holder may take to acknowledge a copy or answer a fetch
+     */
+    public DataPlaneReplicas(int rankId, DataPlane dataPlane, IntSupplier epoch, Supplier<? extends Collection<Integer>> liveRanks,
+                             IntPredicate isLive, IntUnaryOperator hostOf, int copies, long timeoutMillis) {
+        this.rankId = rankId;
+        this.dataPlane = dataPlane;
+        this.epoch = epoch;
+        this.liveRanks = liveRanks;
+        this.isLive = isLive;
+        this.hostOf = hostOf;
+        this.copies = copies;
+        this.timeoutMillis = timeoutMillis;
+        this.server = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "dfr-rank" + rankId + "-replica-server");
+            t.setDaemon(true);
+            return t;
+        });
+        dataPlane.mailbox().attachReplicaChannel(this::accept);
+    }
+
+    /**
+     * The ranks a writer on {@code writerHost} should place copies on, best first: ranks on other hosts,
+     * one per host, in rank order after the writer (wrapping around); then the other ranks on other
+     * hosts; then ranks on the writer's host. Never the writer.
+     */
+    static List<Integer> holderOrder(int writer, Collection<Integer> live, IntUnaryOperator hostOf) {
+        List<Integer> circular = new ArrayList<>();
+        List<Integer> sorted = new ArrayList<>(new TreeSet<>(live));
+        for (int r : sorted) {
+            if (r > writer) {
+                circular.add(r);
+            }
+        }
+        for (int r : sorted) {
+            if (r < writer) {
+                circular.add(r);
+            }
+        }
+        int writerHost = hostOf.applyAsInt(writer);
+        List<Integer> first = new ArrayList<>();
+        List<Integer> second = new ArrayList<>();
+        List<Integer> sameHost = new ArrayList<>();
+        Set<Integer> hostsTaken = new HashSet<>();
+        for (int r : circular) {
+            int host = hostOf.applyAsInt(r);
+            if (host == writerHost) {
+                sameHost.add(r);
+            } else if (hostsTaken.add(host)) {
+                first.add(r);
+            } else {
+                second.add(r);
+            }
+        }
+        first.addAll(second);
+        first.addAll(sameHost);
+        return first;
+    }
+
+    @Override
+    public ReplicaRef write(int iteration, int partition, double[] state) {
+        Deque<Integer> candidates = new ArrayDeque<>(holderOrder(rankId, liveRanks.get(), hostOf));
+        if (candidates.isEmpty()) {
+            return ReplicaRef.heldBy(iteration, partition, List.of()); // alone in the cluster: nowhere to copy to
+        }
+        List<Integer> placed = new ArrayList<>();
+        List<Integer> trying = new ArrayList<>();
+        while (placed.size() < copies && (!trying.isEmpty() || !candidates.isEmpty())) {
+            while (placed.size() + trying.size() < copies && !candidates.isEmpty()) {
+                trying.add(candidates.poll());
+            }
+            Map<Integer, CompletableFuture<Void>> waits = new LinkedHashMap<>();
+            for (int holder : trying) {
+                CompletableFuture<Void> ack = new CompletableFuture<>();
+                acks.put(new AckKey(iteration, partition, holder), ack);
+                try {
+                    sendSlices(holder, MessageKind.REPLICA_COPY, iteration, partition, state);
+                    waits.put(holder, ack);
+                } catch (CommunicationException e) {
+                    acks.remove(new AckKey(iteration, partition, holder));
+                    LOG.debug("rank {}: copy of checkpoint {} of partition {} not sent to rank {}: {}", rankId, iteration,
+                            partition, holder, e.getMessage());
+                }
+            }
+            trying.clear();
+            for (Map.Entry<Integer, CompletableFuture<Void>> w : waits.entrySet()) {
+                int holder = w.getKey();
+                try {
+                    await(w.getValue(), holder);
+                    placed.add(holder);
+                } catch (CommunicationException e) {
+                    LOG.debug("rank {}: rank {} did not take the copy of checkpoint {} of partition {}: {}", rankId, holder,
+                            iteration, partition, e.getMessage());
+                } finally {
+                    acks.remove(new AckKey(iteration, partition, holder));
+                }
+            }
+        }
+        if (placed.isEmpty()) {
+            throw new CommunicationException("no rank took a copy of checkpoint " + iteration + " of partition " + partition,
+                    null);
+        }
+        return ReplicaRef.heldBy(iteration, partition, placed);
+    }
+
+    private void sendSlices(int to, MessageKind kind, int iteration, int partition, double[] state) {
+        int e = epoch.getAsInt();
+        dataPlane.send(to, new MessageKey(e, kind, iteration, partition, 0), new double[] {state.length, rankId});
+        for (int from = 0, slice = 1; from < state.length; from += SLICE_DOUBLES, slice++) {
+            dataPlane.send(to, new MessageKey(e, kind, iteration, partition, slice), state, from,
+                    Math.min(state.length, from + SLICE_DOUBLES));
+        }
+    }
+
+    /**
+     * Waits for {@code reply} from {@code peer} while the peer is live, at most {@link #timeoutMillis}.
+     *
+     * @throws CommunicationException if the peer died or the time ran out
+     */
+    private <T> T await(CompletableFuture<T> reply, int peer) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        while (true) {
+            try {
+                return reply.get(LIVENESS_POLL_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (!isLive.test(peer)) {
+                    throw new CommunicationException("rank " + peer + " left the cluster", null);
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new CommunicationException("rank " + peer + " did not answer within " + timeoutMillis + " ms", null);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CommunicationException("interrupted while waiting for rank " + peer, e);
+            } catch (ExecutionException e) {
+                throw new CommunicationException("waiting for rank " + peer + ": " + e.getCause(), e.getCause());
+            }
+        }
+    }
+
+    @Override
+    public double[] read(ReplicaRef ref) {
+        for (int holder : ref.holders()) {
+            if (holder == rankId) {
+                double[][] slices = held.get(ref.iteration(), ref.partition());
+                if (slices != null) {
+                    return HeldReplicas.join(slices);
+                }
+                continue;
+            }
+            if (!isLive.test(holder)) {
+                continue;
+            }
+            FetchKey key = new FetchKey(ref.iteration(), ref.partition());
+            Fetch fetch = new Fetch(holder);
+            fetches.put(key, fetch);
+            try {
+                dataPlane.send(holder, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_FETCH, ref.iteration(),
+                        ref.partition(), rankId), new double[0]);
+                double[] state = await(fetch.done, holder);
+                if (state != null) {
+                    return state;
+                }
+                LOG.warn("rank {}: rank {} holds no copy of checkpoint {} of partition {}", rankId, holder, ref.iteration(),
+                        ref.partition());
+            } catch (CommunicationException e) {
+                LOG.info("rank {}: copy of checkpoint {} of partition {} not fetched from rank {}: {}", rankId,
+                        ref.iteration(), ref.partition(), holder, e.getMessage());
+            } finally {
+                fetches.remove(key, fetch);
+            }
+        }
+        return null;
+    }
+
+    /** Whether a holder of the copy is live (this rank included). */
+    @Override
+    public boolean holds(ReplicaRef ref) {
+        for (int holder : ref.holders()) {
+            if (holder == rankId ? held.get(ref.iteration(), ref.partition()) != null : isLive.test(holder)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether every holder is live and the copies are as many as asked for. */
+    @Override
+    public boolean intact(ReplicaRef ref) {
+        if (ref.holders().size() < copies) {
+            return false;
+        }
+        for (int holder : ref.holders()) {
+            if (holder != rankId && !isLive.test(holder)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void delete(ReplicaRef ref) {
+        for (int holder : ref.holders()) {
+            if (holder == rankId) {
+                held.drop(ref.iteration(), ref.partition());
+            } else if (isLive.test(holder)) {
+                try {
+                    dataPlane.send(holder, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_DROP, ref.iteration(),
+                            ref.partition(), rankId), new double[0]);
+                } catch (CommunicationException e) {
+                    // a dead holder's copies are gone with it
+                }
+            }
+        }
+    }
+
+    /** Copies held for other ranks now. */
+    public int heldCopies() {
+        return held.copies();
+    }
+
+    /** Doubles held for other ranks now. */
+    public long heldDoubles() {
+        return held.doubles();
+    }
+
+    /** The mailbox's replica channel: runs on the delivering thread, so it only stores and hands on. */
+    private void accept(MessageKey key, double[] payload) {
+        switch (key.kind()) {
+            case REPLICA_COPY -> {
+                int writer = held.accept(key.iteration(), key.a(), key.b(), payload);
+                if (writer >= 0) {
+                    serve(() -> reply(writer, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_ACK, key.iteration(),
+                            key.a(), rankId), new double[0]));
+                }
+            }
+            case REPLICA_ACK -> {
+                CompletableFuture<Void> ack = acks.get(new AckKey(key.iteration(), key.a(), key.b()));
+                if (ack != null) {
+                    ack.complete(null);
+                }
+            }
+            case REPLICA_DROP -> held.drop(key.iteration(), key.a());
+            case REPLICA_FETCH -> serve(() -> answerFetch(key.iteration(), key.a(), key.b()));
+            case REPLICA_REPLY -> takeReplySlice(key, payload);
+            default -> throw new IllegalArgumentException("not a replica message: " + key);
+        }
+    }
+
+    private void serve(Runnable task) {
+        try {
+            server.execute(task);
+        } catch (RejectedExecutionException e) {
+            // closed: the run is over
+        }
+    }
+
+    private void reply(int to, MessageKey key, double[] payload) {
+        try {
+            dataPlane.send(to, key, payload);
+        } catch (CommunicationException e) {
+            LOG.debug("rank {}: cannot answer rank {} ({}): {}", rankId, to, key.kind(), e.getMessage());
+        }
+    }
+
+    private void answerFetch(int iteration, int partition, int reader) {
+        double[][] slices = held.get(iteration, partition);
+        int e = epoch.getAsInt();
+        try {
+            if (slices == null) {
+                dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, 0),
+                        new double[] {-1, rankId});
+                return;
+            }
+            long length = 0;
+            for (double[] s : slices) {
+                length += s.length;
+            }
+            dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, 0),
+                    new double[] {length, rankId});
+            for (int i = 0; i < slices.length; i++) {
+                // held slices are never modified, so a reader in this JVM may get the array itself
+                dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, i + 1), slices[i]);
+            }
+        } catch (CommunicationException ex) {
+            LOG.debug("rank {}: cannot serve checkpoint {} of partition {} to rank {}: {}", rankId, iteration, partition,
+                    reader, ex.getMessage());
+        }
+    }
+
+    private void takeReplySlice(MessageKey key, double[] payload) {
+        Fetch fetch = fetches.get(new FetchKey(key.iteration(), key.a()));
+        if (fetch == null) {
+            return;
+        }
+        synchronized (fetch) {
+            if (key.b() == 0) {
+                if ((int) payload[1] != fetch.holder) {
+                    return; // a late answer of a holder this fetch gave up on
+                }
+                if (payload[0] < 0) {
+                    fetch.done.complete(null);
+                    return;
+                }
+                fetch.state = new double[(int) payload[0]];
+                fetch.slices = (fetch.state.length + SLICE_DOUBLES - 1) / SLICE_DOUBLES;
+            } else if (fetch.state != null && key.b() <= fetch.slices) {
+                System.arraycopy(payload, 0, fetch.state, (key.b() - 1) * SLICE_DOUBLES, payload.length);
+                fetch.received++;
+            }
+            if (fetch.state != null && fetch.received == fetch.slices) {
+                fetch.done.complete(fetch.state);
+            }
+        }
+    }
+
+    /** Stops serving; waits made by this rank end with their timeouts. */
+    @Override
+    public void close() {
+        server.shutdownNow();
+        fetches.values().forEach(f -> f.done.complete(null));
+        acks.values().forEach(a -> a.completeExceptionally(new CommunicationException("closed", null)));
+    }
+}

@@ -1,0 +1,35 @@
+package org.dfr.runtime;
+
+/**
+ * Where a rank's checkpoint states are copied to, so that its death loses none: the replicated half
+ * of a {@link CheckpointStore}, which keeps the local copies and the locators.
+ *
+ * <p>Two implementations, chosen per run ({@link CheckpointReplication}): {@link HazelcastReplicas}
+ * (the checkpoint map with its synchronous backups) and {@link DataPlaneReplicas} (holder ranks on
+ * other hosts, over the data plane).
+ */
+public interface ReplicaStore {
+
+    /**
+     * Copies {@code state}, the state of {@code partition} at checkpoint {@code iteration}, and returns
+     * once every copy is in place. Called on the rank's replication thread.
+     *
+     * @throws org.dfr.runtime.net.CommunicationException if no copy could be placed
+     */
+    ReplicaRef write(int iteration, int partition, double[] state);
+
+    /** A copy of the state {@code ref} locates, or null when no copy is left. */
+    double[] read(ReplicaRef ref);
+
+    /** Whether a copy of the state {@code ref} locates is left. */
+    boolean holds(ReplicaRef ref);
+
+    /**
+     * Whether every copy {@code ref} names is still in place: a state that did not change may then be
+     * shared by the next checkpoint instead of sent again.
+     */
+    boolean intact(ReplicaRef ref);
+
+    /** Deletes the copies {@code ref} locates (best effort). */
+    void delete(ReplicaRef ref);
+}

@@ -1,0 +1,181 @@
+package org.dfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Checkpoint copies over the data plane: placed on holders of other hosts, read back bit for bit from a
+ * live holder, replaced when a holder is dead, dropped, and bounded per partition.
+ *
+ * <pre>
+ *   ranks over TCP (one rank per host unless a test says otherwise)
+ *     0 --copies--> 1, 2        (the next ranks after the writer, on other hosts)
+ *     3             reader
+ * </pre>
+ */
+class DataPlaneReplicasTest {
+
+    private static final long TIMEOUT_MILLIS = 10_000;
+    /** Three slices, the last one partial. */
+    private static final int STATE_DOUBLES = 2 * DataPlaneReplicas.SLICE_DOUBLES + 1_234;
+
+    private final Set<Integer> live = ConcurrentHashMap.newKeySet();
+    private final List<DataPlane> planes = new ArrayList<>();
+    private final List<DataPlaneReplicas> replicas = new ArrayList<>();
+
+    private void openRanks(int count, String cluster, int copies) throws Exception {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        int[] ports = new int[count];
+        for (int r = 0; r < count; r++) {
+            Mailbox mailbox = new Mailbox();
+            // without a cluster name never the in-JVM shortcut: a socket
+            DataPlane plane = new DataPlane(cluster, r, mailbox, rank -> new InetSocketAddress(loopback, ports[rank]),
+                    loopback, 0L);
+            ports[r] = plane.port();
+            planes.add(plane);
+            live.add(r);
+            replicas.add(new DataPlaneReplicas(r, plane, () -> 0, () -> Set.copyOf(live), live::contains, rank -> rank,
+                    copies, TIMEOUT_MILLIS));
+        }
+    }
+
+    @AfterEach
+    void close() {
+        replicas.forEach(DataPlaneReplicas::close);
+        planes.forEach(DataPlane::close);
+    }
+
+    @Test
+    void when_holdersAreOrdered_then_otherHostsComeFirstOnePerHostAfterTheWriter() {
+        // 8 ranks, 2 per host: writer 1 on host 0
+        List<Integer> order = DataPlaneReplicas.holderOrder(1, IntStream.range(0, 8).boxed().toList(), r -> r / 2);
+
+        assertThat(order).containsExactly(2, 4, 6, 3, 5, 7, 0);
+    }
+
+    @Test
+    void when_aStateIsWrittenOverTcp_then_twoHoldersKeepItAndAnotherRankReadsItBitForBit() throws Exception {
+        openRanks(4, null, 2);
+        double[] state = randomState(1);
+        state[7] = -0.0;
+        state[STATE_DOUBLES - 1] = Double.NaN;
+
+        ReplicaRef ref = replicas.get(0).write(4, 0, state);
+
+        assertThat(ref.holders()).containsExactly(1, 2);
+        assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
+        assertThat(replicas.get(2).heldDoubles()).isEqualTo(STATE_DOUBLES);
+        assertThat(replicas.get(3).heldCopies()).isZero();
+        assertThat(bits(replicas.get(3).read(ReplicaRef.fromBytes(ref.toBytes())))).isEqualTo(bits(state));
+        assertThat(replicas.get(3).holds(ref)).isTrue();
+        assertThat(replicas.get(0).intact(ref)).isTrue();
+    }
+
+    @Test
+    void when_ranksShareTheJvm_then_theCopiesAreTheirOwnArrays() throws Exception {
+        openRanks(3, "replicas-" + System.nanoTime(), 2);
+        double[] state = randomState(2);
+        double[] written = state.clone();
+
+        ReplicaRef ref = replicas.get(0).write(8, 0, state);
+        state[0] = 42; // the writer's local copy changes after the write
+
+        assertThat(ref.holders()).containsExactly(1, 2);
+        assertThat(bits(replicas.get(2).read(ref))).isEqualTo(bits(written));
+        assertThat(bits(replicas.get(1).read(ref))).as("a holder reads its own copy").isEqualTo(bits(written));
+    }
+
+    @Test
+    void when_aHolderIsDead_then_theNextLiveRankTakesTheCopyAndReadsUseTheOtherHolder() throws Exception {
+        openRanks(4, null, 2);
+        double[] state = randomState(3);
+        planes.get(1).closeAbruptly();
+        // not yet known dead: the send or the wait for its acknowledgement fails, and the next rank is asked
+
+        ReplicaRef ref = replicas.get(0).write(4, 0, state);
+
+        assertThat(ref.holders()).containsExactly(2, 3);
+        live.remove(3);
+        assertThat(replicas.get(0).intact(ref)).isFalse();
+        assertThat(replicas.get(0).holds(ref)).isTrue();
+        assertThat(bits(replicas.get(0).read(ref))).isEqualTo(bits(state));
+    }
+
+    @Test
+    void when_everyHolderIsDead_then_noCopyIsLeft() throws Exception {
+        openRanks(3, null, 2);
+        ReplicaRef ref = replicas.get(0).write(4, 0, randomState(4));
+        live.remove(1);
+        live.remove(2);
+
+        assertThat(replicas.get(0).holds(ref)).isFalse();
+        assertThat(replicas.get(0).read(ref)).isNull();
+    }
+
+    @Test
+    void when_theWriterDeletesACopy_then_itsHoldersDropItAndAReadFindsNone() throws Exception {
+        openRanks(3, null, 2);
+        ReplicaRef ref = replicas.get(0).write(4, 0, randomState(5));
+
+        replicas.get(0).delete(ref);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas.get(1).heldCopies() + replicas.get(2).heldCopies() == 0);
+        assertThat(replicas.get(0).read(ref)).as("the holders answer that they hold none").isNull();
+    }
+
+    @Test
+    void when_aWriterNeverDeletes_then_aHolderKeepsOnlyTheTwoNewestCopiesOfAPartition() throws Exception {
+        openRanks(2, null, 1);
+        double[] newest = randomState(8);
+        replicas.get(0).write(4, 0, randomState(6));
+        replicas.get(0).write(8, 0, randomState(7));
+        ReplicaRef ref = replicas.get(0).write(12, 0, newest);
+        replicas.get(0).write(12, 1, new double[0]);
+
+        assertThat(replicas.get(1).heldCopies()).isEqualTo(3);
+        assertThat(replicas.get(1).heldDoubles()).isEqualTo(2L * STATE_DOUBLES);
+        assertThat(replicas.get(0).read(ReplicaRef.heldBy(4, 0, List.of(1)))).as("the oldest copy is gone").isNull();
+        assertThat(bits(replicas.get(0).read(ref))).isEqualTo(bits(newest));
+        assertThat(replicas.get(0).read(ReplicaRef.heldBy(12, 1, List.of(1)))).isEmpty();
+    }
+
+    @Test
+    void when_aLocatorIsEncoded_then_itDecodesToTheSameRef() {
+        ReplicaRef inMap = ReplicaRef.inMap(12, 3, "12/3@k7");
+        ReplicaRef held = ReplicaRef.heldBy(8, 5, List.of(2, 6));
+
+        assertThat(ReplicaRef.fromBytes(inMap.toBytes())).isEqualTo(inMap);
+        assertThat(ReplicaRef.fromBytes(held.toBytes())).isEqualTo(held);
+    }
+
+    private static double[] randomState(long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        double[] state = new double[STATE_DOUBLES];
+        for (int i = 0; i < state.length; i++) {
+            state[i] = random.nextDouble();
+        }
+        return state;
+    }
+
+    private static long[] bits(double[] values) {
+        long[] bits = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            bits[i] = Double.doubleToRawLongBits(values[i]);
+        }
+        return bits;
+    }
+}
