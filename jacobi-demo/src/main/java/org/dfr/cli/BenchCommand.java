@@ -271,7 +271,7 @@ public final class BenchCommand implements Callable<Integer> {
         double overhead = (double) (with.loopMillis() - withoutCheckpoints.loopMillis()) / inLoop;
         double write = with.checkpointMillisEach();
         return new CheckpointCost(name, every, inLoop, with.commitLagIterations(), with.checkpointBackups(),
-                iterationMillis, overhead,
+                with.checkpointReplication(), iterationMillis, overhead,
                 overhead / iterationMillis, write,
                 write / iterationMillis, null);
     }

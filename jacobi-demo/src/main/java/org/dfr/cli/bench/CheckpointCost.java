@@ -16,6 +16,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param checkpointsInLoop     checkpoints taken inside the loop of that run
  * @param commitLagIterations   the commit lag of that run ({@code --commit-lag-iterations})
  * @param checkpointBackups     the backups of every replicated checkpoint ({@code --checkpoint-backups})
+ * @param checkpointReplication what carried them ({@code --checkpoint-replication}: hazelcast or data-plane)
  * @param iterationMillis       one iteration of the run without checkpoints
  * @param overheadMillisEach    extra loop time per checkpoint
  * @param overheadFraction      {@code overheadMillisEach / iterationMillis}
@@ -25,12 +26,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record CheckpointCost(String layout, Integer checkpointEvery, Integer checkpointsInLoop,
-                             Integer commitLagIterations, Integer checkpointBackups, Double iterationMillis,
+                             Integer commitLagIterations, Integer checkpointBackups, String checkpointReplication,
+                             Double iterationMillis,
                              Double overheadMillisEach, Double overheadFraction, Double writeMillisEach,
                              Double writeFraction, String note) {
 
     /** No figures, and why. */
     public static CheckpointCost unavailable(String layout, String note) {
-        return new CheckpointCost(layout, null, null, null, null, null, null, null, null, null, note);
+        return new CheckpointCost(layout, null, null, null, null, null, null, null, null, null, null, note);
     }
 }

@@ -1,0 +1,97 @@
+package org.dfr.tests;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Set;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.Runner;
+import org.dfr.jacobi.JacobiProblem;
+import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.recovery.FaultPlan.Kill;
+import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.runtime.CheckpointReplication;
+import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.RunFailedException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code --checkpoint-replication data-plane}: the copies of every checkpoint live on holder ranks of
+ * other hosts, and recovery reads them from a live holder; the field is exact.
+ *
+ * <pre>
+ *   2 x 4 ranks, 2 per host, K = 5, 20 iterations
+ *     host 0: ranks 0 1   host 1: ranks 2 3   host 2: ranks 4 5   host 3: ranks 6 7
+ *   holders of rank 0's partition 0: rank 2, then rank 4 (the next ranks on other hosts, one per host)
+ *   a death at the start of iteration 8 recovers from checkpoint 5 (commit lag 1)
+ * </pre>
+ */
+@Timeout(120)
+class DataPlaneReplicationIT {
+
+    private static final int NX = 37;
+    private static final int NY = 29;
+    private static final int ITERATIONS = 20;
+    private static final int K = 5;
+
+    private static ClusterSettings dataPlane(int backups) {
+        return new ClusterSettings().checkpointReplication(CheckpointReplication.DATA_PLANE).checkpointBackups(backups);
+    }
+
+    @Test
+    void when_aRankDies_then_itsPartitionIsReadFromAHolderAndTheFieldIsExact() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K)
+                .withFaults(List.of(new Kill(1, 8, Point.ITERATION_START)), List.of(), Set.of());
+
+        RunReport report = new Runner(dataPlane(2)).run(config);
+
+        assertThat(report.checkpointReplication()).isEqualTo("data-plane");
+        assertThat(report.fieldSha256()).isEqualTo(reference());
+        assertThat(report.recoveries()).singleElement()
+                .satisfies(r -> assertThat(r.checkpointIteration()).isEqualTo(5));
+    }
+
+    @Test
+    void when_theOwnerDiesWithItsFirstHolder_then_theSecondHolderServesTheCopyAndTheFieldIsExact() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K).withFaults(List.of(
+                new Kill(0, 8, Point.ITERATION_START), new Kill(2, 8, Point.ITERATION_START)), List.of(), Set.of());
+
+        RunReport report = new Runner(dataPlane(2)).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(reference());
+        assertThat(report.recoveries()).last()
+                .satisfies(r -> assertThat(r.lostPartitions()).contains(0, 2));
+    }
+
+    @Test
+    void when_oneBackupAndAWholeHostDies_then_bothRanksCopiesSurviveOnOtherHostsAndTheFieldIsExact() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K)
+                .withFaults(List.of(), List.of(new Kill(1, 8, Point.ITERATION_START)), Set.of());
+
+        RunReport report = new Runner(dataPlane(1)).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(reference());
+        assertThat(report.recoveries()).singleElement()
+                .satisfies(r -> assertThat(r.lostPartitions()).containsExactlyInAnyOrder(2, 3));
+    }
+
+    @Test
+    void when_oneBackupAndTheOwnerDiesWithItsOnlyHolder_then_theRunSaysNoCopyIsLeft() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K).withFaults(List.of(
+                new Kill(0, 8, Point.ITERATION_START), new Kill(2, 8, Point.ITERATION_START)), List.of(), Set.of());
+
+        assertThatThrownBy(() -> new Runner(dataPlane(1)).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("no copy of checkpoint 5 is left for partitions [0]")
+                .extracting(e -> ((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST);
+    }
+
+    private static String reference() {
+        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(NX, NY));
+        seq.iterate(ITERATIONS);
+        return seq.digest();
+    }
+}
