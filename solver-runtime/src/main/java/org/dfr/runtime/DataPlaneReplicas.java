@@ -24,6 +24,7 @@ import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
 import org.dfr.runtime.net.MessageKey;
 import org.dfr.runtime.net.MessageKind;
 import org.slf4j.Logger;
@@ -116,7 +117,18 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        dataPlane.mailbox().attachReplicaChannel(this::accept);
+        dataPlane.mailbox().attachReplicaChannel(new Mailbox.ReplicaChannel() {
+            @Override
+            public void accept(MessageKey key, double[] payload) {
+                DataPlaneReplicas.this.accept(key, payload);
+            }
+
+            @Override
+            public double[] payloadArray(MessageKind kind, int length) {
+                // copies arrive in the arrays of dropped copies; the rest is small or rare
+                return kind == MessageKind.REPLICA_COPY ? held.slice(length) : new double[length];
+            }
+        });
     }
 
     /**
@@ -242,9 +254,9 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     public double[] read(ReplicaRef ref) {
         for (int holder : ref.holders()) {
             if (holder == rankId) {
-                double[][] slices = held.get(ref.iteration(), ref.partition());
-                if (slices != null) {
-                    return HeldReplicas.join(slices);
+                double[] state = held.joined(ref.iteration(), ref.partition());
+                if (state != null) {
+                    return state;
                 }
                 continue;
             }
@@ -277,7 +289,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     @Override
     public boolean holds(ReplicaRef ref) {
         for (int holder : ref.holders()) {
-            if (holder == rankId ? held.get(ref.iteration(), ref.partition()) != null : isLive.test(holder)) {
+            if (holder == rankId ? held.has(ref.iteration(), ref.partition()) : isLive.test(holder)) {
                 return true;
             }
         }
@@ -317,6 +329,11 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     /** Copies held for other ranks now. */
     public int heldCopies() {
         return held.copies();
+    }
+
+    /** Arrays of dropped copies kept for the next copies to arrive in. */
+    int pooledSlices() {
+        return held.pooledSlices();
     }
 
     /** Doubles held for other ranks now. */
@@ -364,7 +381,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     }
 
     private void answerFetch(int iteration, int partition, int reader) {
-        double[][] slices = held.get(iteration, partition);
+        double[][] slices = held.lend(iteration, partition);
         int e = epoch.getAsInt();
         try {
             if (slices == null) {

@@ -1,5 +1,6 @@
 package org.dfr.runtime;
 
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -9,6 +10,11 @@ import java.util.TreeMap;
  * The checkpoint copies one rank holds for others ({@link DataPlaneReplicas}): reassembled from their
  * slices, kept as the slices themselves (no copy on arrival), at most {@value #KEPT_PER_PARTITION}
  * complete copies per partition.
+ *
+ * <p>The full-size slices of a dropped copy are kept for the next copy to arrive in ({@link #slice}), up to
+ * {@value #MAX_POOLED_SLICES} of them: a copy of 16 MiB otherwise allocates 16 fresh arrays per checkpoint, which live
+ * long enough for the collector to copy them into the old generation. A copy that was lent out to be sent to a
+ * reader ({@link #lend}) is never recycled: the sending may still read it.
  *
  * <p>Why the bound: a writer keeps at most its committed checkpoint and the one in flight, and drops the
  * older copies itself; a writer that died before its drops would otherwise leave its copies here for the
@@ -20,6 +26,8 @@ final class HeldReplicas {
 
     /** Complete copies kept per partition: the committed checkpoint's and the one in flight. */
     static final int KEPT_PER_PARTITION = 2;
+    /** The most recycled slices kept for copies to come. */
+    static final int MAX_POOLED_SLICES = 32;
 
     private record Id(int iteration, int partition) {
     }
@@ -38,9 +46,21 @@ final class HeldReplicas {
         }
     }
 
+    /** A complete copy. */
+    private static final class Copy {
+        final double[][] slices;
+        /** Handed out to be sent: its arrays are never recycled. */
+        boolean lent;
+
+        Copy(double[][] slices) {
+            this.slices = slices;
+        }
+    }
+
     private final int sliceDoubles;
     private final Map<Id, Incoming> incoming = new HashMap<>();
-    private final Map<Integer, NavigableMap<Integer, double[][]>> complete = new HashMap<>();
+    private final Map<Integer, NavigableMap<Integer, Copy>> complete = new HashMap<>();
+    private final ArrayDeque<double[]> pool = new ArrayDeque<>();
 
     HeldReplicas(int sliceDoubles) {
         this.sliceDoubles = sliceDoubles;
@@ -57,7 +77,10 @@ final class HeldReplicas {
         Incoming in;
         if (slice == 0) {
             in = new Incoming((int) payload[0], (int) payload[1], sliceDoubles);
-            incoming.put(id, in);
+            Incoming replaced = incoming.put(id, in);
+            if (replaced != null) {
+                recycle(replaced.slices);
+            }
         } else {
             in = incoming.get(id);
             if (in == null || slice > in.slices.length || in.slices[slice - 1] != null) {
@@ -70,36 +93,89 @@ final class HeldReplicas {
             return -1;
         }
         incoming.remove(id);
-        NavigableMap<Integer, double[][]> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
-        held.put(iteration, in.slices);
+        NavigableMap<Integer, Copy> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
+        release(held.put(iteration, new Copy(in.slices)));
         while (held.size() > KEPT_PER_PARTITION) {
-            held.pollFirstEntry();
+            release(held.pollFirstEntry().getValue());
         }
         return in.writer;
     }
 
-    /** The slices of the complete copy of {@code (iteration, partition)}, or null; never modified afterwards. */
-    synchronized double[][] get(int iteration, int partition) {
-        NavigableMap<Integer, double[][]> held = complete.get(partition);
+    /**
+     * An array for an arriving slice of {@code length} doubles: a recycled one when it has the full size of a
+     * slice and one is kept, else a new one.
+     */
+    synchronized double[] slice(int length) {
+        return length == sliceDoubles && !pool.isEmpty() ? pool.pop() : new double[length];
+    }
+
+    /** Whether the complete copy of {@code (iteration, partition)} is held. */
+    synchronized boolean has(int iteration, int partition) {
+        return copy(iteration, partition) != null;
+    }
+
+    /** The complete copy of {@code (iteration, partition)} as one new array, or null. */
+    synchronized double[] joined(int iteration, int partition) {
+        Copy c = copy(iteration, partition);
+        return c == null ? null : join(c.slices);
+    }
+
+    /**
+     * The slices of the complete copy of {@code (iteration, partition)}, or null: to be sent; the copy's arrays
+     * are never recycled afterwards.
+     */
+    synchronized double[][] lend(int iteration, int partition) {
+        Copy c = copy(iteration, partition);
+        if (c == null) {
+            return null;
+        }
+        c.lent = true;
+        return c.slices;
+    }
+
+    private Copy copy(int iteration, int partition) {
+        NavigableMap<Integer, Copy> held = complete.get(partition);
         return held == null ? null : held.get(iteration);
     }
 
     /** Forgets the copy of {@code (iteration, partition)}, complete or arriving. */
     synchronized void drop(int iteration, int partition) {
-        incoming.remove(new Id(iteration, partition));
-        NavigableMap<Integer, double[][]> held = complete.get(partition);
+        Incoming arriving = incoming.remove(new Id(iteration, partition));
+        if (arriving != null) {
+            recycle(arriving.slices);
+        }
+        NavigableMap<Integer, Copy> held = complete.get(partition);
         if (held != null) {
-            held.remove(iteration);
+            release(held.remove(iteration));
             if (held.isEmpty()) {
                 complete.remove(partition);
             }
         }
     }
 
+    private void release(Copy dropped) {
+        if (dropped != null && !dropped.lent) {
+            recycle(dropped.slices);
+        }
+    }
+
+    private void recycle(double[][] slices) {
+        for (double[] s : slices) {
+            if (s != null && s.length == sliceDoubles && pool.size() < MAX_POOLED_SLICES) {
+                pool.push(s);
+            }
+        }
+    }
+
+    /** Recycled slices kept now. */
+    synchronized int pooledSlices() {
+        return pool.size();
+    }
+
     /** Complete copies held now. */
     synchronized int copies() {
         int n = 0;
-        for (NavigableMap<Integer, double[][]> held : complete.values()) {
+        for (NavigableMap<Integer, Copy> held : complete.values()) {
             n += held.size();
         }
         return n;
@@ -108,9 +184,9 @@ final class HeldReplicas {
     /** Doubles held now in complete copies. */
     synchronized long doubles() {
         long n = 0;
-        for (NavigableMap<Integer, double[][]> held : complete.values()) {
-            for (double[][] slices : held.values()) {
-                for (double[] s : slices) {
+        for (NavigableMap<Integer, Copy> held : complete.values()) {
+            for (Copy c : held.values()) {
+                for (double[] s : c.slices) {
                     n += s.length;
                 }
             }
@@ -119,7 +195,7 @@ final class HeldReplicas {
     }
 
     /** Copies the slices into one array. */
-    static double[] join(double[][] slices) {
+    private static double[] join(double[][] slices) {
         int length = 0;
         for (double[] s : slices) {
             length += s.length;

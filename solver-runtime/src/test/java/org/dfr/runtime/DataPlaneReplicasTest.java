@@ -154,6 +154,33 @@ class DataPlaneReplicasTest {
     }
 
     @Test
+    void when_aCopyIsDropped_then_theNextCopyArrivesInItsArraysBitForBit() throws Exception {
+        openRanks(2, null, 1);
+        ReplicaRef first = replicas.get(0).write(4, 0, randomState(9));
+        replicas.get(0).delete(first);
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas.get(1).pooledSlices() == 2);
+        double[] second = randomState(10);
+
+        ReplicaRef ref = replicas.get(0).write(8, 0, second);
+
+        assertThat(replicas.get(1).pooledSlices()).as("both full slices reused").isZero();
+        assertThat(bits(replicas.get(0).read(ref))).isEqualTo(bits(second));
+    }
+
+    @Test
+    void when_aCopyWasSentToAReader_then_itsArraysAreNeverRecycled() throws Exception {
+        openRanks(3, "replicas-" + System.nanoTime(), 1);
+        ReplicaRef ref = replicas.get(0).write(4, 0, randomState(11));
+        double[] read = replicas.get(2).read(ref);
+
+        replicas.get(0).delete(ref);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> replicas.get(1).heldCopies() == 0);
+        assertThat(replicas.get(1).pooledSlices()).isZero();
+        assertThat(bits(read)).isEqualTo(bits(randomState(11)));
+    }
+
+    @Test
     void when_aLocatorIsEncoded_then_itDecodesToTheSameRef() {
         ReplicaRef inMap = ReplicaRef.inMap(12, 3, "12/3@k7");
         ReplicaRef held = ReplicaRef.heldBy(8, 5, List.of(2, 6));

@@ -17,7 +17,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -273,7 +272,12 @@ public final class DataPlane implements AutoCloseable {
         if (rank == localRank || cluster != null) {
             Mailbox peer = rank == localRank ? mailbox : inJvmMailbox(rank);
             if (peer != null) {
-                peer.deliver(key, copyInJvm ? Arrays.copyOfRange(payload, from, to) : payload);
+                double[] delivered = payload;
+                if (copyInJvm) {
+                    delivered = peer.payloadArray(key.kind(), to - from);
+                    System.arraycopy(payload, from, delivered, 0, to - from);
+                }
+                peer.deliver(key, delivered);
                 return;
             }
         }
@@ -552,7 +556,7 @@ public final class DataPlane implements AutoCloseable {
                 MessageKey key = new MessageKey(buffer.getInt(start + Integer.BYTES),
                         MessageKind.ofOrdinal(buffer.getInt(start)), buffer.getInt(start + 2 * Integer.BYTES),
                         buffer.getInt(start + 3 * Integer.BYTES), buffer.getInt(start + 4 * Integer.BYTES));
-                double[] payload = new double[(frameBytes - HEADER_BYTES) / Double.BYTES];
+                double[] payload = mailbox.payloadArray(key.kind(), (frameBytes - HEADER_BYTES) / Double.BYTES);
                 buffer.position(start + HEADER_BYTES);
                 buffer.asDoubleBuffer().get(payload);
                 buffer.position(start + frameBytes);

@@ -56,8 +56,22 @@ public final class Mailbox {
         void accept(MessageKey key, double[] payload);
     }
 
+    /**
+     * Takes the {@link MessageKind#isReplica() replica} messages (checkpoint copies between ranks), and may
+     * lend the arrays their payloads arrive in.
+     */
+    public interface ReplicaChannel extends SideChannel {
+        /**
+         * An array of {@code length} doubles for the payload of an arriving replica message of {@code kind},
+         * which then belongs to the message. Called on the delivering thread; must not block.
+         */
+        default double[] payloadArray(MessageKind kind, int length) {
+            return new double[length];
+        }
+    }
+
     private volatile SideChannel sideChannel = (k, p) -> { };
-    private volatile SideChannel replicaChannel = (k, p) -> { };
+    private volatile ReplicaChannel replicaChannel = (k, p) -> { };
     private final ReentrantLock lock = new ReentrantLock();
     /** Held by the one thread that reads the inbound connections. */
     private final ReentrantLock readerRole = new ReentrantLock();
@@ -89,8 +103,16 @@ public final class Mailbox {
      * Routes every {@link MessageKind#isReplica() replica} message to {@code channel}, whatever its epoch:
      * a holder keeps and serves checkpoint copies whatever its own rank is doing, recovery included.
      */
-    public void attachReplicaChannel(SideChannel channel) {
+    public void attachReplicaChannel(ReplicaChannel channel) {
         this.replicaChannel = channel == null ? (k, p) -> { } : channel;
+    }
+
+    /**
+     * An array for the payload of an arriving message of {@code kind}: the replica channel's for replica
+     * messages (a holder recycles the arrays of the copies it dropped), else a new one.
+     */
+    public double[] payloadArray(MessageKind kind, int length) {
+        return kind.isReplica() ? replicaChannel.payloadArray(kind, length) : new double[length];
     }
 
     private static boolean isSideKind(MessageKind kind) {
