@@ -24,7 +24,7 @@ public final class CheckpointCopiesMixin {
     int checkpointBackups;
 
     @Option(names = "--checkpoint-replication", paramLabel = "PATH", converter = CheckpointReplicationConverter.class,
-            defaultValue = "hazelcast",
+            defaultValue = "data-plane",
             description = "What carries the copies: hazelcast (the checkpoint map and its backups, which Hazelcast"
                     + " restores after a loss) or data-plane (holder ranks on other hosts over the ranks' own TCP"
                     + " connections: no serialisation, cheaper per checkpoint; a lost holder's copies are replaced by"
