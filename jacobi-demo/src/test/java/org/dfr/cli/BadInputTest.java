@@ -56,6 +56,8 @@ class BadInputTest {
                         "--checkpoint-backups 0 is not allowed: 1..2"),
                 row("run --cells 37x29 --iterations 30 --checkpoint-backups 3",
                         "--checkpoint-backups 3 is not allowed: 1..2"),
+                row("run --cells 37x29 --iterations 30 --checkpoint-replication imap",
+                        "'imap' is not a checkpoint replication: allowed are hazelcast, data-plane"),
                 row("run --cells 37x29 --iterations 30 --commit-lag-iterations two",
                         "'two'"),
                 row("run --cells 37x29 --iterations 3 --respawn-wait-millis 5000",
@@ -104,6 +106,8 @@ class BadInputTest {
                 row("campaign --kernel heat3d7 --cells 9x9", "kernel heat3d7 takes 3 axes"),
                 // bench, bench-recovery
                 row("bench --checkpoint-backups 0", "--checkpoint-backups 0 is not allowed: 1..2"),
+                row("campaign --trials 1 --checkpoint-replication Data-Plane",
+                        "'Data-Plane' is not a checkpoint replication: allowed are hazelcast, data-plane"),
                 row("campaign --checkpoint-backups 5", "--checkpoint-backups 5 is not allowed: 1..2"),
                 row("bench-recovery --checkpoint-backups -1", "--checkpoint-backups -1 is not allowed: 1..2"),
                 row("bench --commit-lag-iterations -2", "--commit-lag-iterations must be >= 0, got -2"),
