@@ -20,6 +20,8 @@ import org.dfr.runtime.ResultCollector;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.net.EpochChangedException;
 import org.dfr.runtime.net.MessageKind;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Executes a {@link RecoveryDirective} on one rank, which it sees through its {@link RecoveryView}.
@@ -32,6 +34,8 @@ import org.dfr.runtime.net.MessageKind;
  * results are kept. Everybody then meets at the resume barrier.
  */
 final class DirectiveExecutor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DirectiveExecutor.class);
 
     /** How long a rank waits for a member of the decision that its own member list does not show yet. */
     static final long MEMBER_VIEW_WAIT_MILLIS = 10_000;
@@ -90,6 +94,12 @@ final class DirectiveExecutor {
             String key = ResultCollector.REPLACEMENT_PREFIX + d.epoch() + "/" + node.rankId();
             String value = Long.toString(state.replacementNanos / 1_000_000);
             state.writeInBackground(() -> node.control().put(key, value));
+        }
+        // before anybody resumes, every committed checkpoint has its copies again (a holder may have died)
+        int repaired = node.repairCheckpointCopies();
+        if (repaired > 0) {
+            LOG.info("rank {}: copies of checkpoint {} placed again for {} partition(s) whose holder died", node.rankId(),
+                    c, repaired);
         }
         Ownership ownership = node.ownership();
         node.communicator().barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), ownership.activeRanks());

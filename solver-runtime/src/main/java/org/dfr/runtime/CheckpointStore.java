@@ -132,9 +132,35 @@ public final class CheckpointStore {
         return true;
     }
 
+    /**
+     * Places new copies of checkpoint {@code iteration} of those of {@code partitions} whose copies are not
+     * intact (a holder died), from the local copies, and points their locators at them.
+     *
+     * @return how many partitions' copies were placed again
+     */
+    public int repair(int iteration, int[] partitions) {
+        int repaired = 0;
+        for (int p : partitions) {
+            double[] copy = local(iteration, p);
+            ReplicaRef ref = copy == null ? null : replicatedRef(iteration, p);
+            if (ref == null || copies.intact(ref)) {
+                continue;
+            }
+            ReplicaRef fresh = copies.write(iteration, p, copy);
+            retry.run(() -> locators.set(locatorKey(iteration, p), fresh.toBytes()));
+            deleteUnlessKept(ref, iteration, p, fresh);
+            synchronized (this) {
+                lastReplicated.put(p, new Replicated(iteration, fresh));
+            }
+            repaired++;
+        }
+        return repaired;
+    }
+
     private void deleteUnlessKept(ReplicaRef previous, int iteration, int partition, ReplicaRef now) {
         if (previous != null && !previous.equals(now) && !keptRefs(partition, iteration).contains(previous)) {
-            copies.delete(previous);
+            // a rewrite of the same checkpoint may have landed on a holder of the previous copies again
+            copies.delete(previous.withoutCopiesOf(now));
         }
     }
 

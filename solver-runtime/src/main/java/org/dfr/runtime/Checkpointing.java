@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
@@ -326,6 +327,29 @@ public final class Checkpointing implements AutoCloseable {
             if (p.iteration != restored) {
                 replicator.submit(() -> store.dropReplicated(List.of(p.iteration), p.partitions));
             }
+        }
+    }
+
+    /**
+     * Places new copies of the committed checkpoint of {@code ownedPartitions} whose copies are not intact,
+     * on the replication thread (after the drops queued there), and waits for them.
+     *
+     * @return how many partitions' copies were placed again (0 when it failed: the next checkpoint sends all)
+     */
+    public int repairCopies(int[] ownedPartitions) {
+        int c = committedCheckpoint;
+        if (c < 0) {
+            return 0;
+        }
+        int[] owned = ownedPartitions.clone();
+        try {
+            return replicator.submit(() -> store.repair(c, owned)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EpochChangedException("interrupted while the copies of checkpoint " + c + " were repaired");
+        } catch (ExecutionException | RejectedExecutionException e) {
+            LOG.warn("copies of checkpoint {} not repaired: {}", c, e.getCause() == null ? e : e.getCause());
+            return 0;
         }
     }
 

@@ -530,6 +530,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         checkpointing.setCommitted(iteration, ownedPartitions());
     }
 
+    @Override
+    public int repairCheckpointCopies() {
+        return checkpointing.repairCopies(ownedPartitions());
+    }
+
     /** The global residual of the last completed iteration. */
     public double lastResidual() {
         return loop.lastResidual();

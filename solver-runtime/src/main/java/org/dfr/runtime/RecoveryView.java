@@ -81,6 +81,16 @@ public interface RecoveryView extends RankContext {
     /** Sets the committed checkpoint (a global rollback restored it). */
     void setCommittedCheckpoint(int iteration);
 
+    /**
+     * Places new copies of the committed checkpoint of every owned partition whose copies lost a holder
+     * (a death during or before the recovery), and returns when they are in place: so that no recovery
+     * leaves a checkpoint with fewer copies than asked for. Nothing to do where the checkpoint map restores
+     * its backups itself.
+     *
+     * @return how many partitions' copies were placed again
+     */
+    int repairCheckpointCopies();
+
     // ---------------------------------------------------------------- execution
 
     /** Halos, reductions and barriers over the data plane. */

@@ -30,6 +30,18 @@ public record ReplicaRef(int iteration, int partition, String key, List<Integer>
         return new ReplicaRef(iteration, partition, null, holders);
     }
 
+    /**
+     * This ref without the copies {@code other} names too: a holder keeps one copy per checkpoint and
+     * partition, so where both name the same checkpoint of the same partition, a holder in both holds the
+     * copy {@code other} needs (deleting this ref must not drop it).
+     */
+    public ReplicaRef withoutCopiesOf(ReplicaRef other) {
+        if (other == null || other.iteration != iteration || other.partition != partition || holders.isEmpty()) {
+            return this;
+        }
+        return new ReplicaRef(iteration, partition, key, holders.stream().filter(h -> !other.holders.contains(h)).toList());
+    }
+
     /** The locator's bytes: iteration, partition, key (length, UTF-8; -1 for none), holders (count, ranks). */
     public byte[] toBytes() {
         byte[] keyBytes = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);

@@ -189,6 +189,15 @@ class DataPlaneReplicasTest {
         assertThat(ReplicaRef.fromBytes(held.toBytes())).isEqualTo(held);
     }
 
+    @Test
+    void when_aCopyIsPlacedAgainOnAnOldHolder_then_deletingTheOldRefSparesThatHolder() {
+        ReplicaRef old = ReplicaRef.heldBy(8, 5, List.of(2, 4));
+
+        assertThat(old.withoutCopiesOf(ReplicaRef.heldBy(8, 5, List.of(3, 4))).holders()).containsExactly(2);
+        assertThat(old.withoutCopiesOf(ReplicaRef.heldBy(12, 5, List.of(3, 4)))).as("another checkpoint").isEqualTo(old);
+        assertThat(ReplicaRef.inMap(8, 5, "8/5@k").withoutCopiesOf(old)).isEqualTo(ReplicaRef.inMap(8, 5, "8/5@k"));
+    }
+
     private static double[] randomState(long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         double[] state = new double[STATE_DOUBLES];

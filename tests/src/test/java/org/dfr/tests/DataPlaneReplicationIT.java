@@ -67,6 +67,20 @@ class DataPlaneReplicationIT {
     }
 
     @Test
+    void when_aHolderDiesAndThenTheOwnerWithItsOtherHolder_then_theCopyPlacedAgainInTheFirstRecoveryServes() {
+        // rank 2's death costs partition 0's checkpoint 5 a copy (holders 2 and 4); the recovery places it
+        // again (holders 3 and 4) before anyone resumes, so ranks 0 and 4 dying next still leave rank 3's
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K).withFaults(List.of(
+                new Kill(2, 8, Point.ITERATION_START),
+                new Kill(0, 9, Point.ITERATION_START), new Kill(4, 9, Point.ITERATION_START)), List.of(), Set.of());
+
+        RunReport report = new Runner(dataPlane(2)).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(reference());
+        assertThat(report.recoveries()).hasSize(2).allSatisfy(r -> assertThat(r.checkpointIteration()).isEqualTo(5));
+    }
+
+    @Test
     void when_oneBackupAndAWholeHostDies_then_bothRanksCopiesSurviveOnOtherHostsAndTheFieldIsExact() {
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K)
                 .withFaults(List.of(), List.of(new Kill(1, 8, Point.ITERATION_START)), Set.of());

@@ -1,0 +1,115 @@
+package org.dfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A {@link CheckpointStore} whose copies go over the data plane: locators in the checkpoint map (one member
+ * here), states on holder ranks over TCP, one rank per host.
+ *
+ * <pre>
+ *   rank 0 writes partition 0; its holders are ranks 1 and 2 (then 3)
+ * </pre>
+ */
+class DataPlaneCheckpointStoreTest {
+
+    private static final int RANKS = 4;
+
+    private final Set<Integer> live = ConcurrentHashMap.newKeySet();
+    private final List<DataPlane> planes = new ArrayList<>();
+    private final List<DataPlaneReplicas> replicas = new ArrayList<>();
+    private final List<CheckpointStore> stores = new ArrayList<>();
+    private HazelcastInstance member;
+
+    @BeforeEach
+    void start() throws Exception {
+        ClusterSettings settings = new ClusterSettings().basePort(HazelcastConfigs.freeBasePort(2)).joinTimeoutMillis(10_000);
+        member = Hazelcast.newHazelcastInstance(HazelcastConfigs.member(settings, 0, 0, 1, 0, 1));
+        PromotionRetry retry = new PromotionRetry(member, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        int[] ports = new int[RANKS];
+        for (int r = 0; r < RANKS; r++) {
+            DataPlane plane = new DataPlane(null, r, new Mailbox(), rank -> new InetSocketAddress(loopback, ports[rank]),
+                    loopback, 0L);
+            ports[r] = plane.port();
+            planes.add(plane);
+            live.add(r);
+            DataPlaneReplicas copies = new DataPlaneReplicas(r, plane, () -> 0, () -> Set.copyOf(live), live::contains,
+                    rank -> rank, 2, 10_000);
+            replicas.add(copies);
+            stores.add(new CheckpointStore(member.getMap(HazelcastConfigs.CHECKPOINT_MAP), retry, copies));
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        replicas.forEach(DataPlaneReplicas::close);
+        planes.forEach(DataPlane::close);
+        member.getLifecycleService().terminate();
+    }
+
+    @Test
+    void when_aStateDidNotChange_then_theNextCheckpointSharesItsCopiesAndDroppingTheOlderKeepsThem() {
+        CheckpointStore writer = stores.get(0);
+        writer.writeLocal(4, 0, state(1));
+        assertThat(writer.replicate(4, 0)).isTrue();
+        writer.writeLocal(8, 0, state(1));
+
+        assertThat(writer.replicate(8, 0)).as("unchanged: not sent again").isFalse();
+        writer.dropOlderThan(8, new int[] {0});
+
+        assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
+        assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
+        assertThat(stores.get(3).replicated(8, 0)).containsExactly(state(1));
+        assertThat(stores.get(3).replicated(4, 0)).as("the older locator is gone").isNull();
+    }
+
+    @Test
+    void when_aHolderDied_then_repairPlacesTheCopyAgainAndTheSurvivingHolderKeepsIts() {
+        CheckpointStore writer = stores.get(0);
+        writer.write(4, 0, state(2));
+        planes.get(1).closeAbruptly();
+        live.remove(1);
+
+        assertThat(writer.repair(4, new int[] {0})).isEqualTo(1);
+
+        assertThat(writer.replicatedRef(4, 0).holders()).containsExactly(2, 3);
+        assertThat(replicas.get(2).heldCopies()).as("not dropped as a holder of the old copies").isEqualTo(1);
+        assertThat(replicas.get(3).heldCopies()).isEqualTo(1);
+        assertThat(writer.repair(4, new int[] {0})).as("intact now").isZero();
+        live.remove(2);
+        assertThat(stores.get(3).replicated(4, 0)).containsExactly(state(2));
+    }
+
+    @Test
+    void when_aStateDidNotChangeButAHolderDied_then_theNextCheckpointSendsItAgain() {
+        CheckpointStore writer = stores.get(0);
+        writer.write(4, 0, state(3));
+        live.remove(2);
+        writer.writeLocal(8, 0, state(3));
+
+        assertThat(writer.replicate(8, 0)).isTrue();
+        assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(8, 0, List.of(1, 3)));
+    }
+
+    private static double[] state(int seed) {
+        double[] s = new double[1000];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = seed * 1000.0 + i / 7.0;
+        }
+        return s;
+    }
+}
