@@ -12,7 +12,7 @@ public enum CheckpointReplication {
     HAZELCAST("hazelcast"),
     /**
      * Holder ranks on other hosts, over the data plane, in 1 MiB slices; no serialisation and no map
-     * entry per copy; a lost holder's copies are replaced by the next checkpoint ({@link DataPlaneReplicas}).
+     * entry per copy; the recovery after a holder's death places its copies again ({@link DataPlaneReplicas}).
      */
     DATA_PLANE("data-plane");
 

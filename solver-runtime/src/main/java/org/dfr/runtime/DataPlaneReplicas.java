@@ -48,10 +48,9 @@ import org.slf4j.LoggerFactory;
  * server thread with {@link MessageKind#REPLICA_REPLY} slices. Holders store copies and serve them whatever
  * their own rank is doing (the mailbox routes these kinds past its epochs).
  *
- * <p>What Hazelcast does and this does not: restore a lost copy. A checkpoint whose holder died keeps one
- * copy fewer until the next checkpoint, which is sent again in full to live holders
- * ({@link #intact}); two more deaths before then (the writer and its other holder) lose it, the same two
- * deaths that lose it in the map with two backups while the backups are being restored.
+ * <p>What Hazelcast does by itself, restoring a lost copy, the recovery does here: a holder's death is a
+ * rank's death, and before the survivors resume each places new copies of its committed checkpoint's states
+ * whose holders are not all live ({@link #intact}, {@link CheckpointStore#repair}).
  */
 public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
 

@@ -27,8 +27,8 @@ public final class CheckpointCopiesMixin {
             defaultValue = "data-plane",
             description = "What carries the copies: hazelcast (the checkpoint map and its backups, which Hazelcast"
                     + " restores after a loss) or data-plane (holder ranks on other hosts over the ranks' own TCP"
-                    + " connections: no serialisation, cheaper per checkpoint; a lost holder's copies are replaced by"
-                    + " the next checkpoint). Default: ${DEFAULT-VALUE}.")
+                    + " connections: no serialisation, cheaper per checkpoint; the recovery after a holder's death places"
+                    + " its copies again). Default: ${DEFAULT-VALUE}.")
     CheckpointReplication checkpointReplication;
 
     /**
