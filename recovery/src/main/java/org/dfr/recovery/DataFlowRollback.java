@@ -26,6 +26,12 @@ public final class DataFlowRollback implements RollbackStrategy {
     @Override
     public RecoveryDirective decide(RecoveryInput input) {
         RecoveryFacts f = RecoveryFacts.of(input);
+        if (f.lost().length == 0) {
+            // nobody died and nothing is invalid: a message timed out (a rank slower than the message timeout).
+            // There is no cone to draw, and the ranks may be an iteration apart; every rank reloading the
+            // committed checkpoint (which each holds locally) and recomputing is always exact
+            return GlobalRollback.directive(input, f, Strategy.DFR, true);
+        }
         RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
         if (plan.lostIterations() > 0 && plan.coversEverything()) {
             return GlobalRollback.directive(input, f, Strategy.DFR, true);
