@@ -530,6 +530,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         checkpointing.setCommitted(iteration, ownedPartitions());
     }
 
+    /** Checkpoint copies this rank holds for other ranks now (0 when the copies live in the checkpoint map). */
+    public int heldCheckpointCopies() {
+        return replicaServer instanceof DataPlaneReplicas replicas ? replicas.heldCopies() : 0;
+    }
+
     @Override
     public int repairCheckpointCopies() {
         return checkpointing.repairCopies(ownedPartitions());

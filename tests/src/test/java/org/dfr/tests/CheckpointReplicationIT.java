@@ -16,6 +16,7 @@ import org.dfr.jacobi.JacobiKernel;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.recovery.RecoveryRecord;
 import org.dfr.recovery.ResilientRun;
+import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.Checkpointing;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.EmbeddedCluster;
@@ -99,9 +100,9 @@ class CheckpointReplicationIT {
     }
 
     /*
-     * Without failures: at the start of iteration c+1 the newest committed checkpoint is still the
-     * previous one, from c+2 on it is c (commit lag 1); no rank ever holds more than the committed
-     * checkpoint and the one in flight, locally or in the replicated map.
+     * Without failures, copies in the checkpoint map: at the start of iteration c+1 the newest committed
+     * checkpoint is still the previous one, from c+2 on it is c (commit lag 1); no rank ever holds more than
+     * the committed checkpoint and the one in flight, locally or in the replicated map.
      */
     @Test
     void when_checkpointsFollowOneAnother_then_eachCommitsOneIterationLaterAndAtMostTwoCopiesExist() {
@@ -133,7 +134,8 @@ class CheckpointReplicationIT {
         };
         ResilientRun resilient = new ResilientRun(new JacobiKernel(dec), spec);
 
-        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec),
+                new ClusterSettings().checkpointReplication(CheckpointReplication.HAZELCAST),
                 resilient.failureHandler(), observe).run();
 
         assertThat(committedAtStart).containsEntry(1, 0).containsEntry(3, 0).containsEntry(4, 0)
@@ -142,6 +144,42 @@ class CheckpointReplicationIT {
         assertThat(mostReplicatedStates.get()).as("replicated states").isBetween(PARTITIONS, 2 * PARTITIONS);
         assertThat(mostLocators.get()).as("locators").isBetween(PARTITIONS, 2 * PARTITIONS);
         assertThat(outcome.rankStats()).allSatisfy(s -> assertThat(s.checkpoints()).isEqualTo(5));
+        assertExact(outcome, 13);
+    }
+
+    /*
+     * The same without failures, copies over the data plane (the default): the map holds only locators, at
+     * most those of the committed checkpoint and the one in flight, and the holders together at most two
+     * copies (the backups) of those two checkpoints of every partition.
+     */
+    @Test
+    void when_copiesGoOverTheDataPlane_then_theMapHoldsOnlyLocatorsAndTheHoldersAtMostTwoCheckpointsOfCopies() {
+        RunSpec spec = new RunSpec(PARTITIONS, 13, 3, 2, 0);
+        Map<Integer, Integer> mostHeldByRank = new ConcurrentHashMap<>();
+        AtomicInteger mostMapEntries = new AtomicInteger();
+        IterationHook observe = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                RankNode node = (RankNode) rank;
+                mostHeldByRank.merge(rank.rankId(), node.heldCheckpointCopies(), Math::max);
+                if (rank.rankId() == 0) {
+                    IMap<String, byte[]> map = node.hazelcast().getMap(HazelcastConfigs.CHECKPOINT_MAP);
+                    List<String> keys = List.copyOf(map.keySet());
+                    assertThat(keys).allMatch(k -> k.matches("\\d+/\\d+"), "locators only");
+                    mostMapEntries.accumulateAndGet(keys.size(), Math::max);
+                }
+            }
+        };
+        ResilientRun resilient = new ResilientRun(new JacobiKernel(dec), spec);
+
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
+                resilient.failureHandler(), observe).run();
+
+        assertThat(mostMapEntries.get()).as("locators").isBetween(PARTITIONS, 2 * PARTITIONS);
+        int held = mostHeldByRank.values().stream().mapToInt(Integer::intValue).sum();
+        assertThat(held).as("copies held, summed over the ranks' peaks")
+                .isBetween(ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS * PARTITIONS,
+                        2 * ClusterSettings.DEFAULT_CHECKPOINT_BACKUPS * PARTITIONS);
         assertExact(outcome, 13);
     }
 
