@@ -172,14 +172,23 @@ public final class CheckpointStore {
 
     /** The replicated copy, or null when no copy survived. */
     public double[] replicated(int iteration, int partition) {
-        ReplicaRef ref = replicatedRef(iteration, partition);
+        ReplicaRef ref = locatedRef(iteration, partition);
         return ref == null ? null : copies.read(ref);
     }
 
     /** Whether the replicated copy of a partition's state exists. */
     public boolean hasReplicated(int iteration, int partition) {
-        ReplicaRef ref = replicatedRef(iteration, partition);
+        ReplicaRef ref = locatedRef(iteration, partition);
         return ref != null && copies.holds(ref);
+    }
+
+    /**
+     * The locator's ref, or where the copies are found without it: three deaths on three hosts can take
+     * every map entry of a locator while its copies live on ranks that survived ({@link ReplicaStore#locate}).
+     */
+    private ReplicaRef locatedRef(int iteration, int partition) {
+        ReplicaRef ref = replicatedRef(iteration, partition);
+        return ref != null ? ref : copies.locate(iteration, partition);
     }
 
     /**

@@ -66,6 +66,9 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     private record FetchKey(int iteration, int partition) {
     }
 
+    private record ProbeKey(int iteration, int partition, int rank) {
+    }
+
     /** A copy being fetched from one holder. */
     private static final class Fetch {
         final int holder;
@@ -90,6 +93,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     private final HeldReplicas held = new HeldReplicas(SLICE_DOUBLES);
     private final Map<AckKey, CompletableFuture<Void>> acks = new ConcurrentHashMap<>();
     private final Map<FetchKey, Fetch> fetches = new ConcurrentHashMap<>();
+    private final Map<ProbeKey, CompletableFuture<Boolean>> probes = new ConcurrentHashMap<>();
     /** Sends acknowledgements and serves fetches: never on the thread that delivers (it may be a computing rank's). */
     private final ExecutorService server;
 
@@ -284,6 +288,50 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         return null;
     }
 
+    /**
+     * Asks every live rank whether it holds the copy: each answers on its server thread, so this takes one
+     * round trip, bounded by the liveness of each rank and the timeout.
+     */
+    @Override
+    public ReplicaRef locate(int iteration, int partition) {
+        List<Integer> found = new ArrayList<>();
+        if (held.has(iteration, partition)) {
+            found.add(rankId);
+        }
+        Map<Integer, CompletableFuture<Boolean>> asked = new LinkedHashMap<>();
+        for (int r : new TreeSet<>(liveRanks.get())) {
+            if (r == rankId) {
+                continue;
+            }
+            CompletableFuture<Boolean> answer = new CompletableFuture<>();
+            probes.put(new ProbeKey(iteration, partition, r), answer);
+            try {
+                dataPlane.send(r, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_PROBE, iteration, partition, rankId),
+                        new double[0]);
+                asked.put(r, answer);
+            } catch (CommunicationException e) {
+                probes.remove(new ProbeKey(iteration, partition, r));
+            }
+        }
+        for (Map.Entry<Integer, CompletableFuture<Boolean>> a : asked.entrySet()) {
+            try {
+                if (Boolean.TRUE.equals(await(a.getValue(), a.getKey()))) {
+                    found.add(a.getKey());
+                }
+            } catch (CommunicationException e) {
+                // dead or silent: it holds nothing this recovery can use
+            } finally {
+                probes.remove(new ProbeKey(iteration, partition, a.getKey()));
+            }
+        }
+        if (found.isEmpty()) {
+            return null;
+        }
+        LOG.info("rank {}: the locator of checkpoint {} of partition {} was lost; ranks {} hold copies", rankId, iteration,
+                partition, found);
+        return ReplicaRef.heldBy(iteration, partition, found);
+    }
+
     /** Whether a holder of the copy is live (this rank included). */
     @Override
     public boolean holds(ReplicaRef ref) {
@@ -359,6 +407,14 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
             case REPLICA_DROP -> held.drop(key.iteration(), key.a());
             case REPLICA_FETCH -> serve(() -> answerFetch(key.iteration(), key.a(), key.b()));
             case REPLICA_REPLY -> takeReplySlice(key, payload);
+            case REPLICA_PROBE -> serve(() -> reply(key.b(), new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_PROBE_REPLY,
+                    key.iteration(), key.a(), rankId), new double[] {held.has(key.iteration(), key.a()) ? 1 : 0}));
+            case REPLICA_PROBE_REPLY -> {
+                CompletableFuture<Boolean> answer = probes.get(new ProbeKey(key.iteration(), key.a(), key.b()));
+                if (answer != null) {
+                    answer.complete(payload.length > 0 && payload[0] == 1);
+                }
+            }
             default -> throw new IllegalArgumentException("not a replica message: " + key);
         }
     }
@@ -436,5 +492,6 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         server.shutdownNow();
         fetches.values().forEach(f -> f.done.complete(null));
         acks.values().forEach(a -> a.completeExceptionally(new CommunicationException("closed", null)));
+        probes.values().forEach(p -> p.complete(false));
     }
 }

@@ -30,6 +30,15 @@ public interface ReplicaStore {
      */
     boolean intact(ReplicaRef ref);
 
+    /**
+     * Where copies of checkpoint {@code iteration} of {@code partition} are, found without their locator
+     * (lost with the map entries of dead members), or null when none can be found that way. Best effort,
+     * for a recovery only.
+     */
+    default ReplicaRef locate(int iteration, int partition) {
+        return null; // the map's state keys cannot be known without their locator
+    }
+
     /** Deletes the copies {@code ref} locates (best effort). */
     void delete(ReplicaRef ref);
 }

@@ -74,7 +74,7 @@ class DataPlaneCheckpointStoreTest {
         assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
         assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
         assertThat(stores.get(3).replicated(8, 0)).containsExactly(state(1));
-        assertThat(stores.get(3).replicated(4, 0)).as("the older locator is gone").isNull();
+        assertThat(writer.replicatedRef(4, 0)).as("the older locator is gone").isNull();
     }
 
     @Test
@@ -103,6 +103,20 @@ class DataPlaneCheckpointStoreTest {
 
         assertThat(writer.replicate(8, 0)).isTrue();
         assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(8, 0, List.of(1, 3)));
+    }
+
+    @Test
+    void when_theLocatorIsLostButAHolderLives_then_theCopyIsFoundByAskingTheLiveRanks() {
+        stores.get(0).write(4, 0, state(4));
+        member.getMap(HazelcastConfigs.CHECKPOINT_MAP).delete(CheckpointStore.locatorKey(4, 0));
+        live.remove(0);
+        live.remove(1);
+
+        assertThat(stores.get(3).hasReplicated(4, 0)).isTrue();
+        assertThat(stores.get(3).replicated(4, 0)).containsExactly(state(4));
+        live.remove(2);
+        assertThat(stores.get(3).hasReplicated(4, 0)).as("every holder dead").isFalse();
+        assertThat(stores.get(3).replicated(4, 1)).as("never written").isNull();
     }
 
     private static double[] state(int seed) {

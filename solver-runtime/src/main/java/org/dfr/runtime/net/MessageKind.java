@@ -62,12 +62,22 @@ public enum MessageKind {
      * A slice of a fetched copy, from a holder to the reader: keys as {@link #REPLICA_COPY}; slice {@code 0}
      * holds the length ({@code -1}: the holder has no such copy) and the holder's rank.
      */
-    REPLICA_REPLY;
+    REPLICA_REPLY,
+    /**
+     * A reader asks a rank whether it holds a copy (the copy's locator was lost with the map entries of
+     * dead members): {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the reader.
+     */
+    REPLICA_PROBE,
+    /**
+     * The answer to {@link #REPLICA_PROBE}: {@code iteration} = the checkpoint, {@code a} = the partition,
+     * {@code b} = the answering rank; payload {@code [1]} when it holds the copy, {@code [0]} when not.
+     */
+    REPLICA_PROBE_REPLY;
 
     /** Whether this kind belongs to checkpoint replication over the data plane (routed past the epochs). */
     public boolean isReplica() {
         return this == REPLICA_COPY || this == REPLICA_ACK || this == REPLICA_DROP || this == REPLICA_FETCH
-                || this == REPLICA_REPLY;
+                || this == REPLICA_REPLY || this == REPLICA_PROBE || this == REPLICA_PROBE_REPLY;
     }
 
     private static final MessageKind[] VALUES = values();
