@@ -96,7 +96,7 @@ final class DirectiveExecutor {
             state.writeInBackground(() -> node.control().put(key, value));
         }
         // before anybody resumes, every committed checkpoint has its copies again (a holder may have died)
-        int repaired = node.repairCheckpointCopies();
+        int repaired = node.repairCheckpointCopies(d.deadRanks());
         if (repaired > 0) {
             LOG.info("rank {}: copies of checkpoint {} placed again for {} partition(s) whose holder died", node.rankId(),
                     c, repaired);

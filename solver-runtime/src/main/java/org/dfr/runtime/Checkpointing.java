@@ -336,20 +336,34 @@ public final class Checkpointing implements AutoCloseable {
      *
      * @return how many partitions' copies were placed again (0 when it failed: the next checkpoint sends all)
      */
-    public int repairCopies(int[] ownedPartitions) {
+    public int repairCopies(int[] ownedPartitions, BooleanSupplier interrupted) {
         int c = committedCheckpoint;
         if (c < 0) {
             return 0;
         }
         int[] owned = ownedPartitions.clone();
+        Future<Integer> repair;
         try {
-            return replicator.submit(() -> store.repair(c, owned)).get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EpochChangedException("interrupted while the copies of checkpoint " + c + " were repaired");
-        } catch (ExecutionException | RejectedExecutionException e) {
-            LOG.warn("copies of checkpoint {} not repaired: {}", c, e.getCause() == null ? e : e.getCause());
-            return 0;
+            repair = replicator.submit(() -> store.repair(c, owned));
+        } catch (RejectedExecutionException e) {
+            return 0; // closing
+        }
+        while (true) {
+            try {
+                return repair.get(REPLICATION_POLL_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (interrupted.getAsBoolean()) {
+                    // the repair goes on in the background; the next recovery repairs what is still missing
+                    throw new EpochChangedException("recovery started while the copies of checkpoint " + c
+                            + " were placed again");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new EpochChangedException("interrupted while the copies of checkpoint " + c + " were repaired");
+            } catch (ExecutionException e) {
+                LOG.warn("copies of checkpoint {} not repaired: {}", c, e.getCause().toString());
+                return 0;
+            }
         }
     }
 

@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
@@ -17,7 +18,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 import java.util.function.IntUnaryOperator;
@@ -60,25 +63,28 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     /** How often a wait for a holder checks whether the holder is still live. */
     static final long LIVENESS_POLL_MILLIS = 20;
 
-    private record AckKey(int iteration, int partition, int holder) {
+    /** An awaited acknowledgement: of the copy sent as request {@code request}. */
+    private record AckKey(int iteration, int partition, int holder, int request) {
     }
 
     private record FetchKey(int iteration, int partition) {
     }
 
-    private record ProbeKey(int iteration, int partition, int rank) {
+    private record ProbeKey(int iteration, int partition, int rank, int request) {
     }
 
-    /** A copy being fetched from one holder. */
+    /** A copy being fetched from one holder, as request {@code request}: only its answers count. */
     private static final class Fetch {
         final int holder;
+        final int request;
         final CompletableFuture<double[]> done = new CompletableFuture<>();
         double[] state;
         int slices;
-        int received;
+        final BitSet received = new BitSet();
 
-        Fetch(int holder) {
+        Fetch(int holder, int request) {
             this.holder = holder;
+            this.request = request;
         }
     }
 
@@ -93,9 +99,18 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     private final HeldReplicas held = new HeldReplicas(SLICE_DOUBLES);
     private final Map<AckKey, CompletableFuture<Void>> acks = new ConcurrentHashMap<>();
     private final Map<FetchKey, Fetch> fetches = new ConcurrentHashMap<>();
+    /**
+     * Request ids, carried in the epoch field of every replica message (holders have no use for epochs): an
+     * answer counts only for the request it answers, so a late answer to a write or fetch given up on, or a
+     * copy of the same checkpoint from another writer, is never mistaken for the current one. Random start:
+     * two ranks' ids for the same checkpoint and partition do not meet.
+     */
+    private final AtomicInteger requests = new AtomicInteger(ThreadLocalRandom.current().nextInt());
+    private volatile boolean closed;
     private final Map<ProbeKey, CompletableFuture<Boolean>> probes = new ConcurrentHashMap<>();
     /** Sends acknowledgements and serves fetches: never on the thread that delivers (it may be a computing rank's). */
     private final ExecutorService server;
+    private final ExecutorService answers;
 
     /**
      * @param epoch         this rank's epoch, carried by every message (for the logs; holders ignore it)
@@ -115,11 +130,8 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         this.hostOf = hostOf;
         this.copies = copies;
         this.timeoutMillis = timeoutMillis;
-        this.server = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "dfr-rank" + rankId + "-replica-server");
-            t.setDaemon(true);
-            return t;
-        });
+        this.server = daemonExecutor("dfr-rank" + rankId + "-replica-server");
+        this.answers = daemonExecutor("dfr-rank" + rankId + "-replica-answers");
         dataPlane.mailbox().attachReplicaChannel(new Mailbox.ReplicaChannel() {
             @Override
             public void accept(MessageKey key, double[] payload) {
@@ -131,6 +143,14 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
                 // copies arrive in the arrays of dropped copies; the rest is small or rare
                 return kind == MessageKind.REPLICA_COPY ? held.slice(length) : new double[length];
             }
+        });
+    }
+
+    private static ExecutorService daemonExecutor(String name) {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
         });
     }
 
@@ -184,22 +204,24 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
             while (placed.size() + trying.size() < copies && !candidates.isEmpty()) {
                 trying.add(candidates.poll());
             }
-            Map<Integer, CompletableFuture<Void>> waits = new LinkedHashMap<>();
+            Map<AckKey, CompletableFuture<Void>> waits = new LinkedHashMap<>();
             for (int holder : trying) {
+                requireOpen();
+                AckKey key = new AckKey(iteration, partition, holder, requests.incrementAndGet());
                 CompletableFuture<Void> ack = new CompletableFuture<>();
-                acks.put(new AckKey(iteration, partition, holder), ack);
+                acks.put(key, ack);
                 try {
-                    sendSlices(holder, MessageKind.REPLICA_COPY, iteration, partition, state);
-                    waits.put(holder, ack);
+                    sendSlices(holder, key.request(), iteration, partition, state);
+                    waits.put(key, ack);
                 } catch (CommunicationException e) {
-                    acks.remove(new AckKey(iteration, partition, holder));
+                    acks.remove(key);
                     LOG.debug("rank {}: copy of checkpoint {} of partition {} not sent to rank {}: {}", rankId, iteration,
                             partition, holder, e.getMessage());
                 }
             }
             trying.clear();
-            for (Map.Entry<Integer, CompletableFuture<Void>> w : waits.entrySet()) {
-                int holder = w.getKey();
+            for (Map.Entry<AckKey, CompletableFuture<Void>> w : waits.entrySet()) {
+                int holder = w.getKey().holder();
                 try {
                     await(w.getValue(), holder);
                     placed.add(holder);
@@ -207,9 +229,10 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
                     LOG.debug("rank {}: rank {} did not take the copy of checkpoint {} of partition {}: {}", rankId, holder,
                             iteration, partition, e.getMessage());
                 } finally {
-                    acks.remove(new AckKey(iteration, partition, holder));
+                    acks.remove(w.getKey());
                 }
             }
+            requireOpen();
         }
         if (placed.isEmpty()) {
             throw new CommunicationException("no rank took a copy of checkpoint " + iteration + " of partition " + partition,
@@ -218,12 +241,18 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         return ReplicaRef.heldBy(iteration, partition, placed);
     }
 
-    private void sendSlices(int to, MessageKind kind, int iteration, int partition, double[] state) {
-        int e = epoch.getAsInt();
-        dataPlane.send(to, new MessageKey(e, kind, iteration, partition, 0), new double[] {state.length, rankId});
+    private void sendSlices(int to, int request, int iteration, int partition, double[] state) {
+        dataPlane.send(to, new MessageKey(request, MessageKind.REPLICA_COPY, iteration, partition, 0),
+                new double[] {state.length, rankId});
         for (int from = 0, slice = 1; from < state.length; from += SLICE_DOUBLES, slice++) {
-            dataPlane.send(to, new MessageKey(e, kind, iteration, partition, slice), state, from,
+            dataPlane.send(to, new MessageKey(request, MessageKind.REPLICA_COPY, iteration, partition, slice), state, from,
                     Math.min(state.length, from + SLICE_DOUBLES));
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new CommunicationException("rank " + rankId + " is closed or killed: no more copies", null);
         }
     }
 
@@ -238,6 +267,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
             try {
                 return reply.get(LIVENESS_POLL_MILLIS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
+                requireOpen();
                 if (!isLive.test(peer)) {
                     throw new CommunicationException("rank " + peer + " left the cluster", null);
                 }
@@ -267,10 +297,10 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
                 continue;
             }
             FetchKey key = new FetchKey(ref.iteration(), ref.partition());
-            Fetch fetch = new Fetch(holder);
+            Fetch fetch = new Fetch(holder, requests.incrementAndGet());
             fetches.put(key, fetch);
             try {
-                dataPlane.send(holder, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_FETCH, ref.iteration(),
+                dataPlane.send(holder, new MessageKey(fetch.request, MessageKind.REPLICA_FETCH, ref.iteration(),
                         ref.partition(), rankId), new double[0]);
                 double[] state = await(fetch.done, holder);
                 if (state != null) {
@@ -298,30 +328,31 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         if (held.has(iteration, partition)) {
             found.add(rankId);
         }
-        Map<Integer, CompletableFuture<Boolean>> asked = new LinkedHashMap<>();
+        Map<ProbeKey, CompletableFuture<Boolean>> asked = new LinkedHashMap<>();
         for (int r : new TreeSet<>(liveRanks.get())) {
             if (r == rankId) {
                 continue;
             }
+            ProbeKey probe = new ProbeKey(iteration, partition, r, requests.incrementAndGet());
             CompletableFuture<Boolean> answer = new CompletableFuture<>();
-            probes.put(new ProbeKey(iteration, partition, r), answer);
+            probes.put(probe, answer);
             try {
-                dataPlane.send(r, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_PROBE, iteration, partition, rankId),
+                dataPlane.send(r, new MessageKey(probe.request(), MessageKind.REPLICA_PROBE, iteration, partition, rankId),
                         new double[0]);
-                asked.put(r, answer);
+                asked.put(probe, answer);
             } catch (CommunicationException e) {
-                probes.remove(new ProbeKey(iteration, partition, r));
+                probes.remove(probe);
             }
         }
-        for (Map.Entry<Integer, CompletableFuture<Boolean>> a : asked.entrySet()) {
+        for (Map.Entry<ProbeKey, CompletableFuture<Boolean>> a : asked.entrySet()) {
             try {
-                if (Boolean.TRUE.equals(await(a.getValue(), a.getKey()))) {
-                    found.add(a.getKey());
+                if (Boolean.TRUE.equals(await(a.getValue(), a.getKey().rank()))) {
+                    found.add(a.getKey().rank());
                 }
             } catch (CommunicationException e) {
                 // dead or silent: it holds nothing this recovery can use
             } finally {
-                probes.remove(new ProbeKey(iteration, partition, a.getKey()));
+                probes.remove(a.getKey());
             }
         }
         if (found.isEmpty()) {
@@ -343,18 +374,31 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         return false;
     }
 
-    /** Whether every holder is live and the copies are as many as asked for. */
+    /**
+     * Whether every holder is live and another rank than this one, and the copies are as many as asked for:
+     * a rank that adopted a partition it held a copy of is the owner now, and its copy no longer counts.
+     */
     @Override
     public boolean intact(ReplicaRef ref) {
         if (ref.holders().size() < copies) {
             return false;
         }
         for (int holder : ref.holders()) {
-            if (holder != rankId && !isLive.test(holder)) {
+            if (holder == rankId || !isLive.test(holder)) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * Forgets the copies that {@code deadRanks} sent of checkpoints after {@code committed} (see
+     * {@link HeldReplicas#dropOrphans}).
+     *
+     * @return how many copies were dropped
+     */
+    public int dropOrphans(Collection<Integer> deadRanks, int committed) {
+        return held.dropOrphans(deadRanks, committed);
     }
 
     @Override
@@ -392,25 +436,25 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     private void accept(MessageKey key, double[] payload) {
         switch (key.kind()) {
             case REPLICA_COPY -> {
-                int writer = held.accept(key.iteration(), key.a(), key.b(), payload);
+                int writer = held.accept(key.iteration(), key.a(), key.b(), key.epoch(), payload);
                 if (writer >= 0) {
-                    serve(() -> reply(writer, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_ACK, key.iteration(),
+                    answer(() -> reply(writer, new MessageKey(key.epoch(), MessageKind.REPLICA_ACK, key.iteration(),
                             key.a(), rankId), new double[0]));
                 }
             }
             case REPLICA_ACK -> {
-                CompletableFuture<Void> ack = acks.get(new AckKey(key.iteration(), key.a(), key.b()));
+                CompletableFuture<Void> ack = acks.get(new AckKey(key.iteration(), key.a(), key.b(), key.epoch()));
                 if (ack != null) {
                     ack.complete(null);
                 }
             }
             case REPLICA_DROP -> held.drop(key.iteration(), key.a());
-            case REPLICA_FETCH -> serve(() -> answerFetch(key.iteration(), key.a(), key.b()));
+            case REPLICA_FETCH -> serve(() -> answerFetch(key.iteration(), key.a(), key.b(), key.epoch()));
             case REPLICA_REPLY -> takeReplySlice(key, payload);
-            case REPLICA_PROBE -> serve(() -> reply(key.b(), new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_PROBE_REPLY,
+            case REPLICA_PROBE -> answer(() -> reply(key.b(), new MessageKey(key.epoch(), MessageKind.REPLICA_PROBE_REPLY,
                     key.iteration(), key.a(), rankId), new double[] {held.has(key.iteration(), key.a()) ? 1 : 0}));
             case REPLICA_PROBE_REPLY -> {
-                CompletableFuture<Boolean> answer = probes.get(new ProbeKey(key.iteration(), key.a(), key.b()));
+                CompletableFuture<Boolean> answer = probes.get(new ProbeKey(key.iteration(), key.a(), key.b(), key.epoch()));
                 if (answer != null) {
                     answer.complete(payload.length > 0 && payload[0] == 1);
                 }
@@ -419,9 +463,19 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         }
     }
 
+    /** Sends a fetched copy, on the thread that serves fetches (a large, possibly slow send). */
     private void serve(Runnable task) {
+        submit(server, task);
+    }
+
+    /** Sends a small answer (an acknowledgement, a probe's), never queued behind a fetched copy. */
+    private void answer(Runnable task) {
+        submit(answers, task);
+    }
+
+    private static void submit(ExecutorService executor, Runnable task) {
         try {
-            server.execute(task);
+            executor.execute(task);
         } catch (RejectedExecutionException e) {
             // closed: the run is over
         }
@@ -435,9 +489,9 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         }
     }
 
-    private void answerFetch(int iteration, int partition, int reader) {
+    private void answerFetch(int iteration, int partition, int reader, int request) {
         double[][] slices = held.lend(iteration, partition);
-        int e = epoch.getAsInt();
+        int e = request;
         try {
             if (slices == null) {
                 dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, 0),
@@ -462,13 +516,13 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
 
     private void takeReplySlice(MessageKey key, double[] payload) {
         Fetch fetch = fetches.get(new FetchKey(key.iteration(), key.a()));
-        if (fetch == null) {
-            return;
+        if (fetch == null || key.epoch() != fetch.request) {
+            return; // a late answer to a fetch given up on
         }
         synchronized (fetch) {
             if (key.b() == 0) {
-                if ((int) payload[1] != fetch.holder) {
-                    return; // a late answer of a holder this fetch gave up on
+                if ((int) payload[1] != fetch.holder || fetch.state != null) {
+                    return;
                 }
                 if (payload[0] < 0) {
                     fetch.done.complete(null);
@@ -476,11 +530,12 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
                 }
                 fetch.state = new double[(int) payload[0]];
                 fetch.slices = (fetch.state.length + SLICE_DOUBLES - 1) / SLICE_DOUBLES;
-            } else if (fetch.state != null && key.b() <= fetch.slices) {
+            } else if (fetch.state != null && key.b() <= fetch.slices && !fetch.received.get(key.b())
+                    && payload.length == Math.min(SLICE_DOUBLES, fetch.state.length - (key.b() - 1) * SLICE_DOUBLES)) {
                 System.arraycopy(payload, 0, fetch.state, (key.b() - 1) * SLICE_DOUBLES, payload.length);
-                fetch.received++;
+                fetch.received.set(key.b());
             }
-            if (fetch.state != null && fetch.received == fetch.slices) {
+            if (fetch.state != null && fetch.received.cardinality() == fetch.slices) {
                 fetch.done.complete(fetch.state);
             }
         }
@@ -489,7 +544,9 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     /** Stops serving; waits made by this rank end with their timeouts. */
     @Override
     public void close() {
+        closed = true;
         server.shutdownNow();
+        answers.shutdownNow();
         fetches.values().forEach(f -> f.done.complete(null));
         acks.values().forEach(a -> a.completeExceptionally(new CommunicationException("closed", null)));
         probes.values().forEach(p -> p.complete(false));

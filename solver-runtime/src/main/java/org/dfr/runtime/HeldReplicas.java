@@ -1,7 +1,9 @@
 package org.dfr.runtime;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -36,12 +38,14 @@ final class HeldReplicas {
     private static final class Incoming {
         final int length;
         final int writer;
+        final int request;
         final double[][] slices;
         int received;
 
-        Incoming(int length, int writer, int sliceDoubles) {
+        Incoming(int length, int writer, int request, int sliceDoubles) {
             this.length = length;
             this.writer = writer;
+            this.request = request;
             this.slices = new double[(length + sliceDoubles - 1) / sliceDoubles][];
         }
     }
@@ -49,11 +53,13 @@ final class HeldReplicas {
     /** A complete copy. */
     private static final class Copy {
         final double[][] slices;
+        final int writer;
         /** Handed out to be sent: its arrays are never recycled. */
         boolean lent;
 
-        Copy(double[][] slices) {
+        Copy(double[][] slices, int writer) {
             this.slices = slices;
+            this.writer = writer;
         }
     }
 
@@ -67,24 +73,25 @@ final class HeldReplicas {
     }
 
     /**
-     * Takes one slice of the copy of {@code (iteration, partition)}. Slice {@code 0} ({@code [length,
-     * writer]}) starts the copy, replacing one that was arriving or held; slices {@code 1..} follow in order.
+     * Takes one slice of the copy of {@code (iteration, partition)} sent as request {@code request}. Slice
+     * {@code 0} ({@code [length, writer]}) starts the copy, replacing one that was arriving; slices {@code 1..}
+     * of the same request follow (a slice of another request is ignored).
      *
      * @return the writer's rank when this slice completed the copy, else -1
      */
-    synchronized int accept(int iteration, int partition, int slice, double[] payload) {
+    synchronized int accept(int iteration, int partition, int slice, int request, double[] payload) {
         Id id = new Id(iteration, partition);
         Incoming in;
         if (slice == 0) {
-            in = new Incoming((int) payload[0], (int) payload[1], sliceDoubles);
+            in = new Incoming((int) payload[0], (int) payload[1], request, sliceDoubles);
             Incoming replaced = incoming.put(id, in);
             if (replaced != null) {
                 recycle(replaced.slices);
             }
         } else {
             in = incoming.get(id);
-            if (in == null || slice > in.slices.length || in.slices[slice - 1] != null) {
-                return -1; // a slice of a copy restarted or dropped meanwhile
+            if (in == null || in.request != request || slice > in.slices.length || in.slices[slice - 1] != null) {
+                return -1; // a slice of a copy restarted, dropped, or sent by another request
             }
             in.slices[slice - 1] = payload;
             in.received++;
@@ -94,7 +101,7 @@ final class HeldReplicas {
         }
         incoming.remove(id);
         NavigableMap<Integer, Copy> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
-        release(held.put(iteration, new Copy(in.slices)));
+        release(held.put(iteration, new Copy(in.slices, in.writer)));
         while (held.size() > KEPT_PER_PARTITION) {
             release(held.pollFirstEntry().getValue());
         }
@@ -136,6 +143,46 @@ final class HeldReplicas {
     private Copy copy(int iteration, int partition) {
         NavigableMap<Integer, Copy> held = complete.get(partition);
         return held == null ? null : held.get(iteration);
+    }
+
+    /**
+     * Forgets every copy, complete or arriving, that one of {@code writers} (dead ranks) sent of a checkpoint
+     * after {@code committed}: checkpoints that can never be committed, whose writer cannot drop them any more.
+     * Left behind, such a copy would count towards {@link #KEPT_PER_PARTITION} when the partition's adopter
+     * writes, and push out the committed one.
+     *
+     * @return how many copies were dropped
+     */
+    synchronized int dropOrphans(Collection<Integer> writers, int committed) {
+        int dropped = 0;
+        for (Iterator<Map.Entry<Id, Incoming>> it = incoming.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Id, Incoming> e = it.next();
+            if (e.getKey().iteration() > committed && writers.contains(e.getValue().writer)) {
+                recycle(e.getValue().slices);
+                it.remove();
+                dropped++;
+            }
+        }
+        for (Iterator<NavigableMap<Integer, Copy>> it = complete.values().iterator(); it.hasNext(); ) {
+            NavigableMap<Integer, Copy> held = it.next();
+            for (Iterator<Copy> copies = held.tailMap(committed, false).values().iterator(); copies.hasNext(); ) {
+                Copy c = copies.next();
+                if (writers.contains(c.writer)) {
+                    release(c);
+                    copies.remove();
+                    dropped++;
+                }
+            }
+            if (held.isEmpty()) {
+                it.remove();
+            }
+        }
+        return dropped;
+    }
+
+    /** Copies arriving now. */
+    synchronized int arriving() {
+        return incoming.size();
     }
 
     /** Forgets the copy of {@code (iteration, partition)}, complete or arriving. */

@@ -124,6 +124,12 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("rank " + rankId + ": cannot open its data-plane socket", e);
         }
+        // a holder takes copies from the moment its data address is published with its member, which is
+        // before the membership exists: the liveness it needs for its own writes is read when it writes
+        DataPlaneReplicas heldByPeers = settings.checkpointReplication() == CheckpointReplication.DATA_PLANE
+                ? new DataPlaneReplicas(rankId, dataPlane, mailbox::epoch, this::liveRanksNow, this::isLiveNow, spec::hostOf, settings.checkpointBackups(),
+                        settings.messageTimeoutMillis())
+                : null;
         HazelcastInstance hz;
         ProcFs proc = new ProcFs(ProcFs.DEFAULT_ROOT);
         Optional<ProcessIdentity> identity = EXIT_WATCH_ENABLED ? proc.self() : Optional.empty();
@@ -136,6 +142,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                     .setAttribute(ProcessIdentity.START_ATTRIBUTE, Long.toString(id.startTicks())));
             hz = Hazelcast.newHazelcastInstance(config);
         } catch (RuntimeException e) {
+            if (heldByPeers != null) {
+                heldByPeers.close();
+            }
             dataPlane.close();
             // Hazelcast gives up joining after hazelcast.max.join.seconds, or its port was taken
             throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED,
@@ -148,11 +157,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.control = new ControlBoard(controlMap, promotionRetry);
         this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
         IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
-        ReplicaStore replicas = settings.checkpointReplication() == CheckpointReplication.DATA_PLANE
-                ? new DataPlaneReplicas(rankId, dataPlane, mailbox::epoch, membership::liveRanks, membership::isLive,
-                        spec::hostOf, settings.checkpointBackups(), settings.messageTimeoutMillis())
+        ReplicaStore replicas = heldByPeers != null ? heldByPeers
                 : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
-        this.replicaServer = replicas instanceof AutoCloseable closeable ? closeable : () -> { };
+        this.replicaServer = heldByPeers != null ? heldByPeers : () -> { };
         CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
         this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
         this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
@@ -208,6 +215,15 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                     + " values, partition " + p + " of this problem has " + expected);
         }
         return state;
+    }
+
+    /** The live ranks; read only once the membership exists (by a write of this rank's checkpoint copies). */
+    private Set<Integer> liveRanksNow() {
+        return membership.liveRanks();
+    }
+
+    private boolean isLiveNow(int rank) {
+        return membership.isLive(rank);
     }
 
     private InetSocketAddress dataAddressOf(int rank) {
@@ -536,8 +552,14 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
-    public int repairCheckpointCopies() {
-        return checkpointing.repairCopies(ownedPartitions());
+    public int repairCheckpointCopies(Collection<Integer> deadRanks) {
+        if (replicaServer instanceof DataPlaneReplicas held) {
+            int dropped = held.dropOrphans(deadRanks, checkpointing.committed());
+            if (dropped > 0) {
+                LOG.debug("rank {}: dropped {} copies of uncommitted checkpoints of dead ranks {}", rankId, dropped, deadRanks);
+            }
+        }
+        return checkpointing.repairCopies(ownedPartitions(), mailbox::isInterrupted);
     }
 
     /** The global residual of the last completed iteration. */
@@ -675,9 +697,10 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             backupRepair.close();
             closeExitWatch();
             deathWatch.close();
-            dataPlane.close();
             checkpointing.close();
+            // before the data plane: a replication still running then stops instead of trying every rank
             closeReplicaServer();
+            dataPlane.close();
         }
     }
 }

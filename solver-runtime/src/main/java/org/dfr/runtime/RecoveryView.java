@@ -84,12 +84,14 @@ public interface RecoveryView extends RankContext {
     /**
      * Places new copies of the committed checkpoint of every owned partition whose copies lost a holder
      * (a death during or before the recovery), and returns when they are in place: so that no recovery
-     * leaves a checkpoint with fewer copies than asked for. Nothing to do where the checkpoint map restores
-     * its backups itself.
+     * leaves a checkpoint with fewer copies than asked for. First forgets the copies this rank holds of
+     * {@code deadRanks}' uncommitted checkpoints. Nothing to do where the checkpoint map restores its
+     * backups itself.
      *
      * @return how many partitions' copies were placed again
+     * @throws org.dfr.runtime.net.EpochChangedException if another failure interrupts the wait
      */
-    int repairCheckpointCopies();
+    int repairCheckpointCopies(Collection<Integer> deadRanks);
 
     // ---------------------------------------------------------------- execution
 

@@ -116,6 +116,14 @@ class DataPlaneReplicasTest {
     }
 
     @Test
+    void when_aRankHoldsACopyOfAPartitionItNowOwns_then_theCopiesAreNotIntact() throws Exception {
+        openRanks(3, null, 2);
+
+        assertThat(replicas.get(1).intact(ReplicaRef.heldBy(4, 0, List.of(1, 2)))).as("rank 1 adopted partition 0").isFalse();
+        assertThat(replicas.get(0).intact(ReplicaRef.heldBy(4, 0, List.of(1, 2)))).isTrue();
+    }
+
+    @Test
     void when_everyHolderIsDead_then_noCopyIsLeft() throws Exception {
         openRanks(3, null, 2);
         ReplicaRef ref = replicas.get(0).write(4, 0, randomState(4));

@@ -269,6 +269,11 @@ public final class DataPlane implements AutoCloseable {
     }
 
     private void send(int rank, MessageKey key, double[] payload, int from, int to, boolean copyInJvm) {
+        if (closed) {
+            // a killed rank's threads in this JVM must not go on talking to the living
+            throw new CommunicationException("rank " + localRank + " cannot send " + key.kind() + ": its data plane is closed",
+                    null);
+        }
         if (rank == localRank || cluster != null) {
             Mailbox peer = rank == localRank ? mailbox : inJvmMailbox(rank);
             if (peer != null) {
