@@ -50,6 +50,9 @@ public enum MessageKind {
      * A slice of a checkpoint copy, from the partition's writer to a holder ({@code DataPlaneReplicas}):
      * {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the slice ({@code 0}: the
      * state's length and the writer's rank). Handed to the mailbox's replica channel whatever the epoch.
+     *
+     * <p>Every {@code REPLICA_*} message carries a request id in its epoch field instead of an epoch (copies
+     * are kept and served across epochs): an answer carries the id of the request it answers.
      */
     REPLICA_COPY,
     /** A holder has the whole copy: {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} = the holder. */
