@@ -262,9 +262,24 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
      * @throws CommunicationException if the peer died or the time ran out
      */
     private <T> T await(CompletableFuture<T> reply, int peer) {
+        return await(reply, peer, false);
+    }
+
+    /**
+     * @param readSockets whether this thread reads the sockets while it waits (a reader in a recovery, which
+     *                    waits for megabytes; a writer's acknowledgements are small and the idle reader's pace
+     *                    suits them)
+     */
+    private <T> T await(CompletableFuture<T> reply, int peer, boolean readSockets) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         while (true) {
             try {
+                if (readSockets && !reply.isDone() && dataPlane.mailbox().readWhileWaiting(TimeUnit.MILLISECONDS.toNanos(LIVENESS_POLL_MILLIS))) {
+                    // read the answer's slices as they arrive, instead of at the idle reader's pace
+                    if (!reply.isDone()) {
+                        throw new TimeoutException();
+                    }
+                }
                 return reply.get(LIVENESS_POLL_MILLIS, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 requireOpen();
@@ -302,7 +317,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
             try {
                 dataPlane.send(holder, new MessageKey(fetch.request, MessageKind.REPLICA_FETCH, ref.iteration(),
                         ref.partition(), rankId), new double[0]);
-                double[] state = await(fetch.done, holder);
+                double[] state = await(fetch.done, holder, true);
                 if (state != null) {
                     return state;
                 }
@@ -346,7 +361,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         }
         for (Map.Entry<ProbeKey, CompletableFuture<Boolean>> a : asked.entrySet()) {
             try {
-                if (Boolean.TRUE.equals(await(a.getValue(), a.getKey().rank()))) {
+                if (Boolean.TRUE.equals(await(a.getValue(), a.getKey().rank(), true))) {
                     found.add(a.getKey().rank());
                 }
             } catch (CommunicationException e) {

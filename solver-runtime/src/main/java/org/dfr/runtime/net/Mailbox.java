@@ -251,6 +251,30 @@ public final class Mailbox {
         wakeReaderUnlessCurrent();
     }
 
+    /**
+     * Reads the inbound connections for up to {@code timeoutNanos} (returning once something arrived), unless
+     * another thread reads them: for a thread that waits for something other than a stored message (a
+     * checkpoint copy fetched from a holder), which otherwise reaches it only as fast as the idle reader
+     * drains the sockets, a few slices every {@link DataPlane#IDLE_READ_INTERVAL_MILLIS} ms.
+     *
+     * @return whether this thread read (false: nothing to read here, or another thread reads)
+     */
+    public boolean readWhileWaiting(long timeoutNanos) {
+        Inbound in = inbound;
+        if (in == null || !in.hasConnections() || !readerRole.tryLock()) {
+            return false;
+        }
+        try {
+            reader = Thread.currentThread();
+            readAs(in, timeoutNanos);
+        } finally {
+            reader = null;
+            readerRole.unlock();
+        }
+        signalWaiters();
+        return true;
+    }
+
     private void readAs(Inbound in, long timeoutNanos) {
         if (!in.readFor(timeoutNanos)) {
             inbound = null;
