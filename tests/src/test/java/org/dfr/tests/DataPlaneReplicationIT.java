@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * {@code --checkpoint-replication data-plane}: the copies of every checkpoint live on holder ranks of
- * other hosts, and recovery reads them from a live holder; the field is exact.
+ * other hosts, and recovery reads them from a live holder; the field is exact. (A single death on this path,
+ * the default, is every other recovery test's.)
  *
  * <pre>
  *   2 x 4 ranks, 2 per host, K = 5, 20 iterations
@@ -42,25 +43,13 @@ class DataPlaneReplicationIT {
     }
 
     @Test
-    void when_aRankDies_then_itsPartitionIsReadFromAHolderAndTheFieldIsExact() {
-        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K)
-                .withFaults(List.of(new Kill(1, 8, Point.ITERATION_START)), List.of(), Set.of());
-
-        RunReport report = new Runner(dataPlane(2)).run(config);
-
-        assertThat(report.checkpointReplication()).isEqualTo("data-plane");
-        assertThat(report.fieldSha256()).isEqualTo(reference());
-        assertThat(report.recoveries()).singleElement()
-                .satisfies(r -> assertThat(r.checkpointIteration()).isEqualTo(5));
-    }
-
-    @Test
     void when_theOwnerDiesWithItsFirstHolder_then_theSecondHolderServesTheCopyAndTheFieldIsExact() {
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K).withFaults(List.of(
                 new Kill(0, 8, Point.ITERATION_START), new Kill(2, 8, Point.ITERATION_START)), List.of(), Set.of());
 
         RunReport report = new Runner(dataPlane(2)).run(config);
 
+        assertThat(report.checkpointReplication()).isEqualTo("data-plane");
         assertThat(report.fieldSha256()).isEqualTo(reference());
         assertThat(report.recoveries()).last()
                 .satisfies(r -> assertThat(r.lostPartitions()).contains(0, 2));
