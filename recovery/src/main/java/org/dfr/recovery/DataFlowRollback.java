@@ -27,10 +27,13 @@ public final class DataFlowRollback implements RollbackStrategy {
     public RecoveryDirective decide(RecoveryInput input) {
         RecoveryFacts f = RecoveryFacts.of(input);
         if (f.lost().length == 0) {
-            // nobody died and nothing is invalid: a message timed out (a rank slower than the message timeout).
-            // There is no cone to draw, and the ranks may be an iteration apart; every rank reloading the
-            // committed checkpoint (which each holds locally) and recomputing is always exact
-            return GlobalRollback.directive(input, f, Strategy.DFR, true);
+            // nothing is lost: a message timed out (a rank slower than the message timeout), or the dead held no
+            // partition (a spare). The cone is empty: every rank returns to the last iteration all computed (it
+            // holds that state in its buffers) and resumes; nothing recomputes
+            List<Integer> active = f.activeRanks();
+            return new RecoveryDirective(input.nextEpoch(), Strategy.DFR, Strategy.DFR, List.of(), f.deadRanks(),
+                    f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(), List.of(), 0,
+                    List.of(), active, new ArrayList<>(input.members()), false, null, null);
         }
         RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
         if (plan.lostIterations() > 0 && plan.coversEverything()) {

@@ -163,7 +163,8 @@ final class DirectiveExecutor {
         for (List<Integer> level : d.levels()) {
             levels.add(new HashSet<>(level));
         }
-        if (m == 0) {
+        if (m == 0 || levels.isEmpty()) {
+            // no iteration lost, or nothing lost (an empty cone): load what is lost, if anything, and resume
             for (int p : owned) {
                 if (lost.contains(p)) {
                     states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));

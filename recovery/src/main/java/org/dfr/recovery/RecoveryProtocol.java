@@ -306,10 +306,10 @@ public final class RecoveryProtocol implements FailureHandler {
         }
         LOG.debug("rank {} (coordinator): epoch {}: all statuses in at {}", node.rankId(), epoch, System.currentTimeMillis());
         if (dead.isEmpty() && statuses.stream().allMatch(s -> s.invalidPartitions().isEmpty() && s.pendingTarget() < 0)) {
-            // a communication timeout without any member loss: the strategies roll every rank back to the
-            // committed checkpoint (DataFlowRollback has no cone without a lost partition)
-            LOG.warn("rank {}: recovery round {} without a lost member (a message timed out): every rank reloads"
-                    + " the committed checkpoint", node.rankId(), epoch);
+            // a communication timeout without any member loss: nothing is lost, so the ranks resume from the
+            // last iteration all computed (data-flow rollback; global rollback reloads the committed checkpoint)
+            LOG.warn("rank {}: recovery round {} without a lost member (a message timed out): nothing to recompute",
+                    node.rankId(), epoch);
         }
         RecoveryInput input = new RecoveryInput(epoch + 1, ownership, members, statuses, dead);
         RecoveryDirective d;
