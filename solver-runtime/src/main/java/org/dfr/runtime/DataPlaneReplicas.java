@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -155,40 +156,39 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     }
 
     /**
-     * The ranks a writer on {@code writerHost} should place copies on, best first: ranks on other hosts,
-     * one per host, in rank order after the writer (wrapping around); then the other ranks on other
-     * hosts; then ranks on the writer's host. Never the writer.
+     * The ranks a writer should place copies on, best first: one rank per other host, hosts in order after the
+     * writer's (wrapping around), on each the rank at the writer's own position among its host's live ranks (so
+     * that every rank holds about as many copies as it writes); then the other ranks on other hosts; then ranks
+     * on the writer's host. Never the writer.
      */
     static List<Integer> holderOrder(int writer, Collection<Integer> live, IntUnaryOperator hostOf) {
-        List<Integer> circular = new ArrayList<>();
-        List<Integer> sorted = new ArrayList<>(new TreeSet<>(live));
-        for (int r : sorted) {
-            if (r > writer) {
-                circular.add(r);
-            }
-        }
-        for (int r : sorted) {
-            if (r < writer) {
-                circular.add(r);
-            }
+        TreeMap<Integer, List<Integer>> byHost = new TreeMap<>();
+        for (int r : new TreeSet<>(live)) {
+            byHost.computeIfAbsent(hostOf.applyAsInt(r), h -> new ArrayList<>()).add(r);
         }
         int writerHost = hostOf.applyAsInt(writer);
+        List<Integer> ownHost = byHost.getOrDefault(writerHost, List.of());
+        int position = Math.max(0, ownHost.indexOf(writer));
+        List<Integer> hosts = new ArrayList<>(byHost.tailMap(writerHost, false).keySet());
+        hosts.addAll(byHost.headMap(writerHost, false).keySet());
         List<Integer> first = new ArrayList<>();
         List<Integer> second = new ArrayList<>();
-        List<Integer> sameHost = new ArrayList<>();
-        Set<Integer> hostsTaken = new HashSet<>();
-        for (int r : circular) {
-            int host = hostOf.applyAsInt(r);
-            if (host == writerHost) {
-                sameHost.add(r);
-            } else if (hostsTaken.add(host)) {
-                first.add(r);
-            } else {
-                second.add(r);
+        for (int host : hosts) {
+            List<Integer> ranks = byHost.get(host);
+            int chosen = ranks.get(position % ranks.size());
+            first.add(chosen);
+            for (int r : ranks) {
+                if (r != chosen) {
+                    second.add(r);
+                }
             }
         }
         first.addAll(second);
-        first.addAll(sameHost);
+        for (int r : ownHost) {
+            if (r != writer) {
+                first.add(r);
+            }
+        }
         return first;
     }
 

@@ -60,11 +60,30 @@ class DataPlaneReplicasTest {
     }
 
     @Test
-    void when_holdersAreOrdered_then_otherHostsComeFirstOnePerHostAfterTheWriter() {
-        // 8 ranks, 2 per host: writer 1 on host 0
+    void when_holdersAreOrdered_then_otherHostsComeFirstOnePerHostAtTheWritersPosition() {
+        // 8 ranks, 2 per host: writer 1 is second on host 0, so the second rank of hosts 1, 2, 3 comes first
         List<Integer> order = DataPlaneReplicas.holderOrder(1, IntStream.range(0, 8).boxed().toList(), r -> r / 2);
 
-        assertThat(order).containsExactly(2, 4, 6, 3, 5, 7, 0);
+        assertThat(order).containsExactly(3, 5, 7, 2, 4, 6, 0);
+    }
+
+    @Test
+    void when_everyRankWritesTwoCopies_then_everyRankHoldsTwo() {
+        List<Integer> live = IntStream.range(0, 8).boxed().toList();
+        int[] held = new int[8];
+        for (int writer = 0; writer < 8; writer++) {
+            DataPlaneReplicas.holderOrder(writer, live, r -> r / 2).subList(0, 2).forEach(h -> held[h]++);
+        }
+
+        assertThat(held).containsOnly(2);
+    }
+
+    @Test
+    void when_aHostLostARank_then_itsOtherRankTakesTheWritersPosition() {
+        // host 1 has only rank 3 left
+        List<Integer> order = DataPlaneReplicas.holderOrder(0, List.of(0, 1, 3, 4, 5, 6, 7), r -> r / 2);
+
+        assertThat(order).startsWith(3, 4, 6);
     }
 
     @Test
