@@ -421,6 +421,21 @@ public final class Membership {
         return missing;
     }
 
+    /**
+     * {@link #isLive}, or a member in Hazelcast's list whose joining this member has not handled yet: at the
+     * start of a run the membership events can lag behind the member list ({@link #liveRanks}), and a rank
+     * that just joined is not a dead one. A rank known to have left or been found dead is not live.
+     */
+    public boolean isLiveOrJoining(int rank) {
+        if (isLive(rank)) {
+            return true;
+        }
+        if (departed.contains(rank) || membersByRank.containsKey(rank)) {
+            return false;
+        }
+        return liveRanks().contains(rank);
+    }
+
     /** Whether {@code rank}'s member is a current member that nobody found dead yet. */
     public boolean isLive(int rank) {
         Member m = membersByRank.get(rank);

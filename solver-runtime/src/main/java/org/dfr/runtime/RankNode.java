@@ -223,7 +223,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     private boolean isLiveNow(int rank) {
-        return membership.isLive(rank);
+        // not isLive alone: a holder whose joining event this rank has not handled yet is no dead holder
+        return membership.isLiveOrJoining(rank);
     }
 
     private InetSocketAddress dataAddressOf(int rank) {
