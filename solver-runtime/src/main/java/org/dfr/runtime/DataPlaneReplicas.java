@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 import java.util.function.IntUnaryOperator;
@@ -63,6 +64,8 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     static final int SLICE_DOUBLES = Communicator.FINAL_STATE_SLICE_DOUBLES;
     /** How often a wait for a holder checks whether the holder is still live. */
     static final long LIVENESS_POLL_MILLIS = 20;
+    /** How long a holder keeps trying to send an answer to a rank it cannot reach yet. */
+    static final long ANSWER_RETRY_MILLIS = 5_000;
 
     /** An awaited acknowledgement: of the copy sent as request {@code request}. */
     private record AckKey(int iteration, int partition, int holder, int request) {
@@ -94,6 +97,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     private final IntSupplier epoch;
     private final Supplier<? extends Collection<Integer>> liveRanks;
     private final IntPredicate isLive;
+    private final IntPredicate settled;
     private final IntUnaryOperator hostOf;
     private final int copies;
     private final long timeoutMillis;
@@ -123,11 +127,22 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
      */
     public DataPlaneReplicas(int rankId, DataPlane dataPlane, IntSupplier epoch, Supplier<? extends Collection<Integer>> liveRanks,
                              IntPredicate isLive, IntUnaryOperator hostOf, int copies, long timeoutMillis) {
+        this(rankId, dataPlane, epoch, liveRanks, isLive, isLive, hostOf, copies, timeoutMillis);
+    }
+
+    /**
+     * @param settled whether a live rank has finished joining (its membership is known here): such ranks are
+     *                asked before the others
+     */
+    public DataPlaneReplicas(int rankId, DataPlane dataPlane, IntSupplier epoch, Supplier<? extends Collection<Integer>> liveRanks,
+                             IntPredicate isLive, IntPredicate settled, IntUnaryOperator hostOf, int copies,
+                             long timeoutMillis) {
         this.rankId = rankId;
         this.dataPlane = dataPlane;
         this.epoch = epoch;
         this.liveRanks = liveRanks;
         this.isLive = isLive;
+        this.settled = settled;
         this.hostOf = hostOf;
         this.copies = copies;
         this.timeoutMillis = timeoutMillis;
@@ -194,7 +209,13 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
 
     @Override
     public ReplicaRef write(int iteration, int partition, double[] state) {
-        Deque<Integer> candidates = new ArrayDeque<>(holderOrder(rankId, liveRanks.get(), hostOf));
+        Deque<Integer> candidates = new ArrayDeque<>();
+        List<Integer> joining = new ArrayList<>();
+        for (int r : holderOrder(rankId, liveRanks.get(), hostOf)) {
+            // a rank still joining (a respawned one) may not be able to answer yet: the others first
+            (settled.test(r) ? candidates : joining).add(r);
+        }
+        candidates.addAll(joining);
         if (candidates.isEmpty()) {
             return ReplicaRef.heldBy(iteration, partition, List.of()); // alone in the cluster: nowhere to copy to
         }
@@ -496,11 +517,24 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         }
     }
 
+    /**
+     * Sends a small answer, trying again for up to {@link #ANSWER_RETRY_MILLIS} while the asker cannot be
+     * reached: a rank that just joined (a respawned one) takes copies before its membership knows where the
+     * others listen, and an answer lost then would hold the writer until its timeout.
+     */
     private void reply(int to, MessageKey key, double[] payload) {
-        try {
-            dataPlane.send(to, key, payload);
-        } catch (CommunicationException e) {
-            LOG.debug("rank {}: cannot answer rank {} ({}): {}", rankId, to, key.kind(), e.getMessage());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_RETRY_MILLIS);
+        while (true) {
+            try {
+                dataPlane.send(to, key, payload);
+                return;
+            } catch (CommunicationException e) {
+                if (closed || System.nanoTime() > deadline) {
+                    LOG.debug("rank {}: cannot answer rank {} ({}): {}", rankId, to, key.kind(), e.getMessage());
+                    return;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+            }
         }
     }
 

@@ -127,7 +127,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         // a holder takes copies from the moment its data address is published with its member, which is
         // before the membership exists: the liveness it needs for its own writes is read when it writes
         DataPlaneReplicas heldByPeers = settings.checkpointReplication() == CheckpointReplication.DATA_PLANE
-                ? new DataPlaneReplicas(rankId, dataPlane, mailbox::epoch, this::liveRanksNow, this::isLiveNow, spec::hostOf, settings.checkpointBackups(),
+                ? new DataPlaneReplicas(rankId, dataPlane, mailbox::epoch, this::liveRanksNow, this::isLiveNow,
+                        this::isSettledNow, spec::hostOf, settings.checkpointBackups(),
                         settings.messageTimeoutMillis())
                 : null;
         HazelcastInstance hz;
@@ -220,6 +221,10 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     /** The live ranks; read only once the membership exists (by a write of this rank's checkpoint copies). */
     private Set<Integer> liveRanksNow() {
         return membership.liveRanks();
+    }
+
+    private boolean isSettledNow(int rank) {
+        return membership.isLive(rank);
     }
 
     private boolean isLiveNow(int rank) {
