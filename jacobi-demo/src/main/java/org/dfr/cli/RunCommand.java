@@ -497,11 +497,11 @@ public final class RunCommand implements Callable<Integer> {
     static void printSummary(PrintWriter out, RunReport r) {
         RunReport.CheckpointInterval ci = r.checkpointInterval();
         out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s,"
-                        + " commit lag %d, %d checkpoint backup%s over %s, %s mode%n",
+                        + " commit lag %d, %s, %s mode%n",
                 r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
                 join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
-                r.commitLagIterations(), r.checkpointBackups(), r.checkpointBackups() == 1 ? "" : "s",
-                r.checkpointReplication() == null ? "hazelcast" : r.checkpointReplication(), r.mode());
+                r.commitLagIterations(), CheckpointCopiesMixin.describe(r.checkpointBackups(), r.checkpointReplication()),
+                r.mode());
         if (ci != null && ci.chosenInterval() != null) {
             out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms; replication %.3f ms, hidden"
                             + " up to one iteration), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"

@@ -95,12 +95,8 @@ final class DirectiveExecutor {
             String value = Long.toString(state.replacementNanos / 1_000_000);
             state.writeInBackground(() -> node.control().put(key, value));
         }
-        // before anybody resumes, every committed checkpoint has its copies again (a holder may have died)
-        int repaired = node.repairCheckpointCopies(d.deadRanks());
-        if (repaired > 0) {
-            LOG.info("rank {}: copies of checkpoint {} placed again for {} partition(s) whose holder died", node.rankId(),
-                    c, repaired);
-        }
+        // the committed checkpoint gets its copies back (a holder may have died) while the ranks resume
+        node.repairCheckpointCopies(d.deadRanks());
         Ownership ownership = node.ownership();
         node.communicator().barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), ownership.activeRanks());
         idleListener.rankBusy(node.rankId());

@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,6 +61,7 @@ public final class Checkpointing implements AutoCloseable {
     private final IterationHook hook;
     private final RankContext context;
     private final ExecutorService replicator;
+    private volatile Future<?> repair = CompletableFuture.completedFuture(null);
     private volatile int committedCheckpoint = -1;
     /** The checkpoint written but not committed yet, or null. */
     private Pending pending;
@@ -331,40 +333,38 @@ public final class Checkpointing implements AutoCloseable {
     }
 
     /**
-     * Places new copies of the committed checkpoint of {@code ownedPartitions} whose copies are not intact,
-     * on the replication thread (after the drops queued there), and waits for them.
-     *
-     * @return how many partitions' copies were placed again (0 when it failed: the next checkpoint sends all)
+     * Starts placing new copies of the committed checkpoint of those of {@code ownedPartitions} whose copies
+     * lost a holder, on the replication thread, and returns at once: the ranks resume while the copies
+     * travel, as the checkpoint map restores its backups after a recovery. The next checkpoint's copies
+     * queue behind these, so it commits only after them; a failure before they are in place finds the
+     * copies that survived, as it would during a wait, and the next recovery repairs what is still missing.
      */
-    public int repairCopies(int[] ownedPartitions, BooleanSupplier interrupted) {
+    public void repairCopiesInBackground(int[] ownedPartitions) {
         int c = committedCheckpoint;
         if (c < 0) {
-            return 0;
+            return;
         }
         int[] owned = ownedPartitions.clone();
-        Future<Integer> repair;
         try {
-            repair = replicator.submit(() -> store.repair(c, owned));
-        } catch (RejectedExecutionException e) {
-            return 0; // closing
-        }
-        while (true) {
-            try {
-                return repair.get(REPLICATION_POLL_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                if (interrupted.getAsBoolean()) {
-                    // the repair goes on in the background; the next recovery repairs what is still missing
-                    throw new EpochChangedException("recovery started while the copies of checkpoint " + c
-                            + " were placed again");
+            repair = replicator.submit(() -> {
+                try {
+                    int repaired = store.repair(c, owned);
+                    if (repaired > 0) {
+                        LOG.info("copies of checkpoint {} placed again for {} partition(s) whose holder died", c,
+                                repaired);
+                    }
+                } catch (RuntimeException e) {
+                    LOG.warn("copies of checkpoint {} not repaired: {}", c, e.toString());
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new EpochChangedException("interrupted while the copies of checkpoint " + c + " were repaired");
-            } catch (ExecutionException e) {
-                LOG.warn("copies of checkpoint {} not repaired: {}", c, e.getCause().toString());
-                return 0;
-            }
+            });
+        } catch (RejectedExecutionException e) {
+            // closing: nothing to repair for
         }
+    }
+
+    /** Whether copies placed again after a recovery are still on their way. */
+    public boolean repairingCopies() {
+        return !repair.isDone();
     }
 
     /** Sets the committed checkpoint (a recovery restored it); see {@link #setCommitted(int, int[])}. */

@@ -24,7 +24,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;
-import java.util.function.IntSupplier;
 import java.util.function.IntUnaryOperator;
 import java.util.function.Supplier;
 import org.dfr.runtime.net.CommunicationException;
@@ -57,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * rank's death, and before the survivors resume each places new copies of its committed checkpoint's states
  * whose holders are not all live ({@link #intact}, {@link CheckpointStore#repair}).
  */
-public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
+public final class DataPlaneReplicas implements ReplicaStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(DataPlaneReplicas.class);
     /** The largest slice of a copy in one message: 1 MiB, so that no connection keeps a larger frame buffer. */
@@ -94,7 +93,6 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
 
     private final int rankId;
     private final DataPlane dataPlane;
-    private final IntSupplier epoch;
     private final Supplier<? extends Collection<Integer>> liveRanks;
     private final IntPredicate isLive;
     private final IntPredicate settled;
@@ -118,28 +116,26 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     private final ExecutorService answers;
 
     /**
-     * @param epoch         this rank's epoch, carried by every message (for the logs; holders ignore it)
      * @param liveRanks     the ranks in the cluster now
      * @param isLive        whether a rank is in the cluster and nobody found it dead
      * @param hostOf        the host of a rank
      * @param copies        holders per state ({@link ClusterSettings#checkpointBackups})
      * @param timeoutMillis the longest a live holder may take to acknowledge a copy or answer a fetch
      */
-    public DataPlaneReplicas(int rankId, DataPlane dataPlane, IntSupplier epoch, Supplier<? extends Collection<Integer>> liveRanks,
+    public DataPlaneReplicas(int rankId, DataPlane dataPlane, Supplier<? extends Collection<Integer>> liveRanks,
                              IntPredicate isLive, IntUnaryOperator hostOf, int copies, long timeoutMillis) {
-        this(rankId, dataPlane, epoch, liveRanks, isLive, isLive, hostOf, copies, timeoutMillis);
+        this(rankId, dataPlane, liveRanks, isLive, isLive, hostOf, copies, timeoutMillis);
     }
 
     /**
      * @param settled whether a live rank has finished joining (its membership is known here): such ranks are
      *                asked before the others
      */
-    public DataPlaneReplicas(int rankId, DataPlane dataPlane, IntSupplier epoch, Supplier<? extends Collection<Integer>> liveRanks,
+    public DataPlaneReplicas(int rankId, DataPlane dataPlane, Supplier<? extends Collection<Integer>> liveRanks,
                              IntPredicate isLive, IntPredicate settled, IntUnaryOperator hostOf, int copies,
                              long timeoutMillis) {
         this.rankId = rankId;
         this.dataPlane = dataPlane;
-        this.epoch = epoch;
         this.liveRanks = liveRanks;
         this.isLive = isLive;
         this.settled = settled;
@@ -433,6 +429,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
      *
      * @return how many copies were dropped
      */
+    @Override
     public int dropOrphans(Collection<Integer> deadRanks, int committed) {
         return held.dropOrphans(deadRanks, committed);
     }
@@ -444,7 +441,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
                 held.drop(ref.iteration(), ref.partition());
             } else if (isLive.test(holder)) {
                 try {
-                    dataPlane.send(holder, new MessageKey(epoch.getAsInt(), MessageKind.REPLICA_DROP, ref.iteration(),
+                    dataPlane.send(holder, new MessageKey(requests.incrementAndGet(), MessageKind.REPLICA_DROP, ref.iteration(),
                             ref.partition(), rankId), new double[0]);
                 } catch (CommunicationException e) {
                     // a dead holder's copies are gone with it
@@ -453,7 +450,7 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
         }
     }
 
-    /** Copies held for other ranks now. */
+    @Override
     public int heldCopies() {
         return held.copies();
     }
@@ -539,20 +536,17 @@ public final class DataPlaneReplicas implements ReplicaStore, AutoCloseable {
     }
 
     private void answerFetch(int iteration, int partition, int reader, int request) {
-        double[][] slices = held.lend(iteration, partition);
+        HeldReplicas.Lent copy = held.lend(iteration, partition);
         int e = request;
         try {
-            if (slices == null) {
+            if (copy == null) {
                 dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, 0),
                         new double[] {-1, rankId});
                 return;
             }
-            long length = 0;
-            for (double[] s : slices) {
-                length += s.length;
-            }
             dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, 0),
-                    new double[] {length, rankId});
+                    new double[] {copy.length(), rankId});
+            double[][] slices = copy.slices();
             for (int i = 0; i < slices.length; i++) {
                 // held slices are never modified, so a reader in this JVM may get the array itself
                 dataPlane.send(reader, new MessageKey(e, MessageKind.REPLICA_REPLY, iteration, partition, i + 1), slices[i]);

@@ -53,14 +53,25 @@ final class HeldReplicas {
     /** A complete copy. */
     private static final class Copy {
         final double[][] slices;
+        final int length;
         final int writer;
         /** Handed out to be sent: its arrays are never recycled. */
         boolean lent;
 
-        Copy(double[][] slices, int writer) {
+        Copy(double[][] slices, int length, int writer) {
             this.slices = slices;
+            this.length = length;
             this.writer = writer;
         }
+    }
+
+    /**
+     * The slices of a complete copy handed out to be sent, and their total length in doubles.
+     *
+     * @param slices the copy's own arrays: never to be modified
+     * @param length the state's length, the sum of the slices' lengths
+     */
+    record Lent(double[][] slices, int length) {
     }
 
     private final int sliceDoubles;
@@ -101,7 +112,7 @@ final class HeldReplicas {
         }
         incoming.remove(id);
         NavigableMap<Integer, Copy> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
-        release(held.put(iteration, new Copy(in.slices, in.writer)));
+        release(held.put(iteration, new Copy(in.slices, in.length, in.writer)));
         while (held.size() > KEPT_PER_PARTITION) {
             release(held.pollFirstEntry().getValue());
         }
@@ -124,20 +135,20 @@ final class HeldReplicas {
     /** The complete copy of {@code (iteration, partition)} as one new array, or null. */
     synchronized double[] joined(int iteration, int partition) {
         Copy c = copy(iteration, partition);
-        return c == null ? null : join(c.slices);
+        return c == null ? null : join(c.slices, c.length);
     }
 
     /**
      * The slices of the complete copy of {@code (iteration, partition)}, or null: to be sent; the copy's arrays
      * are never recycled afterwards.
      */
-    synchronized double[][] lend(int iteration, int partition) {
+    synchronized Lent lend(int iteration, int partition) {
         Copy c = copy(iteration, partition);
         if (c == null) {
             return null;
         }
         c.lent = true;
-        return c.slices;
+        return new Lent(c.slices, c.length);
     }
 
     private Copy copy(int iteration, int partition) {
@@ -242,11 +253,7 @@ final class HeldReplicas {
     }
 
     /** Copies the slices into one array. */
-    private static double[] join(double[][] slices) {
-        int length = 0;
-        for (double[] s : slices) {
-            length += s.length;
-        }
+    private static double[] join(double[][] slices, int length) {
         double[] state = new double[length];
         int at = 0;
         for (double[] s : slices) {

@@ -75,7 +75,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private final ControlBoard control;
     private final Membership membership;
     /** Serves the copies this rank holds for others ({@link DataPlaneReplicas}); nothing to close for the map's. */
-    private final AutoCloseable replicaServer;
+    private final ReplicaStore replicas;
     private final DeathWatch deathWatch;
     /** Watches a peer process of this machine through /proc ({@link ExitWatch}); a no-op without one. */
     private final AutoCloseable exitWatch;
@@ -127,7 +127,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         // a holder takes copies from the moment its data address is published with its member, which is
         // before the membership exists: the liveness it needs for its own writes is read when it writes
         DataPlaneReplicas heldByPeers = settings.checkpointReplication() == CheckpointReplication.DATA_PLANE
-                ? new DataPlaneReplicas(rankId, dataPlane, mailbox::epoch, this::liveRanksNow, this::isLiveNow,
+                ? new DataPlaneReplicas(rankId, dataPlane, this::liveRanksNow, this::isLiveNow,
                         this::isSettledNow, spec::hostOf, settings.checkpointBackups(),
                         settings.messageTimeoutMillis())
                 : null;
@@ -158,9 +158,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.control = new ControlBoard(controlMap, promotionRetry);
         this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
         IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
-        ReplicaStore replicas = heldByPeers != null ? heldByPeers
+        this.replicas = heldByPeers != null ? heldByPeers
                 : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
-        this.replicaServer = heldByPeers != null ? heldByPeers : () -> { };
         CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
         this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
         this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
@@ -552,20 +551,23 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         checkpointing.setCommitted(iteration, ownedPartitions());
     }
 
-    /** Checkpoint copies this rank holds for other ranks now (0 when the copies live in the checkpoint map). */
+    /** Checkpoint copies this rank holds for other ranks now (none when the copies live in the checkpoint map). */
     public int heldCheckpointCopies() {
-        return replicaServer instanceof DataPlaneReplicas replicas ? replicas.heldCopies() : 0;
+        return replicas.heldCopies();
     }
 
     @Override
-    public int repairCheckpointCopies(Collection<Integer> deadRanks) {
-        if (replicaServer instanceof DataPlaneReplicas held) {
-            int dropped = held.dropOrphans(deadRanks, checkpointing.committed());
-            if (dropped > 0) {
-                LOG.debug("rank {}: dropped {} copies of uncommitted checkpoints of dead ranks {}", rankId, dropped, deadRanks);
-            }
+    public void repairCheckpointCopies(Collection<Integer> deadRanks) {
+        int dropped = replicas.dropOrphans(deadRanks, checkpointing.committed());
+        if (dropped > 0) {
+            LOG.debug("rank {}: dropped {} copies of uncommitted checkpoints of dead ranks {}", rankId, dropped, deadRanks);
         }
-        return checkpointing.repairCopies(ownedPartitions(), mailbox::isInterrupted);
+        checkpointing.repairCopiesInBackground(ownedPartitions());
+    }
+
+    /** Whether copies of the committed checkpoint placed again after a recovery are still on their way. */
+    public boolean repairingCheckpointCopies() {
+        return checkpointing.repairingCopies();
     }
 
     /** The global residual of the last completed iteration. */
@@ -659,8 +661,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     private void closeReplicaServer() {
         try {
-            replicaServer.close();
-        } catch (Exception e) {
+            replicas.close();
+        } catch (RuntimeException e) {
             LOG.debug("rank {}: closing the replica server: {}", rankId, e.toString());
         }
     }

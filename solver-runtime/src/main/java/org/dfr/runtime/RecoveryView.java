@@ -82,16 +82,13 @@ public interface RecoveryView extends RankContext {
     void setCommittedCheckpoint(int iteration);
 
     /**
-     * Places new copies of the committed checkpoint of every owned partition whose copies lost a holder
-     * (a death during or before the recovery), and returns when they are in place: so that no recovery
-     * leaves a checkpoint with fewer copies than asked for. First forgets the copies this rank holds of
-     * {@code deadRanks}' uncommitted checkpoints. Nothing to do where the checkpoint map restores its
-     * backups itself.
-     *
-     * @return how many partitions' copies were placed again
-     * @throws org.dfr.runtime.net.EpochChangedException if another failure interrupts the wait
+     * Forgets the copies this rank holds of {@code deadRanks}' uncommitted checkpoints, then starts placing
+     * new copies of the committed checkpoint of every owned partition whose copies lost a holder (a death
+     * during or before the recovery), in the background: so that the recovery leaves no checkpoint with
+     * fewer copies than asked for once they are in place, without holding the resume for them. Nothing to
+     * place where the checkpoint map restores its backups itself.
      */
-    int repairCheckpointCopies(Collection<Integer> deadRanks);
+    void repairCheckpointCopies(Collection<Integer> deadRanks);
 
     // ---------------------------------------------------------------- execution
 

@@ -1,5 +1,7 @@
 package org.dfr.runtime;
 
+import java.util.Collection;
+
 /**
  * Where a rank's checkpoint states are copied to, so that its death loses none: the replicated half
  * of a {@link CheckpointStore}, which keeps the local copies and the locators.
@@ -8,7 +10,7 @@ package org.dfr.runtime;
  * (the checkpoint map with its synchronous backups) and {@link DataPlaneReplicas} (holder ranks on
  * other hosts, over the data plane).
  */
-public interface ReplicaStore {
+public interface ReplicaStore extends AutoCloseable {
 
     /**
      * Copies {@code state}, the state of {@code partition} at checkpoint {@code iteration}, and returns
@@ -41,4 +43,24 @@ public interface ReplicaStore {
 
     /** Deletes the copies {@code ref} locates (best effort). */
     void delete(ReplicaRef ref);
+
+    /**
+     * Forgets the copies this rank holds for {@code deadWriters} of checkpoints after {@code committed}: they
+     * can never be committed, and nobody is left to delete them.
+     *
+     * @return how many copies were forgotten (none where this rank holds no copies for others)
+     */
+    default int dropOrphans(Collection<Integer> deadWriters, int committed) {
+        return 0;
+    }
+
+    /** Checkpoint copies this rank holds for other ranks now (none where the copies live elsewhere). */
+    default int heldCopies() {
+        return 0;
+    }
+
+    /** Stops serving copies to others; nothing to stop where the copies live elsewhere. */
+    @Override
+    default void close() {
+    }
 }

@@ -47,7 +47,7 @@ class DataPlaneCheckpointStoreTest {
             ports[r] = plane.port();
             planes.add(plane);
             live.add(r);
-            DataPlaneReplicas copies = new DataPlaneReplicas(r, plane, () -> 0, () -> Set.copyOf(live), live::contains,
+            DataPlaneReplicas copies = new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains,
                     rank -> rank, 2, 10_000);
             replicas.add(copies);
             stores.add(new CheckpointStore(member.getMap(HazelcastConfigs.CHECKPOINT_MAP), retry, copies));

@@ -48,7 +48,7 @@ class DataPlaneReplicasTest {
             ports[r] = plane.port();
             planes.add(plane);
             live.add(r);
-            replicas.add(new DataPlaneReplicas(r, plane, () -> 0, () -> Set.copyOf(live), live::contains, rank -> rank,
+            replicas.add(new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains, rank -> rank,
                     copies, TIMEOUT_MILLIS));
         }
     }

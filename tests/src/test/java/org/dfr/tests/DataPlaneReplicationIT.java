@@ -73,10 +73,10 @@ class DataPlaneReplicationIT {
     @Test
     void when_aHolderDiesAndThenTheOwnerWithItsOtherHolder_then_theCopyPlacedAgainInTheFirstRecoveryServes() {
         // rank 2's death costs partition 0's checkpoint 5 a copy (holders 2 and 4); the recovery places it
-        // again (holders 3 and 4) before anyone resumes, so ranks 0 and 4 dying together at the start of
-        // iteration 9 (before checkpoint 10 commits) still leave rank 3's. They die once Hazelcast has restored
-        // its own backups: three deaths on three hosts inside that window can take map entries too (the
-        // locators, the control board), which is not what this test is about
+        // again (holders 3 and 4) while the ranks resume, so ranks 0 and 4 dying together at the start of
+        // iteration 9 (before checkpoint 10 commits) still leave rank 3's. They die once rank 0's copies are
+        // in place and Hazelcast has restored its own backups: three deaths on three hosts inside that window
+        // can take map entries too (the locators, the control board), which is not what this test is about
         BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
         RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 0);
         CountDownLatch bothReady = new CountDownLatch(2);
@@ -90,8 +90,10 @@ class DataPlaneReplicationIT {
                     throw rank.killAbruptly();
                 }
                 if ((rank.rankId() == 0 || rank.rankId() == 4) && iteration == 9) {
-                    HazelcastInstance hz = ((RankNode) rank).hazelcast();
-                    await().atMost(Duration.ofSeconds(60)).until(() -> hz.getPartitionService().isClusterSafe());
+                    RankNode node = (RankNode) rank;
+                    HazelcastInstance hz = node.hazelcast();
+                    await().atMost(Duration.ofSeconds(60)).until(() -> hz.getPartitionService().isClusterSafe()
+                            && !node.repairingCheckpointCopies());
                     bothReady.countDown();
                     await().atMost(Duration.ofSeconds(60)).until(() -> bothReady.getCount() == 0);
                     throw rank.killAbruptly();

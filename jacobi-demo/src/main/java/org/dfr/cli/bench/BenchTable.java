@@ -2,6 +2,7 @@ package org.dfr.cli.bench;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import org.dfr.cli.options.CheckpointCopiesMixin;
 
 /** Prints a {@link BenchReport} as the text table of {@code dfr bench}. */
 public final class BenchTable {
@@ -58,10 +59,9 @@ public final class BenchTable {
         out.printf(Locale.ROOT, "checkpoint of the whole grid on %s (embedded): one iteration takes %.1f ms%n",
                 c.layout(), c.iterationMillis());
         out.printf(Locale.ROOT, "  loop overhead per checkpoint: %.1f ms = %.2f iterations"
-                        + " (%d checkpoints in the loop, every %d iterations, commit lag %d, %d checkpoint backup%s over %s)%n",
+                        + " (%d checkpoints in the loop, every %d iterations, commit lag %d, %s)%n",
                 c.overheadMillisEach(), c.overheadFraction(), c.checkpointsInLoop(), c.checkpointEvery(),
-                c.commitLagIterations(), c.checkpointBackups(), c.checkpointBackups() == 1 ? "" : "s",
-                c.checkpointReplication());
+                c.commitLagIterations(), CheckpointCopiesMixin.describe(c.checkpointBackups(), c.checkpointReplication()));
         out.printf(Locale.ROOT, "  checkpoint write as the ranks time it: %.1f ms = %.2f iterations%n",
                 c.writeMillisEach(), c.writeFraction());
     }

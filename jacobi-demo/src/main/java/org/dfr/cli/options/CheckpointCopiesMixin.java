@@ -59,4 +59,13 @@ public final class CheckpointCopiesMixin {
     public CheckpointReplication replication() {
         return checkpointReplication;
     }
+
+    /**
+     * "N checkpoint backup(s) over PATH", as the run line and the bench table say it; a report written
+     * before the path was recorded used the map.
+     */
+    public static String describe(int backups, String replication) {
+        return backups + " checkpoint backup" + (backups == 1 ? "" : "s") + " over "
+                + (replication == null ? CheckpointReplication.HAZELCAST.optionValue() : replication);
+    }
 }
