@@ -408,16 +408,29 @@ public final class DataPlaneReplicas implements ReplicaStore {
 
     /**
      * Whether every holder is live and another rank than this one, and the copies are as many as asked for:
-     * a rank that adopted a partition it held a copy of is the owner now, and its copy no longer counts.
+     * a rank that adopted a partition it held a copy of is the owner now, and its copy no longer counts; nor
+     * does a copy on this rank's own host while a rank of another host is free to hold it.
      */
     @Override
     public boolean intact(ReplicaRef ref) {
         if (ref.holders().size() < copies) {
             return false;
         }
+        int ownHost = hostOf.applyAsInt(rankId);
+        boolean sameHostHolder = false;
         for (int holder : ref.holders()) {
             if (holder == rankId || !isLive.test(holder)) {
                 return false;
+            }
+            sameHostHolder |= hostOf.applyAsInt(holder) == ownHost;
+        }
+        if (sameHostHolder) {
+            // placed by the partition's former owner: now a copy shares its owner's host, and goes with it when
+            // the host dies, although a rank of another host could hold it
+            for (int r : liveRanks.get()) {
+                if (hostOf.applyAsInt(r) != ownHost && !ref.holders().contains(r) && isLive.test(r)) {
+                    return false;
+                }
             }
         }
         return true;

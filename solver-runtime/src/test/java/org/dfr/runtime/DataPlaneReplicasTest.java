@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.Mailbox;
@@ -38,6 +39,10 @@ class DataPlaneReplicasTest {
     private final List<DataPlaneReplicas> replicas = new ArrayList<>();
 
     private void openRanks(int count, String cluster, int copies) throws Exception {
+        openRanks(count, cluster, copies, rank -> rank);
+    }
+
+    private void openRanks(int count, String cluster, int copies, IntUnaryOperator hostOf) throws Exception {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         int[] ports = new int[count];
         for (int r = 0; r < count; r++) {
@@ -48,7 +53,7 @@ class DataPlaneReplicasTest {
             ports[r] = plane.port();
             planes.add(plane);
             live.add(r);
-            replicas.add(new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains, rank -> rank,
+            replicas.add(new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains, hostOf,
                     copies, TIMEOUT_MILLIS));
         }
     }
@@ -139,6 +144,24 @@ class DataPlaneReplicasTest {
         openRanks(3, null, 2);
 
         assertThat(replicas.get(1).intact(ReplicaRef.heldBy(4, 0, List.of(1, 2)))).as("rank 1 adopted partition 0").isFalse();
+        assertThat(replicas.get(0).intact(ReplicaRef.heldBy(4, 0, List.of(1, 2)))).isTrue();
+    }
+
+    @Test
+    void when_aHolderSharesTheHostOfAnAdopterWithAnotherHostFree_then_theCopiesAreNotIntact() throws Exception {
+        // host 0: ranks 0 1    host 1: ranks 2 3
+        // rank 2 adopted partition 0, whose copies rank 0 had placed on 3 and 1: one host's death now takes
+        // the owner and a copy; rank 0 on host 0 is free to hold one instead
+        openRanks(4, null, 2, rank -> rank / 2);
+
+        assertThat(replicas.get(2).intact(ReplicaRef.heldBy(4, 0, List.of(3, 1)))).isFalse();
+        assertThat(replicas.get(2).intact(ReplicaRef.heldBy(4, 0, List.of(0, 1)))).as("both on the other host").isTrue();
+    }
+
+    @Test
+    void when_everyRankIsOnOneHost_then_holdersOnThatHostAreIntact() throws Exception {
+        openRanks(3, null, 2, rank -> 0);
+
         assertThat(replicas.get(0).intact(ReplicaRef.heldBy(4, 0, List.of(1, 2)))).isTrue();
     }
 
