@@ -354,7 +354,12 @@ public final class Checkpointing implements AutoCloseable {
                                 repaired);
                     }
                 } catch (RuntimeException e) {
-                    LOG.warn("copies of checkpoint {} not repaired: {}", c, e.toString());
+                    if (replicator.isShutdown()) {
+                        LOG.debug("copies of checkpoint {} not repaired: the rank stopped ({})", c, e.toString());
+                    } else {
+                        LOG.warn("copies of checkpoint {} not repaired (the next checkpoint sends them all): {}", c,
+                                e.toString());
+                    }
                 }
             });
         } catch (RejectedExecutionException e) {

@@ -128,6 +128,9 @@ public final class HazelcastConfigs {
         // 2 minutes): 250 retries at 20 ms would give up after 5 s while promotions are still running
         config.setProperty("hazelcast.invocation.max.retry.count", "6000");
         config.getJetConfig().setEnabled(false);
+        // nobody reads Hazelcast's own metrics (no Management Center): do not register and collect them every
+        // 5 s on cores the kernels share
+        config.getMetricsConfig().setEnabled(false);
 
         // "name@key" keys let a rank keep the primary copy of its checkpoint on its own member
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(settings.checkpointBackups()).setAsyncBackupCount(0)
