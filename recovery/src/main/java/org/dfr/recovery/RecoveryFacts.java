@@ -67,7 +67,8 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
                 lost.add(p);
             }
         }
-        // replacement: spares first (lowest rank first), then the least loaded survivor
+        // replacement: spares first (lowest rank first), then the least loaded survivor; among equals a rank
+        // that holds a copy of the partition's checkpoint (it reads its own copy instead of fetching one)
         TreeSet<Integer> active = new TreeSet<>();
         for (int r : owner) {
             if (in.members().contains(r)) {
@@ -81,11 +82,13 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
             if (in.members().contains(owner[p])) {
                 continue; // invalid but its owner lives: the owner recomputes it
             }
+            List<Integer> holders = in.copyHolders().getOrDefault(p, List.of());
             int adopter;
             if (!spares.isEmpty()) {
-                adopter = spares.pollFirst();
+                adopter = spares.stream().filter(holders::contains).findFirst().orElse(spares.first());
+                spares.remove(adopter);
             } else {
-                adopter = leastLoaded(owner, active);
+                adopter = leastLoaded(owner, active, holders);
             }
             owner[p] = adopter;
             active.add(adopter);
@@ -95,12 +98,14 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
                 owner, adoptions, new ArrayList<>(in.deadRanks()));
     }
 
-    private static int leastLoaded(int[] owner, TreeSet<Integer> candidates) {
+    /** The candidate owning the fewest partitions; among equals the first of {@code holders}, else the lowest. */
+    private static int leastLoaded(int[] owner, TreeSet<Integer> candidates, List<Integer> holders) {
         if (candidates.isEmpty()) {
             throw new IllegalStateException("no surviving rank can adopt a partition");
         }
         int best = -1;
         int bestLoad = Integer.MAX_VALUE;
+        boolean bestHolds = false;
         for (int r : candidates) {
             int load = 0;
             for (int o : owner) {
@@ -108,13 +113,16 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
                     load++;
                 }
             }
-            if (load < bestLoad) {
+            boolean holds = holders.contains(r);
+            if (load < bestLoad || load == bestLoad && holds && !bestHolds) {
                 best = r;
                 bestLoad = load;
+                bestHolds = holds;
             }
         }
         return best;
     }
+
 
     List<Integer> lostList() {
         return Arrays.stream(lost).boxed().toList();

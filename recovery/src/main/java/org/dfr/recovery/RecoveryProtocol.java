@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -312,6 +313,7 @@ public final class RecoveryProtocol implements FailureHandler {
                     node.rankId(), epoch);
         }
         RecoveryInput input = new RecoveryInput(epoch + 1, ownership, members, statuses, dead);
+        input = input.withCopyHolders(copyHolders(node, input));
         RecoveryDirective d;
         long decideStart = System.nanoTime();
         long checkStart = decideStart;
@@ -473,6 +475,28 @@ public final class RecoveryProtocol implements FailureHandler {
         return d.aborted(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + d.checkpointIteration() + " is left for partitions " + missing
                 + ": their owners (ranks " + d.deadRanks() + ") died together with the members holding the"
                 + " replicated copy, so the state cannot be rebuilt");
+    }
+
+    /**
+     * Who holds a copy of the restored checkpoint of each partition that will be adopted, as its locator says
+     * (nothing where the copies are the map's backups, or the locator is not found): the strategy then prefers a
+     * holder as the adopter. The same locators are read again by the copy check after the decision.
+     */
+    private static Map<Integer, List<Integer>> copyHolders(RecoveryView node, RecoveryInput input) {
+        RecoveryFacts facts;
+        try {
+            facts = RecoveryFacts.of(input);
+        } catch (RuntimeException e) {
+            return Map.of(); // the strategy fails the same way, and says why
+        }
+        Map<Integer, List<Integer>> holders = new HashMap<>();
+        for (Adoption a : facts.adoptions()) {
+            List<Integer> ranks = node.checkpoints().copyHolders(facts.checkpointIteration(), a.partition());
+            if (!ranks.isEmpty()) {
+                holders.put(a.partition(), ranks);
+            }
+        }
+        return holders;
     }
 
     private static List<Integer> missingCopies(RecoveryView node, int checkpoint, Set<Integer> partitions) {

@@ -6,7 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.runtime.RunFailedException;
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +45,44 @@ class ProtocolRecordsTest {
         // partition 0 stays with rank 1, which lives and recomputes it; partition 2 is adopted
         assertThat(d.adoptions()).containsExactly(new Adoption(2, 3));
         assertThat(d.ownershipArray()).containsExactly(1, 1, 3, 3);
+    }
+
+    @Test
+    void when_anEquallyLoadedSurvivorHoldsACopyOfTheLostPartition_then_itAdoptsIt() {
+        // rank 1 of 4 died; ranks 0, 2, 3 own one partition each; rank 3 holds a copy of partition 1's checkpoint
+        //
+        //   partition:   0        1        2        3
+        //   owner:       rank 0   (dead)   rank 2   rank 3
+        //   copies of 1:                            rank 3
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(0, 2, 3),
+                List.of(status(0), status(2), status(3)), Set.of(1));
+
+        assertThat(new DataFlowRollback(new ConeAnalyzer(DependencyDeclarations.fromAdjacency(
+                new int[][] {{0, 1}, {0, 1, 2}, {1, 2, 3}, {2, 3}}, true)))
+                .decide(input.withCopyHolders(Map.of(1, List.of(3)))).adoptions()).containsExactly(new Adoption(1, 3));
+        assertThat(new GlobalRollback().decide(input.withCopyHolders(Map.of(1, List.of(3)))).adoptions())
+                .containsExactly(new Adoption(1, 3));
+        assertThat(new GlobalRollback().decide(input).adoptions()).as("no holder known: the lowest rank")
+                .containsExactly(new Adoption(1, 0));
+    }
+
+    @Test
+    void when_theHolderOwnsMoreThanAnother_then_theLeastLoadedAdoptsAnyway() {
+        // rank 3 owns partitions 2 and 3 and holds the copy of 1; rank 0 owns only partition 0
+        RankStatus rank0 = new RankStatus(0, 0, 3, 3, 0, List.of(), List.of(0), -1, 1000L);
+        RankStatus rank3 = new RankStatus(3, 0, 3, 3, 0, List.of(), List.of(2, 3), -1, 1003L);
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 3, 3}, Set.of(0, 3), List.of(rank0, rank3),
+                Set.of(1), Map.of(1, List.of(3)));
+
+        assertThat(new GlobalRollback().decide(input).adoptions()).containsExactly(new Adoption(1, 0));
+    }
+
+    @Test
+    void when_severalSparesAndOneHoldsACopy_then_thatSpareAdopts() {
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(0, 2, 3, 4, 5),
+                List.of(status(0), status(2), status(3)), Set.of(1), Map.of(1, List.of(5, 2)));
+
+        assertThat(new GlobalRollback().decide(input).adoptions()).containsExactly(new Adoption(1, 5));
     }
 
     @Test

@@ -176,6 +176,15 @@ public final class CheckpointStore {
         return ref == null ? null : copies.read(ref);
     }
 
+    /**
+     * The ranks its locator names as holding copies of checkpoint {@code iteration} of {@code partition}: empty
+     * when the copies are the checkpoint map's backups, or no locator is found (nobody is asked).
+     */
+    public List<Integer> copyHolders(int iteration, int partition) {
+        ReplicaRef ref = replicatedRef(iteration, partition);
+        return ref == null ? List.of() : ref.holders();
+    }
+
     /** Whether the replicated copy of a partition's state exists. */
     public boolean hasReplicated(int iteration, int partition) {
         ReplicaRef ref = locatedRef(iteration, partition);

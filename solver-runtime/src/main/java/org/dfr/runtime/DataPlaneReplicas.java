@@ -317,15 +317,15 @@ public final class DataPlaneReplicas implements ReplicaStore {
 
     @Override
     public double[] read(ReplicaRef ref) {
-        for (int holder : ref.holders()) {
-            if (holder == rankId) {
-                double[] state = held.joined(ref.iteration(), ref.partition());
-                if (state != null) {
-                    return state;
-                }
-                continue;
+        if (ref.holders().contains(rankId)) {
+            // an adopter that held a copy of the partition (the recovery prefers such adopters) reads its own
+            double[] state = held.joined(ref.iteration(), ref.partition());
+            if (state != null) {
+                return state;
             }
-            if (!isLive.test(holder)) {
+        }
+        for (int holder : ref.holders()) {
+            if (holder == rankId || !isLive.test(holder)) {
                 continue;
             }
             FetchKey key = new FetchKey(ref.iteration(), ref.partition());

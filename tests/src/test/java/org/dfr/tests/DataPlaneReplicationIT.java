@@ -71,6 +71,20 @@ class DataPlaneReplicationIT {
     }
 
     @Test
+    void when_aRankDies_then_aHolderOfItsCopyAdoptsItsPartitionAndReadsItsOwnCopy() {
+        // rank 1's copies are on ranks 3 and 5 (the second rank of hosts 1 and 2); every survivor owns one
+        // partition, so the first holder adopts instead of the lowest rank (0)
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, K).withFaults(List.of(
+                new Kill(1, 8, Point.ITERATION_START)), List.of(), Set.of());
+
+        RunReport report = new Runner(dataPlane(2)).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(reference());
+        assertThat(report.recoveries()).singleElement()
+                .satisfies(r -> assertThat(r.adoptions()).containsExactly("1:3"));
+    }
+
+    @Test
     void when_aHolderDiesAndThenTheOwnerWithItsOtherHolder_then_theCopyPlacedAgainInTheFirstRecoveryServes() {
         // rank 2's death costs partition 0's checkpoint 5 a copy (holders 2 and 4); the recovery places it
         // again (holders 3 and 4) while the ranks resume, so ranks 0 and 4 dying together at the start of
