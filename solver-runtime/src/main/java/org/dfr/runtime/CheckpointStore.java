@@ -170,8 +170,12 @@ public final class CheckpointStore {
         return byPartition == null ? null : byPartition.get(partition);
     }
 
-    /** The replicated copy, or null when no copy survived. */
+    /** The replicated copy, or null when no copy survived: this rank's own held copy first, without the locator. */
     public double[] replicated(int iteration, int partition) {
+        double[] held = copies.readHeld(iteration, partition);
+        if (held != null) {
+            return held;
+        }
         ReplicaRef ref = locatedRef(iteration, partition);
         return ref == null ? null : copies.read(ref);
     }

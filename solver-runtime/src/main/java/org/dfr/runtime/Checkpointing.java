@@ -275,6 +275,18 @@ public final class Checkpointing implements AutoCloseable {
         }
     }
 
+    /**
+     * A killed rank's: what its replication thread runs from now on fails quietly (the copies' store is closed
+     * with the rank). Not interrupted: a fault hook may kill the rank from that very thread.
+     */
+    public void stopReplication() {
+        Pending p = pending;
+        if (p != null) {
+            p.cancelled = true;
+        }
+        replicator.shutdown();
+    }
+
     /** Lets a file checkpoint in progress finish; stops the replication thread. */
     @Override
     public void close() {

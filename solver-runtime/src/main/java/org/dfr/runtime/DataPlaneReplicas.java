@@ -53,8 +53,9 @@ import org.slf4j.LoggerFactory;
  * their own rank is doing (the mailbox routes these kinds past its epochs).
  *
  * <p>What Hazelcast does by itself, restoring a lost copy, the recovery does here: a holder's death is a
- * rank's death, and before the survivors resume each places new copies of its committed checkpoint's states
- * whose holders are not all live ({@link #intact}, {@link CheckpointStore#repair}).
+ * rank's death, and as the survivors resume each starts placing new copies of its committed checkpoint's
+ * states whose holders are not all live, on its replication thread ({@link #intact},
+ * {@link CheckpointStore#repair}).
  */
 public final class DataPlaneReplicas implements ReplicaStore {
 
@@ -316,6 +317,11 @@ public final class DataPlaneReplicas implements ReplicaStore {
     }
 
     @Override
+    public double[] readHeld(int iteration, int partition) {
+        return held.joined(iteration, partition);
+    }
+
+    @Override
     public double[] read(ReplicaRef ref) {
         if (ref.holders().contains(rankId)) {
             // an adopter that held a copy of the partition (the recovery prefers such adopters) reads its own
@@ -428,7 +434,9 @@ public final class DataPlaneReplicas implements ReplicaStore {
             // placed by the partition's former owner: now a copy shares its owner's host, and goes with it when
             // the host dies, although a rank of another host could hold it
             for (int r : liveRanks.get()) {
-                if (hostOf.applyAsInt(r) != ownHost && !ref.holders().contains(r) && isLive.test(r)) {
+                // only a rank a write would try first: one still joining is tried last, and would leave an
+                // unchanged state re-sent at every checkpoint
+                if (hostOf.applyAsInt(r) != ownHost && !ref.holders().contains(r) && isLive.test(r) && settled.test(r)) {
                     return false;
                 }
             }

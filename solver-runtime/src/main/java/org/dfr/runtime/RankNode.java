@@ -646,6 +646,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     public RankKilledException killAbruptly() {
         killed = true;
         finished = true;
+        checkpointing.stopReplication();
         try {
             hazelcast.getLifecycleService().terminate();
         } finally {

@@ -23,6 +23,15 @@ public interface ReplicaStore extends AutoCloseable {
     /** A copy of the state {@code ref} locates, or null when no copy is left. */
     double[] read(ReplicaRef ref);
 
+    /**
+     * This rank's own copy of checkpoint {@code iteration} of {@code partition}, held for its former owner, or
+     * null: read without the locator, which lives in the map and may be waiting for Hazelcast to promote a
+     * backup right after a member loss.
+     */
+    default double[] readHeld(int iteration, int partition) {
+        return null; // the map's copies are found through their locator
+    }
+
     /** Whether a copy of the state {@code ref} locates is left. */
     boolean holds(ReplicaRef ref);
 
