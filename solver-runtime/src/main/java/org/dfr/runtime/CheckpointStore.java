@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,9 +18,10 @@ import java.util.function.Supplier;
  * on other hosts ({@link ReplicaStore}: the checkpoint map's backups, or holder ranks over the data
  * plane), so that the loss of any single member, or of a host, leaves one copy.
  *
- * <p>The two halves are separate steps: {@link #writeLocal} is the only part on the computing
- * rank's critical path (one array copy); {@link #replicate} writes the replicated copies of that
- * copy, on the rank's replication thread ({@link Checkpointing}).
+ * <p>The two halves are separate steps: {@link #holdLocal} is the only part on the computing
+ * rank's critical path (it keeps the state buffer itself, no copy: {@link DoubleBuffer#hold});
+ * {@link #replicate} writes the replicated copies of it, on the rank's replication thread
+ * ({@link Checkpointing}). {@link #writeLocal} keeps a copy instead.
  *
  * <p>Readers find the copies of checkpoint {@code c} of partition {@code p} through a small locator
  * entry {@code "c/p"} in the checkpoint map (a {@link ReplicaRef}, with the map's backups), written
@@ -42,6 +44,8 @@ public final class CheckpointStore {
      * cost of a checkpoint with the parallel collector).
      */
     private final Map<Integer, double[]> recycled = new HashMap<>();
+    /** The double buffers the local copies kept by {@link #holdLocal} belong to, by array identity. */
+    private final Map<double[], DoubleBuffer> lenders = new IdentityHashMap<>();
     /** By partition: the iteration and copies this store replicated last (for unchanged states). */
     private final Map<Integer, Replicated> lastReplicated = new HashMap<>();
     private final AtomicLong partitionsSent = new AtomicLong();
@@ -84,11 +88,36 @@ public final class CheckpointStore {
             copy = new double[state.length];
         }
         System.arraycopy(state, 0, copy, 0, state.length);
+        keep(iteration, partition, copy);
+    }
+
+    /**
+     * Keeps buffer {@code index} of a partition's double buffer as its local copy of checkpoint
+     * {@code iteration}, without copying it: the buffer is {@link DoubleBuffer#hold held} until the copy is
+     * dropped, then given back.
+     */
+    public synchronized void holdLocal(int iteration, int partition, DoubleBuffer buffers, int index) {
+        double[] held = buffers.hold(index);
+        lenders.put(held, buffers);
+        keep(iteration, partition, held);
+    }
+
+    private void keep(int iteration, int partition, double[] copy) {
         double[] replaced = local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, copy);
-        if (replaced != null) {
-            recycled.put(partition, replaced);
+        if (replaced != null && replaced != copy) {
+            discard(partition, replaced);
         }
         peakLocalCopies = Math.max(peakLocalCopies, localCopies());
+    }
+
+    /** A dropped local copy: back to the double buffer it was held from, or kept for the next copy. */
+    private void discard(int partition, double[] copy) {
+        DoubleBuffer lender = lenders.remove(copy);
+        if (lender != null) {
+            lender.release(copy);
+        } else {
+            recycled.put(partition, copy);
+        }
     }
 
     /**
@@ -216,7 +245,7 @@ public final class CheckpointStore {
     public synchronized List<Integer> dropLocalOlderThan(int committed) {
         List<Integer> dropped = new ArrayList<>(local.headMap(committed, false).keySet());
         for (int old : dropped) {
-            local.remove(old).forEach(recycled::put);
+            local.remove(old).forEach(this::discard);
         }
         return dropped;
     }
@@ -225,7 +254,7 @@ public final class CheckpointStore {
     public synchronized void dropLocal(int iteration) {
         Map<Integer, double[]> copies = local.remove(iteration);
         if (copies != null) {
-            copies.forEach(recycled::put);
+            copies.forEach(this::discard);
         }
         lastReplicated.values().removeIf(r -> r.iteration() == iteration);
     }

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * replicates them to the {@link CheckpointStore}'s map in the background, commits a checkpoint once
  * every copy of it is known to be in place, and remembers the last committed one.
  *
- * <p>Off the critical path: a checkpoint of iteration {@code c} costs the computing rank one local
- * copy of its state, written right after computing {@code c}. The replicated copies are written by
+ * <p>Off the critical path: a checkpoint of iteration {@code c} costs the computing rank no copy: the
+ * buffer {@code c} was computed into becomes the local copy ({@link DoubleBuffer#hold}), and the update
+ * after next writes into a buffer an older checkpoint gave back. The replicated copies are written by
  * this rank's replication thread while the next iterations compute.
  *
  * <p>Commit protocol, with the commit lag {@code L} ({@link #lagFor}): before it sends its residual
@@ -153,9 +154,9 @@ public final class Checkpointing implements AutoCloseable {
     }
 
     /**
-     * Writes checkpoint {@code iteration} of every held partition: the local copies of the live
-     * buffers' state when {@code fromLive}, else of the state just computed into the second buffers;
-     * their replication starts in the background.
+     * Writes checkpoint {@code iteration} of every held partition: the live buffers when {@code fromLive},
+     * else the second buffers the state was just computed into, become the local copies without being
+     * copied ({@link CheckpointStore#holdLocal}); their replication starts in the background.
      */
     public void write(int iteration, PartitionStates states, boolean fromLive) {
         if (pending != null && pending.iteration >= iteration) {
@@ -171,8 +172,7 @@ public final class Checkpointing implements AutoCloseable {
         int[] partitions = new int[states.buffers().size()];
         int k = 0;
         for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
-            DoubleBuffer b = e.getValue();
-            store.writeLocal(iteration, e.getKey(), fromLive ? b.live() : b.next());
+            store.holdLocal(iteration, e.getKey(), e.getValue(), fromLive ? 0 : 1);
             partitions[k++] = e.getKey();
         }
         counters.countCheckpoint(System.nanoTime() - start);

@@ -5,11 +5,28 @@ package org.dfr.runtime;
  * kernel update writes into. Until {@link #swap} the live state stays intact, which is what lets a
  * rank fall back to the state before a failure. {@link #swap} is the only place where the two trade
  * places, for the owned partitions as for a recovery's duplicate buffers.
+ *
+ * <p>A checkpoint's local copy is one of these buffers itself, not a copy of it ({@link #hold}): the
+ * held buffer stays in the pair while it is only read (the next iteration's input), and when the update
+ * would write into it ({@link #writableNext}) a spare takes its place: an array the checkpoints gave
+ * back ({@link #release}), or, while there is none yet, a copy. So a checkpoint costs the computing rank
+ * no copy once the first two checkpoints have been given back. Every array that enters the pair is a
+ * copy of a state or a returned buffer, so the cells an update never writes (a fixed boundary) hold
+ * the same values in all of them.
+ *
+ * <p>The halos of the next iteration are unpacked into the held buffer's ghost frame while the
+ * checkpoint is replicated; a checkpoint's ghost frame is therefore not part of the state it stands
+ * for: every reload receives the halos again before the first update ({@link PartitionKernel}).
  */
 public final class DoubleBuffer {
 
     private double[] live;
     private double[] next;
+    /** Whether {@link #live} (and {@link #next}) is a checkpoint's local copy, which nothing may write. */
+    private boolean liveHeld;
+    private boolean nextHeld;
+    /** An array given back by the checkpoints, to replace a held {@link #next}; or null. */
+    private double[] spare;
 
     /** Two buffers of the same length; {@code live} holds the current state. */
     public DoubleBuffer(double[] live, double[] next) {
@@ -44,10 +61,62 @@ public final class DoubleBuffer {
         };
     }
 
+    /**
+     * The buffer the next update writes into: {@link #next}, unless a checkpoint holds it; then a spare
+     * (or a copy of the held buffer) takes its place first.
+     */
+    public synchronized double[] writableNext() {
+        if (nextHeld) {
+            next = spare != null ? spare : next.clone();
+            spare = null;
+            nextHeld = false;
+        }
+        return next;
+    }
+
+    /**
+     * Lends buffer {@code index} ({@link #buffer}) to a checkpoint as its local copy: nothing writes it
+     * until {@link #release}d, and the update writes elsewhere ({@link #writableNext}).
+     *
+     * @return the held array
+     */
+    public synchronized double[] hold(int index) {
+        double[] held = buffer(index);
+        if (index == 0) {
+            liveHeld = true;
+        } else {
+            nextHeld = true;
+        }
+        return held;
+    }
+
+    /**
+     * A checkpoint gives back an array it {@link #hold held}: still in the pair, it may be written again;
+     * out of it, it becomes the spare.
+     */
+    public synchronized void release(double[] array) {
+        if (array == live) {
+            liveHeld = false;
+        } else if (array == next) {
+            nextHeld = false;
+        } else if (array.length == live.length) {
+            spare = array;
+        }
+    }
+
+    /** Whether buffer {@code index} is held by a checkpoint. */
+    public synchronized boolean isHeld(int index) {
+        buffer(index);
+        return index == 0 ? liveHeld : nextHeld;
+    }
+
     /** Makes the computed buffer the live one: the double-buffer swap. */
-    public void swap() {
+    public synchronized void swap() {
         double[] t = live;
         live = next;
         next = t;
+        boolean h = liveHeld;
+        liveHeld = nextHeld;
+        nextHeld = h;
     }
 }

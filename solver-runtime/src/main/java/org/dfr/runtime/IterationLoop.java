@@ -172,7 +172,7 @@ public final class IterationLoop {
         TreeMap<Integer, Double> partials = new TreeMap<>();
         for (Map.Entry<Integer, DoubleBuffer> e : states.buffers().entrySet()) {
             DoubleBuffer b = e.getValue();
-            partials.put(e.getKey(), kernel.update(e.getKey(), b.live(), b.next()));
+            partials.put(e.getKey(), kernel.update(e.getKey(), b.live(), b.writableNext()));
             counters.countUpdate();
         }
         states.markComputed(i);

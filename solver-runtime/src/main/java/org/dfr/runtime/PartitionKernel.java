@@ -16,8 +16,14 @@ import org.dfr.analysis.PartitionDependencies;
  *       this partition's contribution to the global residual;</li>
  *   <li>the residual contributions are summed over all partitions and the buffers swap.</li>
  * </ol>
- * A checkpoint of iteration {@code c} is a copy of the state buffer <em>after</em> the halos of
- * iteration {@code c} were unpacked into it, so it alone suffices to compute iteration {@code c+1}.
+ * A checkpoint of iteration {@code c} is the buffer state {@code c} was computed into; its ghost frame
+ * is not part of it: before computing {@code c+1} from a checkpoint the runtime unpacks the halos of
+ * {@code c} into it again.
+ *
+ * <p>The runtime may hand {@code update} any buffer of the partition that is not the input (a third
+ * one while a checkpoint holds one, see {@link DoubleBuffer}), so {@code update} must not read
+ * {@code out}: the cells it never writes, and that no halo fills, keep the values
+ * {@link #initialState} gave them, which every buffer of the partition shares.
  *
  * <p>Implementations must be deterministic and thread-safe for distinct partitions: the runtime
  * may call them concurrently for different partitions.

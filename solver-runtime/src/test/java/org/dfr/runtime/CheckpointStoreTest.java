@@ -96,6 +96,33 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void when_aBufferIsHeldAsTheLocalCopy_then_itIsTheCopyUncopiedAndDroppingItGivesItBackToTheBuffer() {
+        startMembers(MEMBERS);
+        CheckpointStore store = stores.get(1);
+        DoubleBuffer states = new DoubleBuffer(state(4), state(0));
+        double[] four = states.live();
+        store.holdLocal(4, 1, states, 0);
+        store.replicate(4, 1);
+        states.swap();
+        System.arraycopy(state(8), 0, states.writableNext(), 0, 1000);
+        store.holdLocal(8, 1, states, 1);
+        store.replicate(8, 1);
+
+        assertThat(store.local(4, 1)).as("the held buffer itself").isSameAs(four);
+        assertThat(stores.get(0).replicated(4, 1)).containsExactly(state(4));
+        assertThat(stores.get(2).replicated(8, 1)).containsExactly(state(8));
+
+        states.swap();
+        store.dropOlderThan(8, new int[] {1});
+        states.swap();
+
+        assertThat(store.local(4, 1)).isNull();
+        assertThat(states.isHeld(1)).as("8 is held").isTrue();
+        assertThat(states.writableNext()).as("the given-back copy of 4 replaces the held 8").isSameAs(four);
+        assertThat(store.local(8, 1)).containsExactly(state(8));
+    }
+
+    @Test
     void when_aPartitionDidNotChange_then_itIsNotSentAgainAndItsCopySurvivesTheDropOfTheOlderCheckpoint() {
         startMembers(MEMBERS);
         CheckpointStore store = stores.get(2);
