@@ -325,7 +325,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
     public double[] read(ReplicaRef ref) {
         if (ref.holders().contains(rankId)) {
             // an adopter that held a copy of the partition (the recovery prefers such adopters) reads its own
-            double[] state = held.joined(ref.iteration(), ref.partition());
+            double[] state = readHeld(ref.iteration(), ref.partition());
             if (state != null) {
                 return state;
             }

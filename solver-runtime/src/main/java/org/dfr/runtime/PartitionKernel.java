@@ -21,8 +21,8 @@ import org.dfr.analysis.PartitionDependencies;
  * {@code c} into it again.
  *
  * <p>The runtime may hand {@code update} any buffer of the partition that is not the input (a third
- * one while a checkpoint holds one, see {@link DoubleBuffer}), so {@code update} must not read
- * {@code out}: the cells it never writes, and that no halo fills, keep the values
+ * one while a checkpoint holds one, see {@link DoubleBuffer}), so {@code update} must not depend on
+ * what {@code out} held before the call: the cells it never writes, and that no halo fills, keep the values
  * {@link #initialState} gave them, which every buffer of the partition shares.
  *
  * <p>Implementations must be deterministic and thread-safe for distinct partitions: the runtime
