@@ -503,8 +503,8 @@ public final class RunCommand implements Callable<Integer> {
                 r.commitLagIterations(), CheckpointCopiesMixin.describe(r.checkpointBackups(), r.checkpointReplication()),
                 r.mode());
         if (ci != null && ci.chosenInterval() != null) {
-            out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms; replication %.3f ms, hidden"
-                            + " up to one iteration), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"
+            out.printf(Locale.ROOT, "checkpoint auto: measured checkpoint %.3f ms (local copy %.3f ms;"
+                            + " replication %.3f ms), iteration %.3f ms, MTBF %.4g s: Daly %d iterations chosen (Young %d),"
                             + " decided at iteration %d from rank %d%n",
                     ci.measuredCheckpointMillis(), ci.measuredCopyMillis(), ci.measuredReplicationMillis(),
                     ci.measuredIterationMillis(), ci.mtbfSeconds(), ci.chosenInterval(), ci.youngInterval(),

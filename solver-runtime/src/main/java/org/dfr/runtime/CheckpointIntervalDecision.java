@@ -36,13 +36,14 @@ public record CheckpointIntervalDecision(int epoch, int rank, int decidedAtItera
 
     /**
      * The cost of one in-loop checkpoint to the loop, from the initial checkpoint's measurement: the
-     * local copy, which the rank waits for, plus the part of the replication that the commit lag of
-     * {@link Checkpointing#DEFAULT_COMMIT_LAG_ITERATIONS} iteration(s) does not hide (a rank waits for
-     * its replication before the reduction that commits the checkpoint).
+     * local copy (since a checkpoint holds the state buffer itself, only bookkeeping) plus the whole
+     * replication. The replication runs in the background, but where the ranks fill the cores it
+     * competes with the computation: measured at 4096x4096 on 2x4 (docs/bench.md, session 19), a
+     * commit lag of 9 iterations left the loop overhead of a checkpoint what a lag of 1 did, so the lag
+     * hides none of it.
      */
-    public static double costMillis(double copyMillis, double replicationMillis, double iterationMillis) {
-        double hidden = Checkpointing.DEFAULT_COMMIT_LAG_ITERATIONS * iterationMillis;
-        return Math.max(MIN_COST_MILLIS, copyMillis + Math.max(0, replicationMillis - hidden));
+    public static double costMillis(double copyMillis, double replicationMillis) {
+        return Math.max(MIN_COST_MILLIS, copyMillis + replicationMillis);
     }
 
     /**
@@ -63,7 +64,7 @@ public record CheckpointIntervalDecision(int epoch, int rank, int decidedAtItera
     public static CheckpointIntervalDecision of(int epoch, int rank, int decidedAtIteration, double copyMillis,
                                                 double replicationMillis, double iterationMillis, double mtbfSeconds,
                                                 int iterations) {
-        double cost = costMillis(copyMillis, replicationMillis, iterationMillis);
+        double cost = costMillis(copyMillis, replicationMillis);
         int young = Math.max(1, Math.min(iterations, advice(cost, iterationMillis, mtbfSeconds).youngIterations()));
         return new CheckpointIntervalDecision(epoch, rank, decidedAtIteration, copyMillis, replicationMillis,
                 iterationMillis, cost, mtbfSeconds, young, chooseInterval(cost, iterationMillis, mtbfSeconds, iterations));

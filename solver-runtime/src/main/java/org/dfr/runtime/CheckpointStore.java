@@ -38,12 +38,6 @@ public final class CheckpointStore {
     private final PromotionRetry retry;
     private final ReplicaStore copies;
     private final TreeMap<Integer, Map<Integer, double[]>> local = new TreeMap<>();
-    /**
-     * Arrays of dropped local copies, by partition: a checkpoint of 16 MiB per rank otherwise
-     * allocates a fresh array, which the collector then copies into the old generation (most of the
-     * cost of a checkpoint with the parallel collector).
-     */
-    private final Map<Integer, double[]> recycled = new HashMap<>();
     /** The double buffers the local copies kept by {@link #holdLocal} belong to, by array identity. */
     private final Map<double[], DoubleBuffer> lenders = new IdentityHashMap<>();
     /** By partition: the iteration and copies this store replicated last (for unchanged states). */
@@ -81,14 +75,9 @@ public final class CheckpointStore {
         replicate(iteration, partition);
     }
 
-    /** Keeps a local copy of one partition's state (the checkpoint's cost on the computing rank). */
+    /** Keeps a copy of one partition's state as its local copy (the ranks hold their buffers instead: {@link #holdLocal}). */
     public synchronized void writeLocal(int iteration, int partition, double[] state) {
-        double[] copy = recycled.remove(partition);
-        if (copy == null || copy.length != state.length) {
-            copy = new double[state.length];
-        }
-        System.arraycopy(state, 0, copy, 0, state.length);
-        keep(iteration, partition, copy);
+        keep(iteration, partition, state.clone());
     }
 
     /**
@@ -110,13 +99,14 @@ public final class CheckpointStore {
         peakLocalCopies = Math.max(peakLocalCopies, localCopies());
     }
 
-    /** A dropped local copy: back to the double buffer it was held from, or kept for the next copy. */
+    /**
+     * A dropped local copy: back to the double buffer it was held from, which writes into it again
+     * instead of allocating (a copy of its own, {@link #writeLocal} or an adopted one, is left to the collector).
+     */
     private void discard(int partition, double[] copy) {
         DoubleBuffer lender = lenders.remove(copy);
         if (lender != null) {
             lender.release(copy);
-        } else {
-            recycled.put(partition, copy);
         }
     }
 
@@ -140,7 +130,9 @@ public final class CheckpointStore {
             return false;
         }
         ReplicaRef previous = replicatedRef(iteration, partition);
-        // the older local copy stays until this one is committed, so both arrays are stable here
+        // the older local copy stays until this one is committed, so neither array is written here but for the
+        // ghost frame of a held one, into which the next iteration unpacks its halos: at worst an unchanged
+        // state is sent again
         if (before != null && Arrays.equals(before, copy) && last.ref().equals(replicatedRef(last.iteration(), partition))
                 && copies.intact(last.ref())) {
             ReplicaRef shared = last.ref();
@@ -295,8 +287,7 @@ public final class CheckpointStore {
 
     /** Adopts a local copy loaded from the replicated map (a replacement taking over a partition). */
     public synchronized void adoptLocal(int iteration, int partition, double[] state) {
-        local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, state.clone());
-        peakLocalCopies = Math.max(peakLocalCopies, localCopies());
+        keep(iteration, partition, state.clone());
     }
 
     /** Where the replicated copies are, read from the locator; null when the locator is gone. */

@@ -123,7 +123,7 @@ class AutoCheckpointIntervalIT {
         assertThat(ci).isNotNull();
         assertThat(ci.mtbfSeconds()).isEqualTo(MTBF_SECONDS);
         assertThat(ci.measuredCheckpointMillis()).isCloseTo(CheckpointIntervalDecision.costMillis(
-                ci.measuredCopyMillis(), ci.measuredReplicationMillis(), ci.measuredIterationMillis()), within(1e-9));
+                ci.measuredCopyMillis(), ci.measuredReplicationMillis()), within(1e-9));
         assertThat(ci.chosenInterval()).isEqualTo(CheckpointIntervalDecision.chooseInterval(
                 ci.measuredCheckpointMillis(), ci.measuredIterationMillis(), MTBF_SECONDS, iterations));
         assertThat(ci.chosenInterval()).isBetween(1, iterations);
