@@ -123,7 +123,6 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         return best;
     }
 
-
     List<Integer> lostList() {
         return Arrays.stream(lost).boxed().toList();
     }

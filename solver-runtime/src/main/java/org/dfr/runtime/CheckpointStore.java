@@ -94,7 +94,7 @@ public final class CheckpointStore {
     private void keep(int iteration, int partition, double[] copy) {
         double[] replaced = local.computeIfAbsent(iteration, k -> new HashMap<>()).put(partition, copy);
         if (replaced != null && replaced != copy) {
-            discard(partition, replaced);
+            discard(replaced);
         }
         peakLocalCopies = Math.max(peakLocalCopies, localCopies());
     }
@@ -103,7 +103,7 @@ public final class CheckpointStore {
      * A dropped local copy: back to the double buffer it was held from, which writes into it again
      * instead of allocating (a copy of its own, {@link #writeLocal} or an adopted one, is left to the collector).
      */
-    private void discard(int partition, double[] copy) {
+    private void discard(double[] copy) {
         DoubleBuffer lender = lenders.remove(copy);
         if (lender != null) {
             lender.release(copy);
@@ -237,7 +237,7 @@ public final class CheckpointStore {
     public synchronized List<Integer> dropLocalOlderThan(int committed) {
         List<Integer> dropped = new ArrayList<>(local.headMap(committed, false).keySet());
         for (int old : dropped) {
-            local.remove(old).forEach(this::discard);
+            local.remove(old).values().forEach(this::discard);
         }
         return dropped;
     }
@@ -246,7 +246,7 @@ public final class CheckpointStore {
     public synchronized void dropLocal(int iteration) {
         Map<Integer, double[]> copies = local.remove(iteration);
         if (copies != null) {
-            copies.forEach(this::discard);
+            copies.values().forEach(this::discard);
         }
         lastReplicated.values().removeIf(r -> r.iteration() == iteration);
     }

@@ -290,11 +290,7 @@ public final class Checkpointing implements AutoCloseable {
     /** Lets a file checkpoint in progress finish; stops the replication thread. */
     @Override
     public void close() {
-        Pending p = pending;
-        if (p != null) {
-            p.cancelled = true;
-        }
-        replicator.shutdown();
+        stopReplication();
         if (files != null) {
             files.close();
         }
