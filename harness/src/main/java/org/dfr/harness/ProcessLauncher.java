@@ -158,7 +158,17 @@ public final class ProcessLauncher {
      */
     public static final String RANK_JVM_OPTIONS_PROPERTY = "dfr.rankJvmOptions";
 
+    /**
+     * System property: the tmpfs in which each run makes its directory for checkpoint copies between the rank
+     * processes ({@link ClusterSettings#sharedMemoryDirectory}); {@value #DEFAULT_SHARED_MEMORY_ROOT} by default,
+     * {@code none} for every copy over the data plane (loopback TCP).
+     */
+    public static final String SHARED_MEMORY_ROOT_PROPERTY = "dfr.sharedMemoryRoot";
+    /** Where the shared-memory directories go when {@value #SHARED_MEMORY_ROOT_PROPERTY} is not set. */
+    public static final String DEFAULT_SHARED_MEMORY_ROOT = "/dev/shm";
+
     private final ClusterSettings settings;
+    private Path sharedMemoryRoot = defaultSharedMemoryRoot();
     private RankProcessListener listener = RankProcessListener.NONE;
     private long runTimeoutMillis = -1;
     private List<String> jvmOptions = List.of();
@@ -192,6 +202,35 @@ public final class ProcessLauncher {
     public ProcessLauncher sampleSink(Consumer<List<TimelineSample>> sink) {
         this.sampleSink = sink;
         return this;
+    }
+
+    /**
+     * The tmpfs in which the run makes its directory for checkpoint copies between the rank processes, deleted
+     * after the run; null for none (every copy over the data plane). Default: {@value #SHARED_MEMORY_ROOT_PROPERTY},
+     * else {@value #DEFAULT_SHARED_MEMORY_ROOT}; a root that is not a writable directory means none.
+     */
+    public ProcessLauncher sharedMemoryRoot(Path root) {
+        this.sharedMemoryRoot = root;
+        return this;
+    }
+
+    private static Path defaultSharedMemoryRoot() {
+        String value = System.getProperty(SHARED_MEMORY_ROOT_PROPERTY, DEFAULT_SHARED_MEMORY_ROOT);
+        return value.isBlank() || value.equals("none") ? null : Path.of(value);
+    }
+
+    /** A fresh directory for the run's shared-memory copies, or null when there is no usable root. */
+    private Path createSharedMemoryDirectory() {
+        if (sharedMemoryRoot == null || !Files.isDirectory(sharedMemoryRoot) || !Files.isWritable(sharedMemoryRoot)) {
+            return null;
+        }
+        try {
+            return Files.createTempDirectory(sharedMemoryRoot, "dfr-copies-");
+        } catch (IOException e) {
+            LOG.warn("no shared memory for the checkpoint copies (they go over loopback TCP): cannot create a"
+                    + " directory in {}: {}", sharedMemoryRoot, e.getMessage());
+            return null;
+        }
     }
 
     public ProcessLauncher listener(RankProcessListener value) {
@@ -236,6 +275,7 @@ public final class ProcessLauncher {
         long timeoutMillis = runTimeoutMillis > 0 ? runTimeoutMillis : derivedTimeoutMillis(config);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         Path dir = createTempDirectory();
+        Path shared = createSharedMemoryDirectory();
         // the ranks of a host live in different JVMs: this one decides for every host (CappingLines)
         IdleHostCapping capping = config.capIdleHosts()
                 ? new IdleHostCapping(spec, Runner.sysfsRoot(config), Runner.allHosts(config),
@@ -254,9 +294,9 @@ public final class ProcessLauncher {
                     int basePort = settings.basePort() > 0 ? settings.basePort()
                             : HazelcastConfigs.freeBasePort(spec.memberCount() + 2, addressesOf(spec));
                     RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config),
-                            ProcessHandle.current().pid()).write(configFile);
+                            ProcessHandle.current().pid()).withSharedMemoryDirectory(shared).write(configFile);
                     Path founderUp = dir.resolve("founder-up-" + attempt);
-                    Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, relay);
+                    Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, shared, relay);
                     try {
                         supervision.run(rank -> {
                             List<String> cmd = command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
@@ -299,6 +339,10 @@ public final class ProcessLauncher {
                 capping.close();
             }
             deleteRecursively(dir);
+            if (shared != null) {
+                // the files of ranks killed with SIGKILL: nobody else deletes them
+                deleteRecursively(shared);
+            }
         }
     }
 
@@ -401,13 +445,17 @@ public final class ProcessLauncher {
         private final BlockingQueue<RankProcess> exited = new LinkedBlockingQueue<>();
         private final Map<Integer, Integer> exitCodes = new TreeMap<>();
         private final Path dir;
+        /** The run's shared-memory directory, or null. */
+        private final Path shared;
         private final CappingRelay capping;
 
-        Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, CappingRelay capping) {
+        Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, Path shared,
+                    CappingRelay capping) {
             this.config = config;
             this.deadlineNanos = deadlineNanos;
             this.timeoutMillis = timeoutMillis;
             this.dir = dir;
+            this.shared = shared;
             this.capping = capping;
         }
 
@@ -567,6 +615,9 @@ public final class ProcessLauncher {
                 }
             }
             deleteRecursively(dir);
+            if (shared != null) {
+                deleteRecursively(shared);
+            }
         }
 
         private void killAll() {

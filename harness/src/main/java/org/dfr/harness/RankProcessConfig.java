@@ -29,13 +29,15 @@ import org.dfr.runtime.DiskCheckpoints;
  *     0 (a file written before the option existed, which has no such field) means the default
  * @param checkpointReplication the path of the replicated copies ({@link ClusterSettings#checkpointReplication});
  *     null (a file written before the option existed) means the default
+ * @param sharedMemoryDirectory where the ranks of one machine hand each other checkpoint copies
+ *     ({@link ClusterSettings#sharedMemoryDirectory}); null for none
  */
 public record RankProcessConfig(RunConfig run, String clusterName, int basePort, int heartbeatIntervalMillis,
                                 int maxNoHeartbeatMillis, long messageTimeoutMillis, long recoveryTimeoutMillis,
                                 long joinTimeoutMillis, long collectTimeoutMillis, long launcherPid,
                                 List<String> hostAddresses, long dataToken,
                                 DiskCheckpoints diskCheckpoints, long respawnWaitMillis, int checkpointBackups,
-                                CheckpointReplication checkpointReplication) {
+                                CheckpointReplication checkpointReplication, String sharedMemoryDirectory) {
 
     public RankProcessConfig {
         Objects.requireNonNull(run);
@@ -58,7 +60,16 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 settings.maxNoHeartbeatMillis(), settings.messageTimeoutMillis(), settings.recoveryTimeoutMillis(),
                 settings.joinTimeoutMillis(), collectTimeoutMillis, launcherPid, settings.hostAddresses(),
                 settings.dataToken(), settings.diskCheckpoints(), settings.respawnWaitMillis(),
-                settings.checkpointBackups(), settings.checkpointReplication());
+                settings.checkpointBackups(), settings.checkpointReplication(),
+                settings.sharedMemoryDirectory() == null ? null : settings.sharedMemoryDirectory().toString());
+    }
+
+    /** This configuration with the ranks' shared-memory directory (null: none). */
+    public RankProcessConfig withSharedMemoryDirectory(Path directory) {
+        return new RankProcessConfig(run, clusterName, basePort, heartbeatIntervalMillis, maxNoHeartbeatMillis,
+                messageTimeoutMillis, recoveryTimeoutMillis, joinTimeoutMillis, collectTimeoutMillis, launcherPid,
+                hostAddresses, dataToken, diskCheckpoints, respawnWaitMillis, checkpointBackups, checkpointReplication,
+                directory == null ? null : directory.toString());
     }
 
     /** A fresh {@link ClusterSettings} equal to the launcher's. */
@@ -76,7 +87,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
                 .diskCheckpoints(diskCheckpoints)
                 .respawnWaitMillis(respawnWaitMillis)
                 .checkpointBackups(checkpointBackups)
-                .checkpointReplication(checkpointReplication);
+                .checkpointReplication(checkpointReplication)
+                .sharedMemoryDirectory(sharedMemoryDirectory == null ? null : Path.of(sharedMemoryDirectory));
     }
 
     /** Writes this configuration as JSON, atomically. */

@@ -1,5 +1,6 @@
 package org.dfr.runtime;
 
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
@@ -61,6 +62,7 @@ public final class ClusterSettings {
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
     private int checkpointBackups = DEFAULT_CHECKPOINT_BACKUPS;
     private CheckpointReplication checkpointReplication = DEFAULT_CHECKPOINT_REPLICATION;
+    private Path sharedMemoryDirectory;
 
     /** The address every member binds when no host addresses are given: loopback. */
     public static final String DEFAULT_ADDRESS = "127.0.0.1";
@@ -248,6 +250,21 @@ public final class ClusterSettings {
 
     public ClusterSettings checkpointReplication(CheckpointReplication value) {
         this.checkpointReplication = value == null ? DEFAULT_CHECKPOINT_REPLICATION : value;
+        return this;
+    }
+
+    /**
+     * The directory in shared memory (a tmpfs) through which rank processes of one machine hand each other their
+     * checkpoint copies ({@link SharedMemoryCopies}), or null (the default): every copy over the data plane. Set by
+     * the launcher of rank processes for the run, which deletes it afterwards; a rank on a machine where it does
+     * not exist sends over the data plane.
+     */
+    public Path sharedMemoryDirectory() {
+        return sharedMemoryDirectory;
+    }
+
+    public ClusterSettings sharedMemoryDirectory(Path directory) {
+        this.sharedMemoryDirectory = directory;
         return this;
     }
 

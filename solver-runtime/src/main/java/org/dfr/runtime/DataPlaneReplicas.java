@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
@@ -43,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * {@value #SLICE_DOUBLES} doubles ({@link MessageKind#REPLICA_COPY}), straight from the local copy; the
  * write returns once every holder acknowledged the whole copy ({@link MessageKind#REPLICA_ACK}). A holder
  * that dies or cannot be reached meanwhile is replaced by the next live rank in that order.
+ *
+ * <p>A holder in another process of the writer's machine gets the copy through a file in shared memory instead
+ * ({@link SharedMemoryCopies}, {@link MessageKind#REPLICA_SHARED}): one copy in, one out, where loopback TCP
+ * copies each byte four times and adds the kernel's TCP work. A holder that finds no such file is on another
+ * machine: it says so ({@link MessageKind#REPLICA_NOT_SHARED}), and gets this copy and all later ones as slices.
  *
  * <p>Why not the checkpoint map: measured by {@code ReplicationPathBenchmark} (docs/bench.md, session 15),
  * the data plane moves a state to two holders in 0.15 (1 MiB) to 0.56 (16 MiB) of the map's time, and
@@ -101,7 +107,11 @@ public final class DataPlaneReplicas implements ReplicaStore {
     private final int copies;
     private final long timeoutMillis;
     private final HeldReplicas held = new HeldReplicas(SLICE_DOUBLES);
-    private final Map<AckKey, CompletableFuture<Void>> acks = new ConcurrentHashMap<>();
+    /** Completed with true when the holder has the copy, false when it found no file in shared memory. */
+    private final Map<AckKey, CompletableFuture<Boolean>> acks = new ConcurrentHashMap<>();
+    private final SharedMemoryCopies shared;
+    /** Copies holders took from shared memory. */
+    private final AtomicLong sharedCopies = new AtomicLong();
     private final Map<FetchKey, Fetch> fetches = new ConcurrentHashMap<>();
     /**
      * Request ids, carried in the epoch field of every replica message (holders have no use for epochs): an
@@ -115,6 +125,8 @@ public final class DataPlaneReplicas implements ReplicaStore {
     /** Sends acknowledgements and serves fetches: never on the thread that delivers (it may be a computing rank's). */
     private final ExecutorService server;
     private final ExecutorService answers;
+    /** Copies copies out of shared memory: not on the delivering thread, which may be a computing rank's. */
+    private final ExecutorService intake;
 
     /**
      * @param liveRanks     the ranks in the cluster now
@@ -135,7 +147,18 @@ public final class DataPlaneReplicas implements ReplicaStore {
     public DataPlaneReplicas(int rankId, DataPlane dataPlane, Supplier<? extends Collection<Integer>> liveRanks,
                              IntPredicate isLive, IntPredicate settled, IntUnaryOperator hostOf, int copies,
                              long timeoutMillis) {
+        this(rankId, dataPlane, liveRanks, isLive, settled, hostOf, copies, timeoutMillis, SharedMemoryCopies.NONE);
+    }
+
+    /**
+     * @param shared where copies for holders in other processes of this machine go ({@link SharedMemoryCopies#NONE}:
+     *               all over the data plane); closed with this store
+     */
+    public DataPlaneReplicas(int rankId, DataPlane dataPlane, Supplier<? extends Collection<Integer>> liveRanks,
+                             IntPredicate isLive, IntPredicate settled, IntUnaryOperator hostOf, int copies,
+                             long timeoutMillis, SharedMemoryCopies shared) {
         this.rankId = rankId;
+        this.shared = shared;
         this.dataPlane = dataPlane;
         this.liveRanks = liveRanks;
         this.isLive = isLive;
@@ -145,6 +168,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
         this.timeoutMillis = timeoutMillis;
         this.server = daemonExecutor("dfr-rank" + rankId + "-replica-server");
         this.answers = daemonExecutor("dfr-rank" + rankId + "-replica-answers");
+        this.intake = daemonExecutor("dfr-rank" + rankId + "-replica-intake");
         dataPlane.mailbox().attachReplicaChannel(new Mailbox.ReplicaChannel() {
             @Override
             public void accept(MessageKey key, double[] payload) {
@@ -222,32 +246,28 @@ public final class DataPlaneReplicas implements ReplicaStore {
             while (placed.size() + trying.size() < copies && !candidates.isEmpty()) {
                 trying.add(candidates.poll());
             }
-            Map<AckKey, CompletableFuture<Void>> waits = new LinkedHashMap<>();
+            Map<AckKey, Boolean> waits = new LinkedHashMap<>(); // whether through shared memory
             for (int holder : trying) {
                 requireOpen();
                 AckKey key = new AckKey(iteration, partition, holder, requests.incrementAndGet());
-                CompletableFuture<Void> ack = new CompletableFuture<>();
-                acks.put(key, ack);
+                acks.put(key, new CompletableFuture<>());
+                boolean viaShared = false;
                 try {
-                    sendSlices(holder, key.request(), iteration, partition, state);
-                    waits.put(key, ack);
+                    viaShared = sendCopy(holder, key.request(), iteration, partition, state);
+                    waits.put(key, viaShared);
                 } catch (CommunicationException e) {
                     acks.remove(key);
+                    if (viaShared) {
+                        shared.abandon(holder, partition);
+                    }
                     LOG.debug("rank {}: copy of checkpoint {} of partition {} not sent to rank {}: {}", rankId, iteration,
                             partition, holder, e.getMessage());
                 }
             }
             trying.clear();
-            for (Map.Entry<AckKey, CompletableFuture<Void>> w : waits.entrySet()) {
-                int holder = w.getKey().holder();
-                try {
-                    await(w.getValue(), holder);
-                    placed.add(holder);
-                } catch (CommunicationException e) {
-                    LOG.debug("rank {}: rank {} did not take the copy of checkpoint {} of partition {}: {}", rankId, holder,
-                            iteration, partition, e.getMessage());
-                } finally {
-                    acks.remove(w.getKey());
+            for (Map.Entry<AckKey, Boolean> w : waits.entrySet()) {
+                if (awaitCopy(w.getKey(), w.getValue(), state)) {
+                    placed.add(w.getKey().holder());
                 }
             }
             requireOpen();
@@ -257,6 +277,61 @@ public final class DataPlaneReplicas implements ReplicaStore {
                     null);
         }
         return ReplicaRef.heldBy(iteration, partition, placed);
+    }
+
+    /**
+     * Sends one copy to {@code holder}: through shared memory when the holder may be on this machine, else as
+     * slices.
+     *
+     * @return whether through shared memory
+     */
+    private boolean sendCopy(int holder, int request, int iteration, int partition, double[] state) {
+        if (shared.mayPlaceFor(holder) && !dataPlane.isInJvm(holder)
+                && shared.place(holder, partition, iteration, request, state)) {
+            dataPlane.send(holder, new MessageKey(request, MessageKind.REPLICA_SHARED, iteration, partition, rankId),
+                    new double[] {state.length});
+            return true;
+        }
+        sendSlices(holder, request, iteration, partition, state);
+        return false;
+    }
+
+    /**
+     * Waits for the holder of {@code key} to take its copy; one that found no file in shared memory gets the copy
+     * again as slices, under a new request.
+     *
+     * @return whether the holder has the copy
+     */
+    private boolean awaitCopy(AckKey key, boolean viaShared, double[] state) {
+        int holder = key.holder();
+        try {
+            if (Boolean.TRUE.equals(await(acks.get(key), holder))) {
+                if (viaShared) {
+                    sharedCopies.incrementAndGet();
+                }
+                return true;
+            }
+            // REPLICA_NOT_SHARED: the holder is on another machine
+            shared.elsewhere(holder);
+            acks.remove(key);
+            AckKey again = new AckKey(key.iteration(), key.partition(), holder, requests.incrementAndGet());
+            acks.put(again, new CompletableFuture<>());
+            try {
+                sendSlices(holder, again.request(), key.iteration(), key.partition(), state);
+                return Boolean.TRUE.equals(await(acks.get(again), holder));
+            } finally {
+                acks.remove(again);
+            }
+        } catch (CommunicationException e) {
+            if (viaShared) {
+                shared.abandon(holder, key.partition()); // a late reader keeps what it read; the next write makes a new file
+            }
+            LOG.debug("rank {}: rank {} did not take the copy of checkpoint {} of partition {}: {}", rankId, holder,
+                    key.iteration(), key.partition(), e.getMessage());
+            return false;
+        } finally {
+            acks.remove(key);
+        }
     }
 
     private void sendSlices(int to, int request, int iteration, int partition, double[] state) {
@@ -496,10 +571,11 @@ public final class DataPlaneReplicas implements ReplicaStore {
                             key.a(), rankId), new double[0]));
                 }
             }
-            case REPLICA_ACK -> {
-                CompletableFuture<Void> ack = acks.get(new AckKey(key.iteration(), key.a(), key.b(), key.epoch()));
+            case REPLICA_SHARED -> submit(intake, () -> takeShared(key, (int) payload[0]));
+            case REPLICA_ACK, REPLICA_NOT_SHARED -> {
+                CompletableFuture<Boolean> ack = acks.get(new AckKey(key.iteration(), key.a(), key.b(), key.epoch()));
                 if (ack != null) {
-                    ack.complete(null);
+                    ack.complete(key.kind() == MessageKind.REPLICA_ACK);
                 }
             }
             case REPLICA_DROP -> held.drop(key.iteration(), key.a());
@@ -515,6 +591,30 @@ public final class DataPlaneReplicas implements ReplicaStore {
             }
             default -> throw new IllegalArgumentException("not a replica message: " + key);
         }
+    }
+
+    /** Takes a copy placed in shared memory ({@link MessageKind#REPLICA_SHARED}), on the intake thread. */
+    private void takeShared(MessageKey key, int length) {
+        int writer = key.b();
+        int request = key.epoch();
+        SharedMemoryCopies.Taken taken = shared.take(writer, key.a(), key.iteration(), request, length, SLICE_DOUBLES,
+                held::slice);
+        switch (taken.outcome()) {
+            case TAKEN -> {
+                held.acceptWhole(key.iteration(), key.a(), writer, length, taken.slices());
+                answer(() -> reply(writer, new MessageKey(request, MessageKind.REPLICA_ACK, key.iteration(), key.a(),
+                        rankId), new double[0]));
+            }
+            case ABSENT -> answer(() -> reply(writer, new MessageKey(request, MessageKind.REPLICA_NOT_SHARED,
+                    key.iteration(), key.a(), rankId), new double[0]));
+            case STALE -> LOG.debug("rank {}: rank {} gave up the copy of checkpoint {} of partition {}", rankId, writer,
+                    key.iteration(), key.a());
+        }
+    }
+
+    @Override
+    public long sharedMemoryCopies() {
+        return sharedCopies.get();
     }
 
     /** Sends a fetched copy, on the thread that serves fetches (a large, possibly slow send). */
@@ -611,6 +711,8 @@ public final class DataPlaneReplicas implements ReplicaStore {
         closed = true;
         server.shutdownNow();
         answers.shutdownNow();
+        intake.shutdownNow();
+        shared.close();
         fetches.values().forEach(f -> f.done.complete(null));
         acks.values().forEach(a -> a.completeExceptionally(new CommunicationException("closed", null)));
         probes.values().forEach(p -> p.complete(false));

@@ -111,12 +111,28 @@ final class HeldReplicas {
             return -1;
         }
         incoming.remove(id);
+        keep(iteration, partition, new Copy(in.slices, in.length, in.writer));
+        return in.writer;
+    }
+
+    /**
+     * Takes a whole copy at once (read from shared memory, {@link SharedMemoryCopies}), in slices of arrays from
+     * {@link #slice}, as if its slices had arrived: it replaces a copy of the same checkpoint that was arriving.
+     */
+    synchronized void acceptWhole(int iteration, int partition, int writer, int length, double[][] slices) {
+        Incoming replaced = incoming.remove(new Id(iteration, partition));
+        if (replaced != null) {
+            recycle(replaced.slices);
+        }
+        keep(iteration, partition, new Copy(slices, length, writer));
+    }
+
+    private void keep(int iteration, int partition, Copy copy) {
         NavigableMap<Integer, Copy> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
-        release(held.put(iteration, new Copy(in.slices, in.length, in.writer)));
+        release(held.put(iteration, copy));
         while (held.size() > KEPT_PER_PARTITION) {
             release(held.pollFirstEntry().getValue());
         }
-        return in.writer;
     }
 
     /**

@@ -57,9 +57,12 @@ public final class RankCounters {
         return new long[] {replicationCount, replicationNanos};
     }
 
-    /** The statistics of rank {@code rank}, with the data plane's count of dropped stale messages. */
-    public synchronized RankStats stats(int rank, long droppedStaleMessages) {
+    /**
+     * The statistics of rank {@code rank}, with the data plane's count of dropped stale messages and the replicas'
+     * of copies written through shared memory.
+     */
+    public synchronized RankStats stats(int rank, long droppedStaleMessages, long sharedMemoryCopies) {
         return new RankStats(rank, kernelUpdates.get(), kernelUpdatesDuringRecovery.get(), droppedStaleMessages,
-                loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount);
+                loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount, sharedMemoryCopies);
     }
 }

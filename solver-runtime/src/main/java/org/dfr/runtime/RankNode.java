@@ -129,7 +129,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         DataPlaneReplicas heldByPeers = settings.checkpointReplication() == CheckpointReplication.DATA_PLANE
                 ? new DataPlaneReplicas(rankId, dataPlane, this::liveRanksNow, this::isLiveNow,
                         this::isSettledNow, spec::hostOf, settings.checkpointBackups(),
-                        settings.messageTimeoutMillis())
+                        settings.messageTimeoutMillis(),
+                        SharedMemoryCopies.in(settings.sharedMemoryDirectory(), rankId))
                 : null;
         HazelcastInstance hz;
         ProcFs proc = new ProcFs(ProcFs.DEFAULT_ROOT);
@@ -637,7 +638,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     /** What this rank did so far. */
     public RankStats stats() {
-        return counters.stats(rankId, mailbox.droppedCount());
+        return counters.stats(rankId, mailbox.droppedCount(), replicas.sharedMemoryCopies());
     }
 
     // ------------------------------------------------------------------ death

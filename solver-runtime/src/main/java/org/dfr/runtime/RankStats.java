@@ -9,19 +9,20 @@ package org.dfr.runtime;
  * @param loopMicros time from the first iteration's start to the last one's end (recoveries included)
  * @param checkpointMicros time the rank's own thread spent writing checkpoints: the local copies (the
  *        replicated copies are written by its replication thread)
+ * @param sharedMemoryCopies checkpoint copies written through shared memory ({@link SharedMemoryCopies})
  */
 public record RankStats(int rank, long kernelUpdates, long kernelUpdatesDuringRecovery, long droppedStaleMessages,
-                        long loopMicros, long checkpointMicros, int checkpoints) {
+                        long loopMicros, long checkpointMicros, int checkpoints, long sharedMemoryCopies) {
 
     /** One line of text, for the stats map. */
     public String encode() {
         return rank + "," + kernelUpdates + "," + kernelUpdatesDuringRecovery + "," + droppedStaleMessages + ","
-                + loopMicros + "," + checkpointMicros + "," + checkpoints;
+                + loopMicros + "," + checkpointMicros + "," + checkpoints + "," + sharedMemoryCopies;
     }
 
     public static RankStats decode(String line) {
         String[] f = line.split(",");
         return new RankStats(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6]));
+                Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6]), Long.parseLong(f[7]));
     }
 }

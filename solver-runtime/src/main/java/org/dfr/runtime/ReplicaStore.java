@@ -63,6 +63,11 @@ public interface ReplicaStore extends AutoCloseable {
         return 0;
     }
 
+    /** Copies this rank wrote through shared memory so far ({@link SharedMemoryCopies}); none but on the data plane. */
+    default long sharedMemoryCopies() {
+        return 0;
+    }
+
     /** Checkpoint copies this rank holds for other ranks now (none where the copies live elsewhere). */
     default int heldCopies() {
         return 0;

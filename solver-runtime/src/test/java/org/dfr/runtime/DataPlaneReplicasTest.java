@@ -3,20 +3,26 @@ package org.dfr.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.function.IntUnaryOperator;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.Mailbox;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Checkpoint copies over the data plane: placed on holders of other hosts, read back bit for bit from a
@@ -43,6 +49,12 @@ class DataPlaneReplicasTest {
     }
 
     private void openRanks(int count, String cluster, int copies, IntUnaryOperator hostOf) throws Exception {
+        openRanks(count, cluster, copies, hostOf, rank -> null);
+    }
+
+    /** @param sharedDirectory each rank's shared-memory directory (null: none) */
+    private void openRanks(int count, String cluster, int copies, IntUnaryOperator hostOf,
+                           IntFunction<Path> sharedDirectory) throws Exception {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         int[] ports = new int[count];
         for (int r = 0; r < count; r++) {
@@ -53,8 +65,8 @@ class DataPlaneReplicasTest {
             ports[r] = plane.port();
             planes.add(plane);
             live.add(r);
-            replicas.add(new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains, hostOf,
-                    copies, TIMEOUT_MILLIS));
+            replicas.add(new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains, live::contains, hostOf,
+                    copies, TIMEOUT_MILLIS, SharedMemoryCopies.in(sharedDirectory.apply(r), r)));
         }
     }
 
@@ -107,6 +119,62 @@ class DataPlaneReplicasTest {
         assertThat(bits(replicas.get(3).read(ReplicaRef.fromBytes(ref.toBytes())))).isEqualTo(bits(state));
         assertThat(replicas.get(3).holds(ref)).isTrue();
         assertThat(replicas.get(0).intact(ref)).isTrue();
+    }
+
+    @Test
+    void when_holdersAreOtherProcessesOfThisMachine_then_theCopiesGoThroughSharedMemoryBitForBit(@TempDir Path shm)
+            throws Exception {
+        openRanks(4, null, 2, rank -> rank, rank -> shm);
+        double[] state = randomState(11);
+        state[STATE_DOUBLES - 1] = Double.NaN;
+
+        ReplicaRef ref = replicas.get(0).write(4, 0, state);
+
+        assertThat(ref.holders()).containsExactly(1, 2);
+        assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(2);
+        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0", "w0/h2-p0");
+        assertThat(bits(replicas.get(1).readHeld(4, 0))).isEqualTo(bits(state));
+        assertThat(bits(replicas.get(3).read(ref))).as("fetched from a holder over TCP").isEqualTo(bits(state));
+
+        double[] next = randomState(12);
+        replicas.get(0).write(8, 0, next);
+
+        assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(4);
+        assertThat(filesUnder(shm)).as("the files are reused").containsExactly("w0/h1-p0", "w0/h2-p0");
+        assertThat(bits(replicas.get(2).readHeld(8, 0))).isEqualTo(bits(next));
+        assertThat(bits(replicas.get(2).readHeld(4, 0))).as("the older copy is the holder's own").isEqualTo(bits(state));
+
+        replicas.get(0).close();
+        assertThat(filesUnder(shm)).as("a writer that ends in order deletes its files").isEmpty();
+    }
+
+    @Test
+    void when_aHolderIsOnAnotherMachine_then_itGetsSlicesAndNoFileFromThenOn(@TempDir Path shm,
+                                                                             @TempDir Path otherMachine)
+            throws Exception {
+        // ranks 0 and 1 share a machine; rank 2 sees another directory
+        openRanks(3, null, 2, rank -> rank, rank -> rank == 2 ? otherMachine : shm);
+        double[] state = randomState(13);
+
+        ReplicaRef ref = replicas.get(0).write(4, 0, state);
+
+        assertThat(ref.holders()).containsExactly(1, 2);
+        assertThat(replicas.get(0).sharedMemoryCopies()).as("rank 1's only").isEqualTo(1);
+        assertThat(bits(replicas.get(2).readHeld(4, 0))).isEqualTo(bits(state));
+        assertThat(filesUnder(shm)).as("the file for rank 2 was deleted").containsExactly("w0/h1-p0");
+
+        replicas.get(0).write(8, 0, randomState(14));
+
+        assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(2);
+        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0");
+        assertThat(filesUnder(otherMachine)).isEmpty();
+        assertThat(replicas.get(2).heldCopies()).isEqualTo(2);
+    }
+
+    private static List<String> filesUnder(Path dir) throws IOException {
+        try (Stream<Path> all = Files.walk(dir)) {
+            return all.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
+        }
     }
 
     @Test

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.harness.RunConfig;
@@ -26,6 +30,7 @@ import org.dfr.runtime.RunFailedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,6 +54,9 @@ class ProcessModeIT {
     private final List<ProcessHandle> everyProcess = new CopyOnWriteArrayList<>();
     private final List<Integer> formationAttempts = new CopyOnWriteArrayList<>();
     private volatile long formationMillis = -1;
+    /** The launcher's shared-memory root for the rank processes' checkpoint copies. */
+    @TempDir
+    Path sharedMemory;
 
     @BeforeAll
     static void sequentialReference() {
@@ -65,6 +73,13 @@ class ProcessModeIT {
                 .allSatisfy(p -> assertThat(ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive))
                         .as("rank process %d is alive", p.pid())
                         .isNotEqualTo(Optional.of(true))));
+    }
+
+    @AfterEach
+    void noSharedMemoryFileOutlivesTheRun() throws IOException {
+        try (Stream<Path> left = Files.list(sharedMemory)) {
+            assertThat(left).as("the run's shared-memory directory is deleted, SIGKILLed ranks' files included").isEmpty();
+        }
     }
 
     @Test
@@ -108,6 +123,10 @@ class ProcessModeIT {
         assertThat(recovery.recomputedPartitionIterations()).isEqualTo(expectedWork);
         RunReport.Failure failure = report.failures().get(0);
         assertThat(failure.ranks()).containsExactly(1);
+        // the ranks share this machine: each of the 7 survivors handed the 2 copies of its partition's initial
+        // checkpoint to its holders through shared memory (the killed rank's count died with it)
+        assertThat(report.ranks().stream().mapToLong(RunReport.RankActivity::sharedMemoryCopies).sum())
+                .isGreaterThanOrEqualTo(7 * 2);
         assertThat(failure.iteration()).isEqualTo(4);
         // a SIGKILLed JVM refuses connections at once: far below the 5 s heartbeat timeout
         assertThat(failure.detectionMillis()).isNotNull().isBetween(0L, 4_000L);
@@ -235,6 +254,7 @@ class ProcessModeIT {
 
     private ProcessLauncher launcher(ClusterSettings settings) {
         return new ProcessLauncher(settings)
+                .sharedMemoryRoot(sharedMemory)
                 .runTimeoutMillis(TEST_RUN_TIMEOUT_MILLIS)
                 .jvmOptions(FAST_START)
                 .listener(new RankProcessListener() {

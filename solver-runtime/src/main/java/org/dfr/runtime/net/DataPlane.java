@@ -219,6 +219,11 @@ public final class DataPlane implements AutoCloseable {
         return address != null && address.getAddress() != null && address.getAddress().isLoopbackAddress();
     }
 
+    /** Whether {@code rank} lives in this JVM (embedded mode): messages to it are handed over in memory. */
+    public boolean isInJvm(int rank) {
+        return rank == localRank || (cluster != null && inJvmMailbox(rank) != null);
+    }
+
     /** The hello every connection starts with: the run's token and the connecting rank. */
     private ByteBuffer hello() {
         return ByteBuffer.allocate(HELLO_BYTES).putLong(token).putInt(localRank).flip();

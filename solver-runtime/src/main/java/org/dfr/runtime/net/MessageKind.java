@@ -75,12 +75,25 @@ public enum MessageKind {
      * The answer to {@link #REPLICA_PROBE}: {@code iteration} = the checkpoint, {@code a} = the partition,
      * {@code b} = the answering rank; payload {@code [1]} when it holds the copy, {@code [0]} when not.
      */
-    REPLICA_PROBE_REPLY;
+    REPLICA_PROBE_REPLY,
+    /**
+     * A checkpoint copy placed for the receiver in a file in shared memory ({@code SharedMemoryCopies}), instead
+     * of {@link #REPLICA_COPY} slices: {@code iteration} = the checkpoint, {@code a} = the partition, {@code b} =
+     * the writer; payload {@code [length]}. Answered by {@link #REPLICA_ACK} once the holder has it, or by
+     * {@link #REPLICA_NOT_SHARED}.
+     */
+    REPLICA_SHARED,
+    /**
+     * The holder found no file for a {@link #REPLICA_SHARED} notice (it is on another machine): {@code iteration} =
+     * the checkpoint, {@code a} = the partition, {@code b} = the holder. The writer sends the copy as slices.
+     */
+    REPLICA_NOT_SHARED;
 
     /** Whether this kind belongs to checkpoint replication over the data plane (routed past the epochs). */
     public boolean isReplica() {
         return this == REPLICA_COPY || this == REPLICA_ACK || this == REPLICA_DROP || this == REPLICA_FETCH
-                || this == REPLICA_REPLY || this == REPLICA_PROBE || this == REPLICA_PROBE_REPLY;
+                || this == REPLICA_REPLY || this == REPLICA_PROBE || this == REPLICA_PROBE_REPLY || this == REPLICA_SHARED
+                || this == REPLICA_NOT_SHARED;
     }
 
     private static final MessageKind[] VALUES = values();
