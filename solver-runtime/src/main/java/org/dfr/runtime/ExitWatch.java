@@ -18,13 +18,16 @@ import org.slf4j.LoggerFactory;
  * Sees a rank process on the same machine die within a few milliseconds, from {@code /proc}
  * ({@link ProcFs}): the kernel marks a SIGKILLed process as exiting at once, but closes its sockets,
  * which {@link DeathWatch} waits for, only after it freed the process's memory (tens of milliseconds
- * for a few hundred MB). The watch is a ring: every rank polls one peer, the next live rank (in rank
- * order, wrapping) among the other processes of its machine, every {@link #POLL_MICROS} microseconds,
- * so that each process of the machine is watched by exactly one other at a cost of one small file
- * read per poll. Ranks on other machines, ranks in this very process (embedded mode) and processes
- * whose identity {@code /proc} does not confirm (another pid namespace) are not watched here: the
- * data plane and Hazelcast's heartbeat find those. Two neighbours in the ring dying together leave
- * the second one to the data plane as well.
+ * for a few hundred MB). Two ranks of a machine watch, every {@link #POLL_MICROS} microseconds: the
+ * lowest live rank among its processes reads the state of every other one, and the next rank after it
+ * reads the lowest one's; the others do not poll. Each process of the machine is thus watched by one
+ * other, as when every rank watched its successor in a ring, but a machine's polling threads wake up
+ * twice per interval instead of once per rank: measured on 2 cores with 8 rank processes, each wake-up
+ * takes a core from a computing rank, and the ring's 4,000 a second cost about a quarter of the loop
+ * (docs/bench.md, session 20). Ranks on other machines, ranks in this very process (embedded mode) and
+ * processes whose identity {@code /proc} does not confirm (another pid namespace) are not watched here:
+ * the data plane and Hazelcast's heartbeat find those. When the lowest rank and another die together,
+ * the next one reports the lowest, takes its place at once and reads the other's state.
  *
  * <p>Why it is safe: a process the kernel marks as exiting never runs its code again, and a process
  * whose pid is gone or now belongs to another start time has exited; a slow or stopped process
@@ -61,8 +64,8 @@ public final class ExitWatch implements AutoCloseable {
     /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
     private final Set<Long> exited = new HashSet<>();
     private volatile boolean closed;
-    /** The rank watched now, or -1 (for tests and logs). */
-    private volatile int watchedRank = -1;
+    /** The ranks watched now (for tests and logs). */
+    private volatile List<Integer> watchedRanks = List.of();
     private final long pollNanos;
 
     /** Told when the watched rank's process exits. */
@@ -122,28 +125,30 @@ public final class ExitWatch implements AutoCloseable {
     }
 
     private void watch() {
-        Watched target = null;
+        List<Watched> targets = List.of();
         long reselectAt = System.nanoTime();
         while (!closed && !stopped.getAsBoolean()) {
-            if (target != null && reportedExit(target)) {
-                target = null;
-                reselectAt = System.nanoTime();
+            boolean anyExited = false;
+            for (Watched target : targets) {
+                anyExited |= reportedExit(target);
             }
             long now = System.nanoTime();
-            if (now - reselectAt >= 0) {
-                Watched next = choose();
+            if (anyExited || now - reselectAt >= 0) {
+                List<Watched> next = choose();
                 // a peer that exited since it was last read is no longer a candidate: read it once more
                 // after choosing, so that a reselection never drops an exit unreported (after a long pause,
                 // a loaded machine or a GC, a reselection is due at every wake-up)
-                if (target != null && !target.equals(next)) {
-                    reportedExit(target);
+                for (Watched target : targets) {
+                    if (!next.contains(target) && !exited.contains(target.identity().pid())) {
+                        reportedExit(target);
+                    }
                 }
-                target = next;
-                watchedRank = target == null ? -1 : target.rank();
+                targets = next;
+                watchedRanks = targets.stream().map(Watched::rank).toList();
                 reselectAt = now + TimeUnit.MILLISECONDS.toNanos(RESELECT_MILLIS);
             }
-            // nobody to watch here (yet): look again at the next reselection, not at every poll
-            LockSupport.parkNanos(target == null ? reselectAt - now : pollNanos);
+            // nobody to watch from here: look again at the next reselection, not at every poll
+            LockSupport.parkNanos(targets.isEmpty() ? reselectAt - now : pollNanos);
         }
     }
 
@@ -174,8 +179,8 @@ public final class ExitWatch implements AutoCloseable {
         return null;
     }
 
-    /** The next live rank after this one, in rank order and wrapping, among this machine's other processes. */
-    private Watched choose() {
+    /** The peers this rank polls now: see {@link #targets}. */
+    private List<Watched> choose() {
         List<Watched> candidates = new ArrayList<>();
         for (int rank : liveRanks.get()) {
             if (rank == rankId) {
@@ -191,22 +196,26 @@ public final class ExitWatch implements AutoCloseable {
                 candidates.add(new Watched(rank, id.get()));
             }
         }
-        return successor(rankId, candidates);
+        return targets(rankId, candidates);
     }
 
-    /** The candidate with the smallest rank above {@code rankId}, else the smallest (candidates in rank order). */
-    static Watched successor(int rankId, List<Watched> candidates) {
-        for (Watched w : candidates) {
-            if (w.rank() > rankId) {
-                return w;
-            }
+    /**
+     * Whom rank {@code rankId} polls, given the other live processes of its machine ({@code candidates}, in rank
+     * order): all of them when it is the lowest rank of the machine; the lowest alone when it is the next rank
+     * after the lowest; else nobody.
+     */
+    static List<Watched> targets(int rankId, List<Watched> candidates) {
+        if (candidates.isEmpty() || rankId < candidates.get(0).rank()) {
+            return candidates;
         }
-        return candidates.isEmpty() ? null : candidates.get(0);
+        Watched lowest = candidates.get(0);
+        boolean nextAfterLowest = candidates.size() == 1 || rankId < candidates.get(1).rank();
+        return nextAfterLowest ? List.of(lowest) : List.of();
     }
 
-    /** The rank this watch polls now, or -1 when it watches nobody. */
-    int watchedRank() {
-        return watchedRank;
+    /** The ranks this watch polls now (for tests and logs). */
+    List<Integer> watchedRanks() {
+        return watchedRanks;
     }
 
     @Override

@@ -22,12 +22,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The exit watch on a fake /proc tree. Four ranks, one process each, rank 0 watching:
+ * The exit watch on a fake /proc tree. Four ranks, one process each, rank 0 watching unless a test says:
  *
  * <pre>
  *   machine "boot-a":  rank 0 (pid 100, this)   rank 1 (pid 101)   rank 2 (pid 102)
  *   machine "boot-b":                                                rank 3 (pid 103)
- *   ring of rank 0 on boot-a: 0 -> 1 -> 2 -> (wraps); rank 3 is another machine's
+ *   on boot-a rank 0 (the lowest) polls 1 and 2, rank 1 (the next) polls 0, rank 2 nobody;
+ *   rank 3 is another machine's
  * </pre>
  */
 class ExitWatchTest {
@@ -70,7 +71,11 @@ class ExitWatchTest {
     }
 
     private void startWatchOfRank0(long pollMicros) {
-        watch = ExitWatch.start(0, Optional.of(identities.get(0)), new ProcFs(root), () -> new TreeSet<>(live),
+        startWatchOf(0, pollMicros);
+    }
+
+    private void startWatchOf(int watcher, long pollMicros) {
+        watch = ExitWatch.start(watcher, Optional.of(identities.get(watcher)), new ProcFs(root), () -> new TreeSet<>(live),
                 rank -> Optional.ofNullable(identities.get(rank)), () -> false, (rank, how) -> {
                     exits.add(rank + ": " + how);
                     live.remove(rank);
@@ -85,7 +90,7 @@ class ExitWatchTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 1);
         assertThat(exits.get(0)).isEqualTo("1: its process 101 is exiting");
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRank() == 2);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().equals(List.of(2)));
         Files.delete(root.resolve("102/stat")); // rank 2, watched next, is gone altogether
         await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 2);
         assertThat(exits.get(1)).isEqualTo("2: its process 102 is gone");
@@ -95,7 +100,7 @@ class ExitWatchTest {
     void when_aPidNowBelongsToAnotherProcess_then_theRankCountsAsExited() throws IOException {
         startWatchOfRank0();
         // only a process /proc confirmed is chosen: let the watch choose rank 1 before its pid changes hands
-        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRank() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().contains(1));
 
         write(101, 'S', 0x40_4040, 9999);
 
@@ -108,7 +113,7 @@ class ExitWatchTest {
         // polls farther apart than reselections, as on a machine so loaded that a 2 ms park lasts 100 ms:
         // every wake-up is due to reselect, and a reselection alone would drop the vanished peer unreported
         startWatchOfRank0(TimeUnit.MILLISECONDS.toMicros(ExitWatch.RESELECT_MILLIS * 6));
-        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRank() == 1);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().contains(1));
 
         Files.delete(root.resolve("101/stat"));
 
@@ -141,11 +146,46 @@ class ExitWatchTest {
     }
 
     @Test
-    void when_choosingTheWatched_then_itIsTheNextRankWrappingAround() {
+    void when_choosingTheWatched_then_theLowestWatchesAllAndTheNextRankWatchesTheLowest() {
+        // one machine: ranks 2, 3, 5, 6
+        //   2 --polls--> 3, 5, 6        3 --polls--> 2        5, 6 poll nobody
         ExitWatch.Watched r2 = new ExitWatch.Watched(2, identities.get(2));
+        ExitWatch.Watched r3 = new ExitWatch.Watched(3, identities.get(2));
         ExitWatch.Watched r5 = new ExitWatch.Watched(5, identities.get(2));
-        assertThat(ExitWatch.successor(3, List.of(r2, r5))).isEqualTo(r5);
-        assertThat(ExitWatch.successor(6, List.of(r2, r5))).isEqualTo(r2);
-        assertThat(ExitWatch.successor(6, List.of())).isNull();
+        ExitWatch.Watched r6 = new ExitWatch.Watched(6, identities.get(2));
+        assertThat(ExitWatch.targets(2, List.of(r3, r5, r6))).containsExactly(r3, r5, r6);
+        assertThat(ExitWatch.targets(3, List.of(r2, r5, r6))).containsExactly(r2);
+        assertThat(ExitWatch.targets(5, List.of(r2, r3, r6))).isEmpty();
+        assertThat(ExitWatch.targets(6, List.of(r2, r3, r5))).isEmpty();
+        assertThat(ExitWatch.targets(3, List.of(r2))).as("two processes watch each other").containsExactly(r2);
+        assertThat(ExitWatch.targets(6, List.of())).isEmpty();
+    }
+
+    @Test
+    void when_theLowestRankExits_then_theNextRankReportsItAndWatchesTheOthers() throws IOException {
+        startWatchOf(1, ExitWatch.POLL_MICROS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().equals(List.of(0)));
+
+        write(100, 'R', 0x40_4044, 5000);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 1);
+        assertThat(exits.get(0)).isEqualTo("0: its process 100 is exiting");
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().equals(List.of(2)));
+        write(102, 'R', 0x40_4044, 5002);
+        await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 2);
+        assertThat(exits.get(1)).isEqualTo("2: its process 102 is exiting");
+    }
+
+    @Test
+    void when_aRankIsNeitherTheLowestNorTheNext_then_itPollsNobodyUntilItIs() throws IOException {
+        startWatchOf(2, ExitWatch.POLL_MICROS);
+        write(101, 'R', 0x40_4044, 5001); // rank 1 exits: rank 0 reads its state, not rank 2
+
+        await().during(Duration.ofMillis(4 * ExitWatch.RESELECT_MILLIS)).atMost(Duration.ofSeconds(5))
+                .until(() -> exits.isEmpty() && ((ExitWatch) watch).watchedRanks().isEmpty());
+        live.remove(0); // rank 0 left the cluster: rank 2 is now the next after the lowest, rank 1
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
+        assertThat(exits.get(0)).isEqualTo("1: its process 101 is exiting");
     }
 }
