@@ -251,15 +251,10 @@ public final class DataPlaneReplicas implements ReplicaStore {
                 requireOpen();
                 AckKey key = new AckKey(iteration, partition, holder, requests.incrementAndGet());
                 acks.put(key, new CompletableFuture<>());
-                boolean viaShared = false;
                 try {
-                    viaShared = sendCopy(holder, key.request(), iteration, partition, state);
-                    waits.put(key, viaShared);
+                    waits.put(key, sendCopy(holder, key.request(), iteration, partition, state));
                 } catch (CommunicationException e) {
                     acks.remove(key);
-                    if (viaShared) {
-                        shared.abandon(holder, partition);
-                    }
                     LOG.debug("rank {}: copy of checkpoint {} of partition {} not sent to rank {}: {}", rankId, iteration,
                             partition, holder, e.getMessage());
                 }
@@ -272,6 +267,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
             }
             requireOpen();
         }
+        shared.retain(partition, placed);
         if (placed.isEmpty()) {
             throw new CommunicationException("no rank took a copy of checkpoint " + iteration + " of partition " + partition,
                     null);
@@ -288,8 +284,13 @@ public final class DataPlaneReplicas implements ReplicaStore {
     private boolean sendCopy(int holder, int request, int iteration, int partition, double[] state) {
         if (shared.mayPlaceFor(holder) && !dataPlane.isInJvm(holder)
                 && shared.place(holder, partition, iteration, request, state)) {
-            dataPlane.send(holder, new MessageKey(request, MessageKind.REPLICA_SHARED, iteration, partition, rankId),
-                    new double[] {state.length});
+            try {
+                dataPlane.send(holder, new MessageKey(request, MessageKind.REPLICA_SHARED, iteration, partition, rankId),
+                        new double[] {state.length});
+            } catch (CommunicationException e) {
+                shared.abandon(holder, partition);
+                throw e;
+            }
             return true;
         }
         sendSlices(holder, request, iteration, partition, state);
@@ -527,6 +528,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
      */
     @Override
     public int dropOrphans(Collection<Integer> deadRanks, int committed) {
+        shared.forgetWriters(deadRanks);
         return held.dropOrphans(deadRanks, committed);
     }
 

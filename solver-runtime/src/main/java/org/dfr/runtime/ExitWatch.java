@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * takes a core from a computing rank, and the ring's 4,000 a second cost about a quarter of the loop
  * (docs/bench.md, session 20). Ranks on other machines, ranks in this very process (embedded mode) and
  * processes whose identity {@code /proc} does not confirm (another pid namespace) are not watched here:
- * the data plane and Hazelcast's heartbeat find those. When the lowest rank and another die together,
- * the next one reports the lowest, takes its place at once and reads the other's state.
+ * the data plane and Hazelcast's heartbeat find those. Every rank also reads each peer's state when it chooses
+ * whom to poll, every {@value #RESELECT_MILLIS} ms: when the lowest rank and the next die together, another
+ * rank sees them exiting there (if they are not gone already: then the data plane finds them).
  *
  * <p>Why it is safe: a process the kernel marks as exiting never runs its code again, and a process
  * whose pid is gone or now belongs to another start time has exited; a slow or stopped process
@@ -49,7 +50,7 @@ public final class ExitWatch implements AutoCloseable {
     /** How often the watched peer's state is read when {@value #POLL_MICROS_PROPERTY} is not set. */
     public static final long DEFAULT_POLL_MICROS = 2_000;
     /** How often the watched peer's state is read. */
-    public static final long POLL_MICROS = Long.getLong(POLL_MICROS_PROPERTY, DEFAULT_POLL_MICROS);
+    public static final long POLL_MICROS = pollMicros(System.getProperty(POLL_MICROS_PROPERTY));
     /** How often the watched peer is chosen again (members join and leave). */
     static final long RESELECT_MILLIS = 50;
 
@@ -158,10 +159,7 @@ public final class ExitWatch implements AutoCloseable {
         if (how == null) {
             return false;
         }
-        exited.add(watched.identity().pid());
-        if (!closed && !stopped.getAsBoolean()) {
-            listener.exited(watched.rank(), how);
-        }
+        report(watched, how);
         return true;
     }
 
@@ -179,6 +177,24 @@ public final class ExitWatch implements AutoCloseable {
         return null;
     }
 
+    /** {@code value} of {@value #POLL_MICROS_PROPERTY} if it is a positive number, else the default (said once). */
+    static long pollMicros(String value) {
+        if (value == null) {
+            return DEFAULT_POLL_MICROS;
+        }
+        try {
+            long micros = Long.parseLong(value.trim());
+            if (micros > 0) {
+                return micros;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        LoggerFactory.getLogger(ExitWatch.class).warn("{}={} is not a positive number of microseconds: polling every"
+                + " {} us", POLL_MICROS_PROPERTY, value, DEFAULT_POLL_MICROS);
+        return DEFAULT_POLL_MICROS;
+    }
+
     /** The peers this rank polls now: see {@link #targets}. */
     private List<Watched> choose() {
         List<Watched> candidates = new ArrayList<>();
@@ -193,10 +209,24 @@ public final class ExitWatch implements AutoCloseable {
             // watched only if /proc confirms the advertised process (not another pid namespace's)
             ProcFs.ProcessState state = proc.stat(id.get().pid());
             if (state.exists() && state.startTicks() == id.get().startTicks()) {
-                candidates.add(new Watched(rank, id.get()));
+                Watched peer = new Watched(rank, id.get());
+                if (state.exiting()) {
+                    // its watchers may have died with it (the lowest rank and the next): every rank reads each
+                    // peer's state at its reselections, so such an exit is still seen within one of them
+                    report(peer, exitOf(state, id.get()));
+                } else {
+                    candidates.add(peer);
+                }
             }
         }
         return targets(rankId, candidates);
+    }
+
+    private void report(Watched watched, String how) {
+        exited.add(watched.identity().pid());
+        if (!closed && !stopped.getAsBoolean()) {
+            listener.exited(watched.rank(), how);
+        }
     }
 
     /**

@@ -23,6 +23,7 @@ public record RankStats(int rank, long kernelUpdates, long kernelUpdatesDuringRe
     public static RankStats decode(String line) {
         String[] f = line.split(",");
         return new RankStats(Integer.parseInt(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-                Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6]), Long.parseLong(f[7]));
+                Long.parseLong(f[4]), Long.parseLong(f[5]), Integer.parseInt(f[6]),
+                f.length > 7 ? Long.parseLong(f[7]) : 0);
     }
 }

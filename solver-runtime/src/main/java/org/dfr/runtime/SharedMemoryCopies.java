@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.function.IntFunction;
 
 /**
@@ -54,6 +55,14 @@ public interface SharedMemoryCopies extends AutoCloseable {
         }
 
         @Override
+        public void retain(int partition, Collection<Integer> holders) {
+        }
+
+        @Override
+        public void forgetWriters(Collection<Integer> writers) {
+        }
+
+        @Override
         public Taken take(int writer, int partition, int iteration, int request, int length, int sliceDoubles,
                           IntFunction<double[]> sliceArray) {
             return Taken.ABSENT;
@@ -103,6 +112,18 @@ public interface SharedMemoryCopies extends AutoCloseable {
 
     /** {@code holder} did not find the file: it is on another machine; no more copies for it here. */
     void elsewhere(int holder);
+
+    /**
+     * Deletes the files of {@code partition} for holders other than {@code holders} (the copies were placed
+     * elsewhere this time, after a death or an adoption): a writer keeps no file it no longer writes to.
+     */
+    void retain(int partition, Collection<Integer> holders);
+
+    /**
+     * Deletes the files that dead {@code writers} left (their processes cannot) and forgets this rank's mappings of
+     * them. A holder still reading one keeps its contents.
+     */
+    void forgetWriters(Collection<Integer> writers);
 
     /**
      * Reads the copy {@code writer} placed for this rank, as slices of at most {@code sliceDoubles} doubles in

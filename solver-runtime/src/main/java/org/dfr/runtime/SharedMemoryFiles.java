@@ -1,7 +1,6 @@
 package org.dfr.runtime;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -35,11 +35,14 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
     /** Holder side: the mapped file per writer and partition, as last opened. */
     private final Map<Long, MappedByteBuffer> read = new HashMap<>();
     private final Set<Integer> elsewhere = ConcurrentHashMap.newKeySet();
+    /** No more files: closed, or a file could not be made (a full tmpfs), which would fail again at each copy. */
+    private boolean off;
 
     SharedMemoryFiles(Path directory, int rank) {
         this.directory = directory;
         this.rank = rank;
         this.own = directory.resolve("w" + rank);
+        deleteAll(own); // nothing of an earlier process of this rank is reused
     }
 
     private static long key(int rank, int partition) {
@@ -52,24 +55,36 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
 
     @Override
     public boolean mayPlaceFor(int holder) {
-        return !elsewhere.contains(holder);
+        synchronized (written) {
+            return !off && !elsewhere.contains(holder);
+        }
     }
 
     @Override
     public boolean place(int holder, int partition, int iteration, int request, double[] state) {
         synchronized (written) {
+            if (off) {
+                return false;
+            }
             long bytes = HEADER_BYTES + (long) state.length * Double.BYTES;
             try {
                 MappedByteBuffer map = written.get(key(holder, partition));
                 if (map == null || map.capacity() != bytes) {
-                    map = create(file(own, holder, partition), bytes);
+                    try {
+                        map = create(file(own, holder, partition), bytes);
+                    } catch (IOException e) {
+                        off = true;
+                        LOG.warn("rank {}: checkpoint copies go over the data plane from now on: cannot make a file of {}"
+                                + " bytes in {}: {}", rank, bytes, directory, e.toString());
+                        return false;
+                    }
                     written.put(key(holder, partition), map);
                 }
                 map.order(ByteOrder.nativeOrder());
                 map.putInt(0, request).putInt(4, iteration).putInt(8, partition).putInt(12, state.length);
                 doubles(map).put(state);
                 return true;
-            } catch (IOException | UncheckedIOException | IllegalArgumentException | InternalError e) {
+            } catch (IllegalArgumentException | InternalError e) {
                 // IllegalArgumentException: a state over 2 GiB; InternalError: a fault in the mapped memory
                 LOG.debug("rank {}: copy of partition {} for rank {} not placed in shared memory: {}", rank, partition,
                         holder, e.toString());
@@ -125,6 +140,48 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
                     abandonLocked(holder, (int) (long) k);
                 }
             }
+        }
+    }
+
+    @Override
+    public void retain(int partition, Collection<Integer> holders) {
+        synchronized (written) {
+            for (Long k : Set.copyOf(written.keySet())) {
+                int holder = (int) (k >> 32);
+                if ((int) (long) k == partition && !holders.contains(holder)) {
+                    abandonLocked(holder, partition);
+                }
+            }
+        }
+    }
+
+    @Override
+    public void forgetWriters(Collection<Integer> writers) {
+        for (int writer : writers) {
+            if (writer != rank) {
+                deleteAll(directory.resolve("w" + writer));
+            }
+        }
+        synchronized (read) {
+            read.keySet().removeIf(k -> writers.contains((int) (k >> 32)));
+        }
+    }
+
+    /** Deletes {@code writerDir} and its files, if it is there. */
+    private void deleteAll(Path writerDir) {
+        try (Stream<Path> files = Files.list(writerDir)) {
+            files.forEach(f -> {
+                try {
+                    Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    // the launcher deletes the run's directory
+                }
+            });
+            Files.deleteIfExists(writerDir);
+        } catch (NoSuchFileException e) {
+            // nothing written
+        } catch (IOException e) {
+            LOG.debug("rank {}: cannot delete the copies in {}: {}", rank, writerDir, e.toString());
         }
     }
 
@@ -188,21 +245,9 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
     @Override
     public void close() {
         synchronized (written) {
+            off = true; // a write in flight when the rank closes makes no file after this
             written.clear();
-            try (Stream<Path> files = Files.list(own)) {
-                files.forEach(f -> {
-                    try {
-                        Files.deleteIfExists(f);
-                    } catch (IOException e) {
-                        // the launcher deletes the run's directory
-                    }
-                });
-                Files.deleteIfExists(own);
-            } catch (NoSuchFileException e) {
-                // nothing written
-            } catch (IOException e) {
-                LOG.debug("rank {}: cannot delete its copies in {}: {}", rank, own, e.toString());
-            }
+            deleteAll(own);
         }
         synchronized (read) {
             read.clear();

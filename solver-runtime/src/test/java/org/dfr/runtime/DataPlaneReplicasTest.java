@@ -171,6 +171,20 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(2).heldCopies()).isEqualTo(2);
     }
 
+    @Test
+    void when_aHolderDied_then_theWriterKeepsFilesOnlyForTheNewHolders(@TempDir Path shm) throws Exception {
+        openRanks(4, null, 2, rank -> rank, rank -> shm);
+        replicas.get(0).write(4, 0, randomState(15));
+        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0", "w0/h2-p0");
+        planes.get(2).closeAbruptly();
+        live.remove(2);
+
+        ReplicaRef ref = replicas.get(0).write(8, 0, randomState(16));
+
+        assertThat(ref.holders()).containsExactly(1, 3);
+        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0", "w0/h3-p0");
+    }
+
     private static List<String> filesUnder(Path dir) throws IOException {
         try (Stream<Path> all = Files.walk(dir)) {
             return all.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();

@@ -177,15 +177,34 @@ class ExitWatchTest {
     }
 
     @Test
-    void when_aRankIsNeitherTheLowestNorTheNext_then_itPollsNobodyUntilItIs() throws IOException {
+    void when_aRankIsNeitherTheLowestNorTheNext_then_itPollsNobodyUntilItIs() {
         startWatchOf(2, ExitWatch.POLL_MICROS);
-        write(101, 'R', 0x40_4044, 5001); // rank 1 exits: rank 0 reads its state, not rank 2
 
         await().during(Duration.ofMillis(4 * ExitWatch.RESELECT_MILLIS)).atMost(Duration.ofSeconds(5))
-                .until(() -> exits.isEmpty() && ((ExitWatch) watch).watchedRanks().isEmpty());
+                .until(() -> ((ExitWatch) watch).watchedRanks().isEmpty());
         live.remove(0); // rank 0 left the cluster: rank 2 is now the next after the lowest, rank 1
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
-        assertThat(exits.get(0)).isEqualTo("1: its process 101 is exiting");
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().equals(List.of(1)));
+        assertThat(exits).isEmpty();
+    }
+
+    @Test
+    void when_thePollIntervalIsNotAPositiveNumber_then_theDefaultIsUsed() {
+        assertThat(ExitWatch.pollMicros("5000")).isEqualTo(5_000);
+        assertThat(ExitWatch.pollMicros(null)).isEqualTo(ExitWatch.DEFAULT_POLL_MICROS);
+        assertThat(ExitWatch.pollMicros("0")).isEqualTo(ExitWatch.DEFAULT_POLL_MICROS);
+        assertThat(ExitWatch.pollMicros("2ms")).isEqualTo(ExitWatch.DEFAULT_POLL_MICROS);
+    }
+
+    @Test
+    void when_theLowestAndTheNextExitTogether_then_aRankThatPolledNobodyReportsBoth() throws IOException {
+        // rank 0 polls 1 and 2, rank 1 polls 0: both watchers of each other die at once
+        startWatchOf(2, ExitWatch.POLL_MICROS);
+
+        write(100, 'R', 0x40_4044, 5000);
+        write(101, 'R', 0x40_4044, 5001);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 2);
+        assertThat(exits).containsExactlyInAnyOrder("0: its process 100 is exiting", "1: its process 101 is exiting");
     }
 }

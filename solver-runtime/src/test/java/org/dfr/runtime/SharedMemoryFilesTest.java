@@ -164,6 +164,57 @@ class SharedMemoryFilesTest {
     }
 
     @Test
+    void when_aPartitionsCopiesGoToOtherHolders_then_theOldHoldersFilesAreDeleted() throws IOException {
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
+            writer.place(1, 5, 20, 77, state(1, 40));
+            writer.place(2, 5, 20, 78, state(1, 40));
+            writer.place(1, 6, 20, 79, state(1, 40));
+
+            writer.retain(5, List.of(2, 3)); // rank 1 died: partition 5's copies went to 2 and 3
+
+            assertThat(files()).containsExactly("w0/h1-p6", "w0/h2-p5");
+        }
+    }
+
+    @Test
+    void when_aWriterDied_then_aSurvivorDeletesItsFilesAndAHolderStillHasWhatItTook() throws IOException {
+        double[] state = state(1, 40);
+        SharedMemoryCopies dead = SharedMemoryCopies.in(dir, 0); // a SIGKILLed process never closes
+        try (SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1);
+             SharedMemoryCopies survivor = SharedMemoryCopies.in(dir, 2)) {
+            dead.place(1, 5, 20, 77, state);
+            SharedMemoryCopies.Taken taken = take(holder, 77, 40);
+
+            survivor.forgetWriters(List.of(0));
+
+            assertThat(files()).isEmpty();
+            assertThat(bits(joined(taken, 40))).isEqualTo(bits(state));
+        }
+    }
+
+    @Test
+    void when_aRankStartsAgain_then_itsEarlierFilesAreDeleted() throws IOException {
+        SharedMemoryCopies.in(dir, 0).place(1, 5, 20, 77, state(1, 40));
+
+        try (SharedMemoryCopies again = SharedMemoryCopies.in(dir, 0)) {
+            assertThat(files()).isEmpty();
+        }
+    }
+
+    @Test
+    void when_noFileCanBeMade_then_noMoreCopiesAreTried() throws IOException {
+        Files.writeString(dir.resolve("w0"), "not a directory"); // as a full tmpfs, every file fails
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
+            assertThat(writer.mayPlaceFor(1)).isTrue();
+
+            assertThat(writer.place(1, 5, 20, 77, state(1, 40))).isFalse();
+
+            assertThat(writer.mayPlaceFor(1)).isFalse();
+            assertThat(writer.mayPlaceFor(2)).isFalse();
+        }
+    }
+
+    @Test
     void when_thereIsNoDirectory_then_nothingIsPlaced() {
         assertThat(SharedMemoryCopies.in(null, 0)).isSameAs(SharedMemoryCopies.NONE);
         assertThat(SharedMemoryCopies.in(dir.resolve("missing"), 0)).isSameAs(SharedMemoryCopies.NONE);
