@@ -224,12 +224,45 @@ public final class ProcessLauncher {
         if (sharedMemoryRoot == null || !Files.isDirectory(sharedMemoryRoot) || !Files.isWritable(sharedMemoryRoot)) {
             return null;
         }
+        sweepOrphanedSharedMemory(sharedMemoryRoot);
         try {
-            return Files.createTempDirectory(sharedMemoryRoot, "dfr-copies-");
+            // the launcher's pid in the name: a later launcher deletes it if this one was SIGKILLed
+            return Files.createTempDirectory(sharedMemoryRoot, SHARED_MEMORY_PREFIX + ProcessHandle.current().pid() + "-");
         } catch (IOException e) {
             LOG.warn("no shared memory for the checkpoint copies (they go over loopback TCP): cannot create a"
                     + " directory in {}: {}", sharedMemoryRoot, e.getMessage());
             return null;
+        }
+    }
+
+    /** Names of the runs' shared-memory directories: this, the launcher's pid, a dash and a random part. */
+    static final String SHARED_MEMORY_PREFIX = "dfr-copies-";
+
+    /**
+     * Deletes the shared-memory directories in {@code root} whose launcher is gone (killed with SIGKILL, so its
+     * {@code finally} never ran): what they hold is in memory, not on a disk, and nobody else would free it.
+     */
+    static void sweepOrphanedSharedMemory(Path root) {
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path d : dirs.toList()) {
+                String name = d.getFileName().toString();
+                if (!name.startsWith(SHARED_MEMORY_PREFIX)) {
+                    continue;
+                }
+                String[] parts = name.substring(SHARED_MEMORY_PREFIX.length()).split("-", 2);
+                try {
+                    if (parts.length != 2 || ProcessHandle.of(Long.parseLong(parts[0])).map(ProcessHandle::isAlive)
+                            .orElse(false)) {
+                        continue; // not named by a launcher, or its launcher still runs
+                    }
+                } catch (NumberFormatException e) {
+                    continue; // not one of ours
+                }
+                LOG.info("deleting {}: its launcher is gone", d);
+                deleteRecursively(d);
+            }
+        } catch (IOException e) {
+            LOG.debug("cannot list {}: {}", root, e.toString());
         }
     }
 
