@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.dfr.cli.DfrMain;
+import org.dfr.harness.ProcessLauncher;
 import org.dfr.power.sysfs.FakeCpufreqTree;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,8 @@ class LauncherKillIT {
     private ProcessBuilder dfr(Path home, Path log, String... args) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Duser.home=" + home, "-Djava.net.preferIPv4Stack=true", "-Dhazelcast.logging.type=slf4j",
+                // the killed launcher cannot delete its shared-memory directory: in the test's, not /dev/shm
+                "-D" + ProcessLauncher.SHARED_MEMORY_ROOT_PROPERTY + "=" + tmp,
                 "-cp", System.getProperty("java.class.path"), DfrMain.class.getName()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
