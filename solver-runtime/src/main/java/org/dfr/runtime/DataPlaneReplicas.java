@@ -45,10 +45,11 @@ import org.slf4j.LoggerFactory;
  * write returns once every holder acknowledged the whole copy ({@link MessageKind#REPLICA_ACK}). A holder
  * that dies or cannot be reached meanwhile is replaced by the next live rank in that order.
  *
- * <p>A holder in another process of the writer's machine gets the copy through a file in shared memory instead
- * ({@link SharedMemoryCopies}, {@link MessageKind#REPLICA_SHARED}): one copy in, one out, where loopback TCP
- * copies each byte four times and adds the kernel's TCP work. A holder that finds no such file is on another
- * machine: it says so ({@link MessageKind#REPLICA_NOT_SHARED}), and gets this copy and all later ones as slices.
+ * <p>Holders in other processes of the writer's machine share one file in shared memory instead
+ * ({@link SharedMemoryCopies}, {@link MessageKind#REPLICA_SHARED}): the writer copies the state into it once, and
+ * each holder keeps a mapping of it as its copy, where loopback TCP copied each byte four times per holder and
+ * added the kernel's TCP work. A holder that finds no such file is on another machine: it says so
+ * ({@link MessageKind#REPLICA_NOT_SHARED}), and gets this copy and all later ones as slices.
  *
  * <p>Why not the checkpoint map: measured by {@code ReplicationPathBenchmark} (docs/bench.md, session 15),
  * the data plane moves a state to two holders in 0.15 (1 MiB) to 0.56 (16 MiB) of the map's time, and
@@ -247,14 +248,24 @@ public final class DataPlaneReplicas implements ReplicaStore {
                 trying.add(candidates.poll());
             }
             Map<AckKey, Boolean> waits = new LinkedHashMap<>(); // whether through shared memory
+            SharedMemoryCopies.Placed file = placeShared(iteration, partition, state, trying);
             for (int holder : trying) {
                 requireOpen();
+                boolean viaShared = file != null && sharesFile(holder);
                 AckKey key = new AckKey(iteration, partition, holder, requests.incrementAndGet());
                 acks.put(key, new CompletableFuture<>());
                 try {
-                    waits.put(key, sendCopy(holder, key.request(), iteration, partition, state));
+                    if (viaShared) {
+                        sendNotice(holder, key.request(), iteration, partition, state.length, file);
+                    } else {
+                        sendSlices(holder, key.request(), iteration, partition, state);
+                    }
+                    waits.put(key, viaShared);
                 } catch (CommunicationException e) {
                     acks.remove(key);
+                    if (viaShared) {
+                        shared.release(partition, iteration, holder);
+                    }
                     LOG.debug("rank {}: copy of checkpoint {} of partition {} not sent to rank {}: {}", rankId, iteration,
                             partition, holder, e.getMessage());
                 }
@@ -267,7 +278,6 @@ public final class DataPlaneReplicas implements ReplicaStore {
             }
             requireOpen();
         }
-        shared.retain(partition, placed);
         if (placed.isEmpty()) {
             throw new CommunicationException("no rank took a copy of checkpoint " + iteration + " of partition " + partition,
                     null);
@@ -275,26 +285,35 @@ public final class DataPlaneReplicas implements ReplicaStore {
         return ReplicaRef.heldBy(iteration, partition, placed);
     }
 
+    /** Whether a copy for {@code holder} goes through a file in shared memory: a process of this machine, maybe. */
+    private boolean sharesFile(int holder) {
+        return shared.mayPlaceFor(holder) && !dataPlane.isInJvm(holder);
+    }
+
     /**
-     * Sends one copy to {@code holder}: through shared memory when the holder may be on this machine, else as
-     * slices.
+     * Writes the state once into a file in shared memory for those of {@code holders} that may share it.
      *
-     * @return whether through shared memory
+     * @return where, or null when no holder may or the file could not be written (then all get slices)
      */
-    private boolean sendCopy(int holder, int request, int iteration, int partition, double[] state) {
-        if (shared.mayPlaceFor(holder) && !dataPlane.isInJvm(holder)
-                && shared.place(holder, partition, iteration, request, state)) {
-            try {
-                dataPlane.send(holder, new MessageKey(request, MessageKind.REPLICA_SHARED, iteration, partition, rankId),
-                        new double[] {state.length});
-            } catch (CommunicationException e) {
-                shared.abandon(holder, partition);
-                throw e;
+    private SharedMemoryCopies.Placed placeShared(int iteration, int partition, double[] state, List<Integer> holders) {
+        List<Integer> sharing = new ArrayList<>();
+        for (int h : holders) {
+            if (sharesFile(h)) {
+                sharing.add(h);
             }
-            return true;
         }
-        sendSlices(holder, request, iteration, partition, state);
-        return false;
+        if (sharing.isEmpty()) {
+            return null;
+        }
+        int id = requests.incrementAndGet();
+        return shared.place(partition, iteration, id == 0 ? requests.incrementAndGet() : id, state, sharing);
+    }
+
+    /** Tells {@code holder} that its copy is in a file in shared memory ({@link MessageKind#REPLICA_SHARED}). */
+    private void sendNotice(int holder, int request, int iteration, int partition, int length,
+                            SharedMemoryCopies.Placed file) {
+        dataPlane.send(holder, new MessageKey(request, MessageKind.REPLICA_SHARED, iteration, partition, rankId),
+                new double[] {length, file.slot(), file.id()});
     }
 
     /**
@@ -313,7 +332,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
                 return true;
             }
             // REPLICA_NOT_SHARED: the holder is on another machine
-            shared.elsewhere(holder);
+            shared.elsewhere(holder); // and releases the file
             acks.remove(key);
             AckKey again = new AckKey(key.iteration(), key.partition(), holder, requests.incrementAndGet());
             acks.put(again, new CompletableFuture<>());
@@ -325,7 +344,8 @@ public final class DataPlaneReplicas implements ReplicaStore {
             }
         } catch (CommunicationException e) {
             if (viaShared) {
-                shared.abandon(holder, key.partition()); // a late reader keeps what it read; the next write makes a new file
+                // a late taker finds the file written again, if it is, when it reads: its copy then reads as gone
+                shared.release(key.partition(), key.iteration(), holder);
             }
             LOG.debug("rank {}: rank {} did not take the copy of checkpoint {} of partition {}: {}", rankId, holder,
                     key.iteration(), key.partition(), e.getMessage());
@@ -528,13 +548,14 @@ public final class DataPlaneReplicas implements ReplicaStore {
      */
     @Override
     public int dropOrphans(Collection<Integer> deadRanks, int committed) {
-        shared.forgetWriters(deadRanks);
+        shared.forgetRanks(deadRanks);
         return held.dropOrphans(deadRanks, committed);
     }
 
     @Override
     public void delete(ReplicaRef ref) {
         for (int holder : ref.holders()) {
+            shared.release(ref.partition(), ref.iteration(), holder);
             if (holder == rankId) {
                 held.drop(ref.iteration(), ref.partition());
             } else if (isLive.test(holder)) {
@@ -573,7 +594,8 @@ public final class DataPlaneReplicas implements ReplicaStore {
                             key.a(), rankId), new double[0]));
                 }
             }
-            case REPLICA_SHARED -> submit(intake, () -> takeShared(key, (int) payload[0]));
+            case REPLICA_SHARED -> submit(intake, () -> takeShared(key, (int) payload[0],
+                    new SharedMemoryCopies.Placed((int) payload[1], (int) payload[2])));
             case REPLICA_ACK, REPLICA_NOT_SHARED -> {
                 CompletableFuture<Boolean> ack = acks.get(new AckKey(key.iteration(), key.a(), key.b(), key.epoch()));
                 if (ack != null) {
@@ -595,15 +617,17 @@ public final class DataPlaneReplicas implements ReplicaStore {
         }
     }
 
-    /** Takes a copy placed in shared memory ({@link MessageKind#REPLICA_SHARED}), on the intake thread. */
-    private void takeShared(MessageKey key, int length) {
+    /**
+     * Takes a copy placed in shared memory ({@link MessageKind#REPLICA_SHARED}) as a mapping of the writer's file, on
+     * the intake thread (opening and mapping a file is not for the delivering thread, which may be a computing rank's).
+     */
+    private void takeShared(MessageKey key, int length, SharedMemoryCopies.Placed file) {
         int writer = key.b();
         int request = key.epoch();
-        SharedMemoryCopies.Taken taken = shared.take(writer, key.a(), key.iteration(), request, length, SLICE_DOUBLES,
-                held::slice);
+        SharedMemoryCopies.Taken taken = shared.take(writer, key.a(), key.iteration(), file, length);
         switch (taken.outcome()) {
             case TAKEN -> {
-                held.acceptWhole(key.iteration(), key.a(), writer, length, taken.slices());
+                held.acceptShared(key.iteration(), key.a(), writer, taken.copy());
                 answer(() -> reply(writer, new MessageKey(request, MessageKind.REPLICA_ACK, key.iteration(), key.a(),
                         rankId), new double[0]));
             }

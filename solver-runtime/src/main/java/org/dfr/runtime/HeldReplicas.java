@@ -10,8 +10,8 @@ import java.util.TreeMap;
 
 /**
  * The checkpoint copies one rank holds for others ({@link DataPlaneReplicas}): reassembled from their
- * slices, kept as the slices themselves (no copy on arrival), at most {@value #KEPT_PER_PARTITION}
- * complete copies per partition.
+ * slices, kept as the slices themselves (no copy on arrival), or a writer's file in shared memory kept as a
+ * mapping ({@link SharedMemoryCopy}); at most {@value #KEPT_PER_PARTITION} complete copies per partition.
  *
  * <p>The full-size slices of a dropped copy are kept for the next copy to arrive in ({@link #slice}), up to
  * {@value #MAX_POOLED_SLICES} of them: a copy of 16 MiB otherwise allocates 16 fresh arrays per checkpoint, which live
@@ -50,9 +50,10 @@ final class HeldReplicas {
         }
     }
 
-    /** A complete copy. */
+    /** A complete copy: its slices, or a mapping of the writer's file. */
     private static final class Copy {
         final double[][] slices;
+        final SharedMemoryCopy mapped;
         final int length;
         final int writer;
         /** Handed out to be sent: its arrays are never recycled. */
@@ -60,8 +61,21 @@ final class HeldReplicas {
 
         Copy(double[][] slices, int length, int writer) {
             this.slices = slices;
+            this.mapped = null;
             this.length = length;
             this.writer = writer;
+        }
+
+        Copy(SharedMemoryCopy mapped, int writer) {
+            this.slices = null;
+            this.mapped = mapped;
+            this.length = mapped.length();
+            this.writer = writer;
+        }
+
+        /** Whether it still holds the state: a mapped file written again by a writer that gave it up does not. */
+        boolean intact() {
+            return mapped == null || mapped.intact();
         }
     }
 
@@ -116,15 +130,15 @@ final class HeldReplicas {
     }
 
     /**
-     * Takes a whole copy at once (read from shared memory, {@link SharedMemoryCopies}), in slices of arrays from
-     * {@link #slice}, as if its slices had arrived: it replaces a copy of the same checkpoint that was arriving.
+     * Takes a copy in shared memory ({@link SharedMemoryCopies}) as it is, without copying it: it replaces a copy
+     * of the same checkpoint that was arriving.
      */
-    synchronized void acceptWhole(int iteration, int partition, int writer, int length, double[][] slices) {
+    synchronized void acceptShared(int iteration, int partition, int writer, SharedMemoryCopy copy) {
         Incoming replaced = incoming.remove(new Id(iteration, partition));
         if (replaced != null) {
             recycle(replaced.slices);
         }
-        keep(iteration, partition, new Copy(slices, length, writer));
+        keep(iteration, partition, new Copy(copy, writer));
     }
 
     private void keep(int iteration, int partition, Copy copy) {
@@ -145,13 +159,17 @@ final class HeldReplicas {
 
     /** Whether the complete copy of {@code (iteration, partition)} is held. */
     synchronized boolean has(int iteration, int partition) {
-        return copy(iteration, partition) != null;
+        Copy c = copy(iteration, partition);
+        return c != null && c.intact();
     }
 
     /** The complete copy of {@code (iteration, partition)} as one new array, or null. */
     synchronized double[] joined(int iteration, int partition) {
         Copy c = copy(iteration, partition);
-        return c == null ? null : join(c.slices, c.length);
+        if (c == null) {
+            return null;
+        }
+        return c.mapped != null ? c.mapped.read() : join(c.slices, c.length);
     }
 
     /**
@@ -162,6 +180,10 @@ final class HeldReplicas {
         Copy c = copy(iteration, partition);
         if (c == null) {
             return null;
+        }
+        if (c.mapped != null) {
+            double[][] slices = c.mapped.readSlices(sliceDoubles); // new arrays, which nobody recycles
+            return slices == null ? null : new Lent(slices, c.length);
         }
         c.lent = true;
         return new Lent(c.slices, c.length);
@@ -228,7 +250,7 @@ final class HeldReplicas {
     }
 
     private void release(Copy dropped) {
-        if (dropped != null && !dropped.lent) {
+        if (dropped != null && dropped.slices != null && !dropped.lent) {
             recycle(dropped.slices);
         }
     }
@@ -255,14 +277,12 @@ final class HeldReplicas {
         return n;
     }
 
-    /** Doubles held now in complete copies. */
+    /** Doubles held now in complete copies (in shared memory too). */
     synchronized long doubles() {
         long n = 0;
         for (NavigableMap<Integer, Copy> held : complete.values()) {
             for (Copy c : held.values()) {
-                for (double[] s : c.slices) {
-                    n += s.length;
-                }
+                n += c.length;
             }
         }
         return n;

@@ -3,36 +3,46 @@ package org.dfr.runtime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
-import java.util.function.IntFunction;
 
 /**
- * Checkpoint copies handed between rank processes of one machine through files in shared memory (a tmpfs
- * such as {@code /dev/shm}), as MPI's shared-memory transport hands messages between processes of one node:
- * the writer copies the state once into a file it maps, the holder copies it once out of it. Over loopback
- * TCP the same copy is copied four times (into the frame buffer, into the socket by the kernel, out of it,
- * out of the frame buffer) and costs the kernel's TCP work on top; on 2 cores that is what a checkpoint in
- * processes mode cost (docs/bench.md, session 20).
+ * Checkpoint copies shared between rank processes of one machine through files in shared memory (a tmpfs such
+ * as {@code /dev/shm}): the writer copies the state once into a file, and every holder on its machine keeps a
+ * read-only mapping of that file as its copy ({@link SharedMemoryCopy}). One copy per checkpoint, whatever the
+ * number of holders; over loopback TCP each holder's copy was copied four times (into the frame buffer, into
+ * the socket by the kernel, out of it, out of the frame buffer) plus the kernel's TCP work, and until session 21
+ * each holder copied its file out into its heap (docs/bench.md, sessions 20 and 21).
  *
- * <p>Where: {@code DIR/w<writer>/h<holder>-p<partition>}, one file per writer, holder and partition, reused
- * for every checkpoint: only its first use allocates memory. The launcher creates {@code DIR} for the run
- * and deletes it afterwards, so that the files of ranks killed with SIGKILL do not outlive the run; a rank
- * that ends in order deletes its own. A rank on another machine does not see {@code DIR} (or not the file),
- * says so, and gets the copy over the data plane from then on ({@link DataPlaneReplicas}).
+ * <p>Why a file outlives the processes that matter: a tmpfs keeps a file until its name is deleted and the last
+ * mapping of it is gone, so the copy survives the writer's SIGKILL as a holder's heap copy does. What it does
+ * not survive is the machine, which takes the holders on that machine with it too.
+ *
+ * <p>Where: {@code DIR/w<writer>/p<partition>-s<slot>}, at most {@value #FILES_PER_PARTITION} files per writer
+ * and partition, reused: only their first use allocates memory. A file is rewritten only when none of the
+ * holders told of it holds it any more ({@link #release}: the writer dropped that checkpoint, the holder took
+ * a newer copy or none, or died); with none free the copy goes over the data plane. The launcher creates
+ * {@code DIR} for the run and deletes it afterwards, so that the files of ranks killed with SIGKILL do not
+ * outlive the run; a rank that ends in order deletes its own, survivors those of dead ranks. A rank on another
+ * machine does not see {@code DIR} (or not the file), says so, and gets its copies over the data plane from then
+ * on ({@link DataPlaneReplicas}).
  *
  * <p>Header of {@value #HEADER_BYTES} bytes, then the state as doubles in the machine's byte order:
- * {@code int request, int iteration, int partition, int length}. The writer leaves a file alone from the
- * notice it sends until the holder acknowledges; a write it gives up on deletes the file instead, so the
- * holder, which may still be reading, keeps the old contents (the mapping outlives the name) and a new file
- * is made for the next write. A holder takes a file only when its header names the request of the notice
- * it answers: never a copy meant for another request.
+ * {@code int id, int iteration, int partition, int length}. The writer clears the id before it writes the state
+ * and sets it last; a holder takes a file only when its header names the id, checkpoint, partition and length of
+ * the notice it answers, and checks it again after each read.
  *
- * <p>{@link #NONE}: no shared directory (embedded runs, whose ranks share a JVM anyway, and machines
- * without a tmpfs). Every copy then travels over the data plane.
+ * <p>{@link #NONE}: no shared directory (embedded runs, whose ranks share a JVM anyway, and machines without a
+ * tmpfs). Every copy then travels over the data plane.
  */
 public interface SharedMemoryCopies extends AutoCloseable {
 
     /** Bytes before the state in a copy's file. */
     int HEADER_BYTES = 64;
+
+    /**
+     * The most files a writer keeps per partition: a holder keeps the copies of two checkpoints per partition
+     * ({@link HeldReplicas#KEPT_PER_PARTITION}), and the next one is written while they are held.
+     */
+    int FILES_PER_PARTITION = HeldReplicas.KEPT_PER_PARTITION + 1;
 
     /** No shared memory: {@link #place} places nothing, {@link #take} finds nothing. */
     SharedMemoryCopies NONE = new SharedMemoryCopies() {
@@ -42,12 +52,12 @@ public interface SharedMemoryCopies extends AutoCloseable {
         }
 
         @Override
-        public boolean place(int holder, int partition, int iteration, int request, double[] state) {
-            return false;
+        public Placed place(int partition, int iteration, int id, double[] state, Collection<Integer> holders) {
+            return null;
         }
 
         @Override
-        public void abandon(int holder, int partition) {
+        public void release(int partition, int iteration, int holder) {
         }
 
         @Override
@@ -55,16 +65,11 @@ public interface SharedMemoryCopies extends AutoCloseable {
         }
 
         @Override
-        public void retain(int partition, Collection<Integer> holders) {
+        public void forgetRanks(Collection<Integer> dead) {
         }
 
         @Override
-        public void forgetWriters(Collection<Integer> writers) {
-        }
-
-        @Override
-        public Taken take(int writer, int partition, int iteration, int request, int length, int sliceDoubles,
-                          IntFunction<double[]> sliceArray) {
+        public Taken take(int writer, int partition, int iteration, Placed placed, int length) {
             return Taken.ABSENT;
         }
 
@@ -81,19 +86,26 @@ public interface SharedMemoryCopies extends AutoCloseable {
         return directory != null && Files.isDirectory(directory) ? new SharedMemoryFiles(directory, rank) : NONE;
     }
 
-    /** What a holder found for a notice. */
-    record Taken(Outcome outcome, double[][] slices) {
+    /**
+     * Where a copy was placed: the writer's file {@code slot} of the partition, holding the copy {@code id}.
+     * Sent to the holders in the notice.
+     */
+    record Placed(int slot, int id) {
+    }
+
+    /** What a holder found for a notice: the copy, when {@link Outcome#TAKEN}. */
+    record Taken(Outcome outcome, SharedMemoryCopy copy) {
         static final Taken ABSENT = new Taken(Outcome.ABSENT, null);
         static final Taken STALE = new Taken(Outcome.STALE, null);
     }
 
     /** What a holder found for a notice. */
     enum Outcome {
-        /** The copy, in {@link Taken#slices}. */
+        /** The copy, in {@link Taken#copy}. */
         TAKEN,
         /** No such file here: the writer is on another machine (or gave the copy up). */
         ABSENT,
-        /** The file is there but holds another request's copy: the writer gave this one up. */
+        /** The file is there but holds another copy: the writer gave this one up. */
         STALE
     }
 
@@ -101,36 +113,33 @@ public interface SharedMemoryCopies extends AutoCloseable {
     boolean mayPlaceFor(int holder);
 
     /**
-     * Writes {@code state} into the file for {@code holder} and {@code partition}, headed by the request.
+     * Writes {@code state} into a file of {@code partition} that no holder holds, headed by {@code id} (never 0),
+     * and counts {@code holders} as holding it until {@link #release}d: the file is not written again before. The
+     * holders' other files of the same checkpoint are released (a holder keeps one copy per checkpoint), and so
+     * are files of older checkpoints than the two newest each of them holds (a holder keeps no more).
      *
-     * @return false when it could not (no space, an I/O error): the copy is to be sent over the data plane
+     * @return where; null when it could not (every file held, no space, an I/O error): the copy is to be sent
+     *         over the data plane
      */
-    boolean place(int holder, int partition, int iteration, int request, double[] state);
+    Placed place(int partition, int iteration, int id, double[] state, Collection<Integer> holders);
 
-    /** The write to {@code holder} was given up: deletes its file, so that a late reader keeps what it read. */
-    void abandon(int holder, int partition);
+    /**
+     * {@code holder} does not hold the copy of checkpoint {@code iteration} of {@code partition} (any more): it was
+     * dropped, or the holder did not take it. Its file may be written again once no holder holds it.
+     */
+    void release(int partition, int iteration, int holder);
 
     /** {@code holder} did not find the file: it is on another machine; no more copies for it here. */
     void elsewhere(int holder);
 
     /**
-     * Deletes the files of {@code partition} for holders other than {@code holders} (the copies were placed
-     * elsewhere this time, after a death or an adoption): a writer keeps no file it no longer writes to.
+     * {@code dead} ranks died: deletes the files they wrote (their processes cannot), which their holders' mappings
+     * keep readable, and releases every file they held.
      */
-    void retain(int partition, Collection<Integer> holders);
+    void forgetRanks(Collection<Integer> dead);
 
-    /**
-     * Deletes the files that dead {@code writers} left (their processes cannot) and forgets this rank's mappings of
-     * them. A holder still reading one keeps its contents.
-     */
-    void forgetWriters(Collection<Integer> writers);
-
-    /**
-     * Reads the copy {@code writer} placed for this rank, as slices of at most {@code sliceDoubles} doubles in
-     * arrays from {@code sliceArray}.
-     */
-    Taken take(int writer, int partition, int iteration, int request, int length, int sliceDoubles,
-               IntFunction<double[]> sliceArray);
+    /** The copy {@code writer} placed for this rank, as a mapping of the writer's file. */
+    Taken take(int writer, int partition, int iteration, Placed placed, int length);
 
     /** Deletes the files this rank wrote. */
     @Override

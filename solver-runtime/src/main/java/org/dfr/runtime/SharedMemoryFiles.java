@@ -1,6 +1,7 @@
 package org.dfr.runtime;
 
 import java.io.IOException;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
@@ -10,12 +11,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.IntFunction;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,13 +31,25 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
     /** Zeros written to allocate a new file's memory, so that a full tmpfs fails here, not in a mapped write. */
     private static final int ALLOCATE_CHUNK = 1 << 20;
 
+    /** One of a partition's files on the writer's side: the checkpoint in it and who holds it. */
+    private static final class Slot {
+        final int index;
+        MappedByteBuffer map;
+        int iteration = -1;
+        final Set<Integer> holders = new HashSet<>();
+
+        Slot(int index) {
+            this.index = index;
+        }
+    }
+
     private final Path directory;
     private final int rank;
     private final Path own;
-    /** Writer side: the mapped file per holder and partition. */
-    private final Map<Long, MappedByteBuffer> written = new HashMap<>();
-    /** Holder side: the mapped file per writer and partition, as last opened. */
-    private final Map<Long, MappedByteBuffer> read = new HashMap<>();
+    /** Writer side, by partition: its files. Guarded by itself. */
+    private final Map<Integer, List<Slot>> written = new HashMap<>();
+    /** Holder side: the mapping of each writer's file, by writer, partition and slot, as last opened. */
+    private final Map<List<Integer>, MappedByteBuffer> read = new HashMap<>();
     private final Set<Integer> elsewhere = ConcurrentHashMap.newKeySet();
     /** No more files: closed, or a file could not be made (a full tmpfs), which would fail again at each copy. */
     private boolean off;
@@ -45,12 +61,8 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
         deleteAll(own); // nothing of an earlier process of this rank is reused
     }
 
-    private static long key(int rank, int partition) {
-        return ((long) rank << 32) | (partition & 0xffffffffL);
-    }
-
-    private static Path file(Path writerDir, int holder, int partition) {
-        return writerDir.resolve("h" + holder + "-p" + partition);
+    private static Path file(Path writerDir, int partition, int slot) {
+        return writerDir.resolve("p" + partition + "-s" + slot);
     }
 
     @Override
@@ -61,36 +73,99 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
     }
 
     @Override
-    public boolean place(int holder, int partition, int iteration, int request, double[] state) {
+    public Placed place(int partition, int iteration, int id, double[] state, Collection<Integer> holders) {
+        if (id == 0) {
+            throw new IllegalArgumentException("id 0 marks a file being written");
+        }
         synchronized (written) {
             if (off) {
-                return false;
+                return null;
+            }
+            List<Slot> slots = written.computeIfAbsent(partition, p -> new ArrayList<>());
+            for (Slot s : slots) {
+                if (s.iteration == iteration) {
+                    s.holders.removeAll(holders); // each takes this copy instead
+                }
+            }
+            Slot slot = free(slots);
+            if (slot == null) {
+                LOG.debug("rank {}: every file of partition {} is held: checkpoint {} goes over the data plane", rank,
+                        partition, iteration);
+                return null;
             }
             long bytes = HEADER_BYTES + (long) state.length * Double.BYTES;
             try {
-                MappedByteBuffer map = written.get(key(holder, partition));
-                if (map == null || map.capacity() != bytes) {
+                if (slot.map == null || slot.map.capacity() != bytes) {
+                    slot.map = null;
                     try {
-                        map = create(file(own, holder, partition), bytes);
+                        slot.map = create(file(own, partition, slot.index), bytes);
                     } catch (IOException e) {
                         off = true;
                         LOG.warn("rank {}: checkpoint copies go over the data plane from now on: cannot make a file of {}"
                                 + " bytes in {}: {}", rank, bytes, directory, e.toString());
-                        return false;
+                        slots.remove(slot);
+                        return null;
                     }
-                    written.put(key(holder, partition), map);
+                    slot.map.order(ByteOrder.nativeOrder());
                 }
-                map.order(ByteOrder.nativeOrder());
-                map.putInt(0, request).putInt(4, iteration).putInt(8, partition).putInt(12, state.length);
+                MappedByteBuffer map = slot.map;
+                map.putInt(0, 0); // being written: a late reader of the copy before finds its id gone
+                VarHandle.storeStoreFence();
                 doubles(map).put(state);
-                return true;
+                map.putInt(4, iteration).putInt(8, partition).putInt(12, state.length);
+                VarHandle.storeStoreFence();
+                map.putInt(0, id);
             } catch (IllegalArgumentException | InternalError e) {
                 // IllegalArgumentException: a state over 2 GiB; InternalError: a fault in the mapped memory
-                LOG.debug("rank {}: copy of partition {} for rank {} not placed in shared memory: {}", rank, partition,
-                        holder, e.toString());
-                abandonLocked(holder, partition);
-                return false;
+                LOG.debug("rank {}: copy of partition {} not placed in shared memory: {}", rank, partition, e.toString());
+                delete(file(own, partition, slot.index));
+                slots.remove(slot);
+                return null;
             }
+            slot.iteration = iteration;
+            slot.holders.addAll(holders);
+            for (int h : holders) {
+                releaseBeyondNewest(slots, h);
+            }
+            return new Placed(slot.index, id);
+        }
+    }
+
+    /** A file no holder holds (the lowest-numbered), a new one while there may be more, else null. */
+    private static Slot free(List<Slot> slots) {
+        Slot free = null;
+        for (Slot s : slots) {
+            if (s.holders.isEmpty() && (free == null || s.index < free.index)) {
+                free = s;
+            }
+        }
+        if (free != null || slots.size() >= FILES_PER_PARTITION) {
+            return free;
+        }
+        int index = 0;
+        while (true) {
+            int i = index;
+            if (slots.stream().noneMatch(s -> s.index == i)) {
+                break;
+            }
+            index++;
+        }
+        Slot made = new Slot(index);
+        slots.add(made);
+        return made;
+    }
+
+    /** {@code holder} keeps the two newest checkpoints of a partition ({@link HeldReplicas}): the files of older ones are free for it. */
+    private static void releaseBeyondNewest(List<Slot> slots, int holder) {
+        List<Slot> its = new ArrayList<>();
+        for (Slot s : slots) {
+            if (s.holders.contains(holder)) {
+                its.add(s);
+            }
+        }
+        its.sort(Comparator.comparingInt((Slot s) -> s.iteration).reversed());
+        for (int i = HeldReplicas.KEPT_PER_PARTITION; i < its.size(); i++) {
+            its.get(i).holders.remove(holder);
         }
     }
 
@@ -111,59 +186,53 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
         }
     }
 
-    private static DoubleBuffer doubles(ByteBuffer map) {
+    static DoubleBuffer doubles(ByteBuffer map) {
         return map.duplicate().position(HEADER_BYTES).slice().order(ByteOrder.nativeOrder()).asDoubleBuffer();
     }
 
     @Override
-    public void abandon(int holder, int partition) {
+    public void release(int partition, int iteration, int holder) {
         synchronized (written) {
-            abandonLocked(holder, partition);
-        }
-    }
-
-    private void abandonLocked(int holder, int partition) {
-        written.remove(key(holder, partition));
-        try {
-            Files.deleteIfExists(file(own, holder, partition));
-        } catch (IOException e) {
-            LOG.debug("rank {}: cannot delete {}: {}", rank, file(own, holder, partition), e.toString());
+            for (Slot s : written.getOrDefault(partition, List.of())) {
+                if (s.iteration == iteration) {
+                    s.holders.remove(holder);
+                }
+            }
         }
     }
 
     @Override
     public void elsewhere(int holder) {
         elsewhere.add(holder);
+        releaseEverywhere(Set.of(holder));
+    }
+
+    private void releaseEverywhere(Collection<Integer> holders) {
         synchronized (written) {
-            for (Long k : Set.copyOf(written.keySet())) {
-                if ((int) (k >> 32) == holder) {
-                    abandonLocked(holder, (int) (long) k);
-                }
+            for (List<Slot> slots : written.values()) {
+                slots.forEach(s -> s.holders.removeAll(holders));
             }
         }
     }
 
     @Override
-    public void retain(int partition, Collection<Integer> holders) {
-        synchronized (written) {
-            for (Long k : Set.copyOf(written.keySet())) {
-                int holder = (int) (k >> 32);
-                if ((int) (long) k == partition && !holders.contains(holder)) {
-                    abandonLocked(holder, partition);
-                }
-            }
-        }
-    }
-
-    @Override
-    public void forgetWriters(Collection<Integer> writers) {
-        for (int writer : writers) {
+    public void forgetRanks(Collection<Integer> dead) {
+        for (int writer : dead) {
             if (writer != rank) {
                 deleteAll(directory.resolve("w" + writer));
             }
         }
+        releaseEverywhere(dead);
         synchronized (read) {
-            read.keySet().removeIf(k -> writers.contains((int) (k >> 32)));
+            read.keySet().removeIf(k -> dead.contains(k.get(0)));
+        }
+    }
+
+    private void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            LOG.debug("rank {}: cannot delete {}: {}", rank, file, e.toString());
         }
     }
 
@@ -186,15 +255,14 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
     }
 
     @Override
-    public Taken take(int writer, int partition, int iteration, int request, int length, int sliceDoubles,
-                      IntFunction<double[]> sliceArray) {
+    public Taken take(int writer, int partition, int iteration, Placed placed, int length) {
         synchronized (read) {
-            long k = key(writer, partition);
+            List<Integer> k = List.of(writer, partition, placed.slot());
             MappedByteBuffer map = read.get(k);
-            if (map == null || !heads(map, request, iteration, partition, length)) {
-                // a new request in a file reused, or a new file made after a write given up: open it again
+            if (map == null || !heads(map, placed.id(), iteration, partition, length)) {
+                // a file written again for this notice, or made anew after it was deleted: open it again
                 try {
-                    map = open(file(directory.resolve("w" + writer), rank, partition));
+                    map = open(file(directory.resolve("w" + writer), partition, placed.slot()));
                 } catch (NoSuchFileException e) {
                     read.remove(k);
                     return Taken.ABSENT;
@@ -205,23 +273,11 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
                     return Taken.ABSENT;
                 }
                 read.put(k, map);
-                if (!heads(map, request, iteration, partition, length)) {
+                if (!heads(map, placed.id(), iteration, partition, length)) {
                     return Taken.STALE;
                 }
             }
-            DoubleBuffer in = doubles(map);
-            double[][] slices = new double[(length + sliceDoubles - 1) / sliceDoubles][];
-            try {
-                for (int i = 0; i < slices.length; i++) {
-                    slices[i] = sliceArray.apply(Math.min(sliceDoubles, length - i * sliceDoubles));
-                    in.get(slices[i]);
-                }
-            } catch (InternalError e) {
-                read.remove(k); // the file was truncated under the mapping: not a copy to keep
-                return Taken.STALE;
-            }
-            // read once more: a writer that gave the request up deletes, never rewrites, so this only guards
-            return heads(map, request, iteration, partition, length) ? new Taken(Outcome.TAKEN, slices) : Taken.STALE;
+            return new Taken(Outcome.TAKEN, new SharedMemoryCopy(map, placed.id(), iteration, partition, length));
         }
     }
 
@@ -237,8 +293,9 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
         }
     }
 
-    private static boolean heads(ByteBuffer map, int request, int iteration, int partition, int length) {
-        return map.capacity() == HEADER_BYTES + (long) length * Double.BYTES && map.getInt(0) == request
+    /** Whether the file holds copy {@code id} of checkpoint {@code iteration} of {@code partition}, {@code length} doubles. */
+    static boolean heads(ByteBuffer map, int id, int iteration, int partition, int length) {
+        return map.capacity() == HEADER_BYTES + (long) length * Double.BYTES && map.getInt(0) == id
                 && map.getInt(4) == iteration && map.getInt(8) == partition && map.getInt(12) == length;
     }
 

@@ -122,35 +122,47 @@ class DataPlaneReplicasTest {
     }
 
     @Test
-    void when_holdersAreOtherProcessesOfThisMachine_then_theCopiesGoThroughSharedMemoryBitForBit(@TempDir Path shm)
+    void when_holdersAreOtherProcessesOfThisMachine_then_theyShareOneFileInSharedMemoryBitForBit(@TempDir Path shm)
             throws Exception {
         openRanks(4, null, 2, rank -> rank, rank -> shm);
         double[] state = randomState(11);
         state[STATE_DOUBLES - 1] = Double.NaN;
 
         ReplicaRef ref = replicas.get(0).write(4, 0, state);
+        state[0] = 42; // the writer's local copy changes after the write: the file does not
 
         assertThat(ref.holders()).containsExactly(1, 2);
         assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(2);
-        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0", "w0/h2-p0");
-        assertThat(bits(replicas.get(1).readHeld(4, 0))).isEqualTo(bits(state));
-        assertThat(bits(replicas.get(3).read(ref))).as("fetched from a holder over TCP").isEqualTo(bits(state));
+        assertThat(filesUnder(shm)).as("one file for both holders").containsExactly("w0/p0-s0");
+        assertThat(replicas.get(1).heldDoubles()).isEqualTo(STATE_DOUBLES);
+        assertThat(replicas.get(1).pooledSlices()).as("no slice taken for it").isZero();
+        double[] written = randomState(11);
+        written[STATE_DOUBLES - 1] = Double.NaN;
+        assertThat(bits(replicas.get(1).readHeld(4, 0))).isEqualTo(bits(written));
+        assertThat(bits(replicas.get(3).read(ref))).as("fetched from a holder over TCP").isEqualTo(bits(written));
 
         double[] next = randomState(12);
-        replicas.get(0).write(8, 0, next);
+        ReplicaRef second = replicas.get(0).write(8, 0, next);
 
         assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(4);
-        assertThat(filesUnder(shm)).as("the files are reused").containsExactly("w0/h1-p0", "w0/h2-p0");
+        assertThat(filesUnder(shm)).as("checkpoint 4 is held: 8 goes into another file")
+                .containsExactly("w0/p0-s0", "w0/p0-s1");
         assertThat(bits(replicas.get(2).readHeld(8, 0))).isEqualTo(bits(next));
-        assertThat(bits(replicas.get(2).readHeld(4, 0))).as("the older copy is the holder's own").isEqualTo(bits(state));
+        assertThat(bits(replicas.get(2).readHeld(4, 0))).as("the older copy is intact").isEqualTo(bits(written));
+
+        replicas.get(0).delete(ref); // checkpoint 8 committed: 4 is dropped, and its file is free
+        replicas.get(0).write(12, 0, randomState(13));
+
+        assertThat(filesUnder(shm)).as("the free file is reused").containsExactly("w0/p0-s0", "w0/p0-s1");
+        assertThat(bits(replicas.get(3).read(second))).isEqualTo(bits(next));
 
         replicas.get(0).close();
         assertThat(filesUnder(shm)).as("a writer that ends in order deletes its files").isEmpty();
+        assertThat(bits(replicas.get(1).readHeld(8, 0))).as("a holder's mapping outlives the file").isEqualTo(bits(next));
     }
 
     @Test
-    void when_aHolderIsOnAnotherMachine_then_itGetsSlicesAndNoFileFromThenOn(@TempDir Path shm,
-                                                                             @TempDir Path otherMachine)
+    void when_aHolderIsOnAnotherMachine_then_itGetsSlicesFromThenOn(@TempDir Path shm, @TempDir Path otherMachine)
             throws Exception {
         // ranks 0 and 1 share a machine; rank 2 sees another directory
         openRanks(3, null, 2, rank -> rank, rank -> rank == 2 ? otherMachine : shm);
@@ -161,28 +173,27 @@ class DataPlaneReplicasTest {
         assertThat(ref.holders()).containsExactly(1, 2);
         assertThat(replicas.get(0).sharedMemoryCopies()).as("rank 1's only").isEqualTo(1);
         assertThat(bits(replicas.get(2).readHeld(4, 0))).isEqualTo(bits(state));
-        assertThat(filesUnder(shm)).as("the file for rank 2 was deleted").containsExactly("w0/h1-p0");
+        assertThat(bits(replicas.get(1).readHeld(4, 0))).isEqualTo(bits(state));
 
         replicas.get(0).write(8, 0, randomState(14));
 
         assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(2);
-        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0");
         assertThat(filesUnder(otherMachine)).isEmpty();
         assertThat(replicas.get(2).heldCopies()).isEqualTo(2);
     }
 
     @Test
-    void when_aHolderDied_then_theWriterKeepsFilesOnlyForTheNewHolders(@TempDir Path shm) throws Exception {
+    void when_aWriterDied_then_itsCopyIsStillReadFromAHoldersMapping(@TempDir Path shm) throws Exception {
         openRanks(4, null, 2, rank -> rank, rank -> shm);
-        replicas.get(0).write(4, 0, randomState(15));
-        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0", "w0/h2-p0");
-        planes.get(2).closeAbruptly();
-        live.remove(2);
+        double[] state = randomState(15);
+        ReplicaRef ref = replicas.get(0).write(4, 0, state);
+        planes.get(0).closeAbruptly(); // a SIGKILLed writer deletes nothing
+        live.remove(0);
 
-        ReplicaRef ref = replicas.get(0).write(8, 0, randomState(16));
+        replicas.get(3).dropOrphans(List.of(0), 4);
 
-        assertThat(ref.holders()).containsExactly(1, 3);
-        assertThat(filesUnder(shm)).containsExactly("w0/h1-p0", "w0/h3-p0");
+        assertThat(filesUnder(shm)).as("a survivor deleted the dead writer's files").isEmpty();
+        assertThat(bits(replicas.get(3).read(ref))).isEqualTo(bits(state));
     }
 
     private static List<String> filesUnder(Path dir) throws IOException {

@@ -12,12 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Checkpoint copies through files in a shared directory ({@link SharedMemoryCopies}): what the holder takes is
- * bit for bit what the writer placed, and never a copy meant for another request.
+ * Checkpoint copies through files in a shared directory ({@link SharedMemoryCopies}): what a holder keeps is bit
+ * for bit what the writer placed, never a copy meant for another notice, and a file is never written again while
+ * a holder holds it.
  *
  * <pre>
- *   writer 0 --file w0/h1-p5--> holder 1       (both see the same directory: one machine)
- *   writer 0 --file w0/h2-p5--> holder 2       (holder 2 looks in another directory: another machine)
+ *   writer 0 --file w0/p5-s0--> holders 1 and 3 map the same file    (they see the same directory: one machine)
+ *   writer 0 --file w0/p5-s0--> holder 2 finds nothing               (another directory: another machine)
  * </pre>
  */
 class SharedMemoryFilesTest {
@@ -38,18 +39,10 @@ class SharedMemoryFilesTest {
         return s;
     }
 
-    private static double[] joined(SharedMemoryCopies.Taken taken, int length) {
-        double[] out = new double[length];
-        int at = 0;
-        for (double[] slice : taken.slices()) {
-            System.arraycopy(slice, 0, out, at, slice.length);
-            at += slice.length;
-        }
-        assertThat(at).isEqualTo(length);
-        return out;
-    }
-
     private static long[] bits(double[] values) {
+        if (values == null) {
+            return null;
+        }
         long[] out = new long[values.length];
         for (int i = 0; i < values.length; i++) {
             out[i] = Double.doubleToRawLongBits(values[i]);
@@ -57,70 +50,107 @@ class SharedMemoryFilesTest {
         return out;
     }
 
-    private SharedMemoryCopies.Taken take(SharedMemoryCopies holder, int request, int length) {
-        return holder.take(0, 5, 20, request, length, SLICE, double[]::new);
+    private static SharedMemoryCopy taken(SharedMemoryCopies holder, int iteration, SharedMemoryCopies.Placed placed) {
+        SharedMemoryCopies.Taken taken = holder.take(0, 5, iteration, placed, 40);
+        assertThat(taken.outcome()).isEqualTo(SharedMemoryCopies.Outcome.TAKEN);
+        return taken.copy();
     }
 
     @Test
-    void when_placed_then_theHolderTakesTheStateBitForBitInSlices() {
+    void when_placedForTwoHolders_then_bothMapOneFileAndReadTheStateBitForBit() throws IOException {
         double[] state = state(1, 40);
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
-             SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1)) {
-            assertThat(writer.place(1, 5, 20, 77, state)).isTrue();
+             SharedMemoryCopies one = SharedMemoryCopies.in(dir, 1);
+             SharedMemoryCopies three = SharedMemoryCopies.in(dir, 3)) {
+            SharedMemoryCopies.Placed placed = writer.place(5, 20, 77, state, List.of(1, 3));
 
-            SharedMemoryCopies.Taken taken = take(holder, 77, 40);
+            SharedMemoryCopy first = taken(one, 20, placed);
+            SharedMemoryCopy second = taken(three, 20, placed);
 
-            assertThat(taken.outcome()).isEqualTo(SharedMemoryCopies.Outcome.TAKEN);
-            assertThat(taken.slices().length).isEqualTo(6);
-            assertThat(bits(joined(taken, 40))).isEqualTo(bits(state));
+            assertThat(files()).containsExactly("w0/p5-s0");
+            assertThat(bits(first.read())).isEqualTo(bits(state));
+            assertThat(bits(second.read())).isEqualTo(bits(state));
+            double[][] slices = first.readSlices(SLICE);
+            assertThat(slices).hasNumberOfRows(6);
+            assertThat(slices[5]).hasSize(5);
+            assertThat(Double.doubleToRawLongBits(slices[0][3])).isEqualTo(0x7ff8_0000_0000_0abcL);
         }
     }
 
     @Test
-    void when_theFileHoldsAnotherRequest_then_theHolderTakesNothing() {
+    void when_theFileHoldsAnotherCopy_then_theHolderTakesNothing() {
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
              SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1)) {
-            writer.place(1, 5, 20, 78, state(1, 40));
+            SharedMemoryCopies.Placed placed = writer.place(5, 20, 78, state(1, 40), List.of(1));
 
-            assertThat(take(holder, 77, 40).outcome()).isEqualTo(SharedMemoryCopies.Outcome.STALE);
-            assertThat(holder.take(0, 5, 30, 78, 40, SLICE, double[]::new).outcome())
-                    .as("the request's number alone is not enough: the checkpoint must match too")
+            assertThat(holder.take(0, 5, 20, new SharedMemoryCopies.Placed(placed.slot(), 77), 40).outcome())
+                    .isEqualTo(SharedMemoryCopies.Outcome.STALE);
+            assertThat(holder.take(0, 5, 30, placed, 40).outcome())
+                    .as("the id alone is not enough: the checkpoint must match too")
                     .isEqualTo(SharedMemoryCopies.Outcome.STALE);
         }
     }
 
     @Test
-    void when_theFileIsReusedForTheNextRequest_then_theHolderTakesTheNewState() {
+    void when_aHolderHoldsAFile_then_theNextCheckpointGoesIntoAnotherAndTheReleasedOneIsReused() throws IOException {
         double[] first = state(1, 40);
         double[] second = state(2, 40);
+        double[] third = state(3, 40);
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
              SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1)) {
-            writer.place(1, 5, 20, 77, first);
-            assertThat(bits(joined(take(holder, 77, 40), 40))).isEqualTo(bits(first));
+            SharedMemoryCopy held20 = taken(holder, 20, writer.place(5, 20, 77, first, List.of(1)));
+            SharedMemoryCopy held30 = taken(holder, 30, writer.place(5, 30, 78, second, List.of(1)));
+            assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1");
+            assertThat(bits(held20.read())).as("not written again while held").isEqualTo(bits(first));
 
-            writer.place(1, 5, 20, 80, second);
+            writer.release(5, 20, 1); // the writer dropped checkpoint 20
+            SharedMemoryCopies.Placed placed = writer.place(5, 40, 79, third, List.of(1));
 
-            assertThat(bits(joined(take(holder, 80, 40), 40))).isEqualTo(bits(second));
+            assertThat(placed.slot()).isZero();
+            assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1");
+            assertThat(bits(taken(holder, 40, placed).read())).isEqualTo(bits(third));
+            assertThat(held20.read()).as("a copy whose file was written again reads as gone").isNull();
+            assertThat(held20.intact()).isFalse();
+            assertThat(bits(held30.read())).isEqualTo(bits(second));
         }
     }
 
     @Test
-    void when_theWriterAbandonsACopy_then_aLateReaderKeepsItAndTheNextOneIsInANewFile() throws IOException {
-        double[] abandoned = state(1, 40);
-        double[] next = state(3, 40);
-        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
-             SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1)) {
-            writer.place(1, 5, 20, 77, abandoned);
-            take(holder, 77, 40); // the holder has the file mapped
+    void when_aHolderTakesAThirdCheckpoint_then_theFileOfItsOldestIsFreeAgain() throws IOException {
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
+            writer.place(5, 20, 77, state(1, 40), List.of(1));
+            writer.place(5, 30, 78, state(2, 40), List.of(1));
+            writer.place(5, 40, 79, state(3, 40), List.of(1)); // the holder keeps 30 and 40 only
 
-            writer.abandon(1, 5);
-            writer.place(1, 5, 20, 81, next);
+            assertThat(writer.place(5, 50, 80, state(4, 40), List.of(1)).slot()).isZero();
+            assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1", "w0/p5-s2");
+        }
+    }
 
-            assertThat(bits(joined(take(holder, 77, 40), 40)))
-                    .as("the deleted file's contents, never overwritten: the mapping outlives the name")
-                    .isEqualTo(bits(abandoned));
-            assertThat(bits(joined(take(holder, 81, 40), 40))).isEqualTo(bits(next));
-            assertThat(files()).containsExactly("w0/h1-p5");
+    @Test
+    void when_everyFileIsHeld_then_nothingIsPlaced() {
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
+            // three holders, one checkpoint each: none of them has more than two
+            assertThat(writer.place(5, 20, 77, state(1, 40), List.of(1))).isNotNull();
+            assertThat(writer.place(5, 30, 78, state(2, 40), List.of(2))).isNotNull();
+            assertThat(writer.place(5, 40, 79, state(3, 40), List.of(3))).isNotNull();
+
+            assertThat(writer.place(5, 50, 80, state(4, 40), List.of(4))).isNull();
+
+            writer.forgetRanks(List.of(2)); // a dead holder holds nothing
+            assertThat(writer.place(5, 50, 81, state(4, 40), List.of(4)).slot()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void when_theSameCheckpointIsPlacedAgainForAHolder_then_itsEarlierFileIsReleased() throws IOException {
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
+            writer.place(5, 20, 77, state(1, 40), List.of(1));
+            writer.place(5, 30, 78, state(2, 40), List.of(2));
+
+            // a repair: holder 1 replaces its copy of checkpoint 20, so the file it held is free
+            assertThat(writer.place(5, 20, 79, state(1, 40), List.of(1)).slot()).isZero();
+            assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1");
         }
     }
 
@@ -128,73 +158,59 @@ class SharedMemoryFilesTest {
     void when_theHolderLooksInAnotherDirectory_then_theCopyIsAbsent(@TempDir Path otherMachine) {
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
              SharedMemoryCopies holder = SharedMemoryCopies.in(otherMachine, 2)) {
-            writer.place(2, 5, 20, 77, state(1, 40));
+            SharedMemoryCopies.Placed placed = writer.place(5, 20, 77, state(1, 40), List.of(2));
 
-            assertThat(holder.take(0, 5, 20, 77, 40, SLICE, double[]::new).outcome())
-                    .isEqualTo(SharedMemoryCopies.Outcome.ABSENT);
+            assertThat(holder.take(0, 5, 20, placed, 40).outcome()).isEqualTo(SharedMemoryCopies.Outcome.ABSENT);
         }
     }
 
     @Test
-    void when_aHolderIsElsewhere_then_itsFilesGoAndNoMoreAreTried() throws IOException {
+    void when_aHolderIsElsewhere_then_noMoreAreTriedAndItsFilesAreFree() {
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
-            writer.place(2, 5, 20, 77, state(1, 40));
-            writer.place(1, 5, 20, 78, state(1, 40));
+            writer.place(5, 20, 77, state(1, 40), List.of(2));
 
             writer.elsewhere(2);
 
             assertThat(writer.mayPlaceFor(2)).isFalse();
             assertThat(writer.mayPlaceFor(1)).isTrue();
-            assertThat(files()).containsExactly("w0/h1-p5");
+            assertThat(writer.place(5, 30, 78, state(2, 40), List.of(1)).slot()).isZero();
         }
     }
 
     @Test
     void when_closed_then_theWritersFilesAreDeleted() throws IOException {
         SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
-        writer.place(1, 5, 20, 77, state(1, 40));
-        writer.place(2, 6, 20, 78, state(2, 40));
-        assertThat(files()).containsExactlyInAnyOrder("w0/h1-p5", "w0/h2-p6");
+        writer.place(5, 20, 77, state(1, 40), List.of(1));
+        writer.place(6, 20, 78, state(2, 40), List.of(2));
+        assertThat(files()).containsExactlyInAnyOrder("w0/p5-s0", "w0/p6-s0");
 
         writer.close();
 
         try (Stream<Path> left = Files.list(dir)) {
             assertThat(left).isEmpty();
         }
+        assertThat(writer.place(5, 30, 79, state(3, 40), List.of(1))).as("no file after close").isNull();
     }
 
     @Test
-    void when_aPartitionsCopiesGoToOtherHolders_then_theOldHoldersFilesAreDeleted() throws IOException {
-        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
-            writer.place(1, 5, 20, 77, state(1, 40));
-            writer.place(2, 5, 20, 78, state(1, 40));
-            writer.place(1, 6, 20, 79, state(1, 40));
-
-            writer.retain(5, List.of(2, 3)); // rank 1 died: partition 5's copies went to 2 and 3
-
-            assertThat(files()).containsExactly("w0/h1-p6", "w0/h2-p5");
-        }
-    }
-
-    @Test
-    void when_aWriterDied_then_aSurvivorDeletesItsFilesAndAHolderStillHasWhatItTook() throws IOException {
+    void when_aWriterDied_then_aSurvivorDeletesItsFilesAndAHolderStillReadsItsCopy() throws IOException {
         double[] state = state(1, 40);
         SharedMemoryCopies dead = SharedMemoryCopies.in(dir, 0); // a SIGKILLed process never closes
         try (SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1);
              SharedMemoryCopies survivor = SharedMemoryCopies.in(dir, 2)) {
-            dead.place(1, 5, 20, 77, state);
-            SharedMemoryCopies.Taken taken = take(holder, 77, 40);
+            SharedMemoryCopy copy = taken(holder, 20, dead.place(5, 20, 77, state, List.of(1)));
 
-            survivor.forgetWriters(List.of(0));
+            survivor.forgetRanks(List.of(0));
 
             assertThat(files()).isEmpty();
-            assertThat(bits(joined(taken, 40))).isEqualTo(bits(state));
+            assertThat(copy.intact()).isTrue();
+            assertThat(bits(copy.read())).as("the mapping outlives the file's name").isEqualTo(bits(state));
         }
     }
 
     @Test
     void when_aRankStartsAgain_then_itsEarlierFilesAreDeleted() throws IOException {
-        SharedMemoryCopies.in(dir, 0).place(1, 5, 20, 77, state(1, 40));
+        SharedMemoryCopies.in(dir, 0).place(5, 20, 77, state(1, 40), List.of(1));
 
         try (SharedMemoryCopies again = SharedMemoryCopies.in(dir, 0)) {
             assertThat(files()).isEmpty();
@@ -207,7 +223,7 @@ class SharedMemoryFilesTest {
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
             assertThat(writer.mayPlaceFor(1)).isTrue();
 
-            assertThat(writer.place(1, 5, 20, 77, state(1, 40))).isFalse();
+            assertThat(writer.place(5, 20, 77, state(1, 40), List.of(1))).isNull();
 
             assertThat(writer.mayPlaceFor(1)).isFalse();
             assertThat(writer.mayPlaceFor(2)).isFalse();
@@ -218,8 +234,8 @@ class SharedMemoryFilesTest {
     void when_thereIsNoDirectory_then_nothingIsPlaced() {
         assertThat(SharedMemoryCopies.in(null, 0)).isSameAs(SharedMemoryCopies.NONE);
         assertThat(SharedMemoryCopies.in(dir.resolve("missing"), 0)).isSameAs(SharedMemoryCopies.NONE);
-        assertThat(SharedMemoryCopies.NONE.place(1, 5, 20, 77, state(1, 40))).isFalse();
-        assertThat(SharedMemoryCopies.NONE.take(0, 5, 20, 77, 40, SLICE, double[]::new).outcome())
+        assertThat(SharedMemoryCopies.NONE.place(5, 20, 77, state(1, 40), List.of(1))).isNull();
+        assertThat(SharedMemoryCopies.NONE.take(0, 5, 20, new SharedMemoryCopies.Placed(0, 77), 40).outcome())
                 .isEqualTo(SharedMemoryCopies.Outcome.ABSENT);
     }
 
