@@ -3,13 +3,16 @@ package org.dfr.runtime;
 import com.hazelcast.map.IMap;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -23,9 +26,15 @@ import java.util.function.Supplier;
  * {@link #replicate} writes the replicated copies of it, on the rank's replication thread
  * ({@link Checkpointing}). {@link #writeLocal} keeps a copy instead.
  *
- * <p>Readers find the copies of checkpoint {@code c} of partition {@code p} through a small locator
- * entry {@code "c/p"} in the checkpoint map (a {@link ReplicaRef}, with the map's backups), written
- * after the copies are in place: a locator only points at copies already written.
+ * <p>Readers find the copies of checkpoint {@code c} of partition {@code p} through the partition's
+ * locator entry {@code "locators/p"} in the checkpoint map ({@link PartitionLocators}: a {@link ReplicaRef}
+ * per checkpoint the owner keeps, with the map's backups), written after the copies are in place: a locator
+ * only points at copies already written. One entry per partition, written once per checkpoint, and read by
+ * nobody but recoveries: the owner knows what it wrote ({@link #forgetOwnLocators} after a recovery). A
+ * locator per checkpoint, read back by its writer and deleted at the next commit, took five operations of
+ * the map per partition and checkpoint, two of them with backups, and in processes mode half of a
+ * checkpoint's cost (docs/bench.md, session 21). An older checkpoint's ref stays in the entry until the
+ * next write; nobody asks for it: a recovery reads the committed checkpoint.
  *
  * <p>A partition whose state did not change since the checkpoint this store replicated before
  * (bitwise; a converged region, an idle rank) is not sent again while its copies are intact: the new
@@ -42,6 +51,11 @@ public final class CheckpointStore {
     private final Map<double[], DoubleBuffer> lenders = new IdentityHashMap<>();
     /** By partition: the iteration and copies this store replicated last (for unchanged states). */
     private final Map<Integer, Replicated> lastReplicated = new HashMap<>();
+    /**
+     * By partition: the entry this store wrote last for a partition it owns ({@link PartitionLocators}), or read
+     * when it had not (an adopter): what the map holds, as only a partition's owner writes its entry.
+     */
+    private final Map<Integer, NavigableMap<Integer, ReplicaRef>> ownLocators = new ConcurrentHashMap<>();
     private final AtomicLong partitionsSent = new AtomicLong();
     private final AtomicLong partitionsUnchanged = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
@@ -65,7 +79,13 @@ public final class CheckpointStore {
         this(replicated, retry, new HazelcastReplicas(replicated, retry, localKey));
     }
 
-    static String locatorKey(int iteration, int partition) {
+    /** The key of a partition's locator entry in the checkpoint map. */
+    static String locatorKey(int partition) {
+        return "locators/" + partition;
+    }
+
+    /** The start of the key of a state in the checkpoint map ({@link HazelcastReplicas}). */
+    static String stateKeyPrefix(int iteration, int partition) {
         return iteration + "/" + partition;
     }
 
@@ -129,20 +149,20 @@ public final class CheckpointStore {
         if (copy == null) {
             return false;
         }
-        ReplicaRef previous = replicatedRef(iteration, partition);
+        ReplicaRef previous = ownRef(iteration, partition);
         // the older local copy stays until this one is committed, so neither array is written here but for the
         // ghost frame of a held one, into which the next iteration unpacks its halos: at worst an unchanged
         // state is sent again
-        if (before != null && Arrays.equals(before, copy) && last.ref().equals(replicatedRef(last.iteration(), partition))
+        if (before != null && Arrays.equals(before, copy) && last.ref().equals(ownRef(last.iteration(), partition))
                 && copies.intact(last.ref())) {
             ReplicaRef shared = last.ref();
-            retry.run(() -> locators.set(locatorKey(iteration, partition), shared.toBytes()));
+            publish(iteration, partition, shared);
             deleteUnlessKept(previous, iteration, partition, shared);
             partitionsUnchanged.incrementAndGet();
             return false;
         }
         ReplicaRef ref = copies.write(iteration, partition, copy);
-        retry.run(() -> locators.set(locatorKey(iteration, partition), ref.toBytes()));
+        publish(iteration, partition, ref);
         // a rewrite (after a recovery, or by an adopter) may land elsewhere: drop the old copies
         deleteUnlessKept(previous, iteration, partition, ref);
         synchronized (this) {
@@ -163,12 +183,12 @@ public final class CheckpointStore {
         int repaired = 0;
         for (int p : partitions) {
             double[] copy = local(iteration, p);
-            ReplicaRef ref = copy == null ? null : replicatedRef(iteration, p);
+            ReplicaRef ref = copy == null ? null : ownRef(iteration, p);
             if (ref == null || copies.intact(ref)) {
                 continue;
             }
             ReplicaRef fresh = copies.write(iteration, p, copy);
-            retry.run(() -> locators.set(locatorKey(iteration, p), fresh.toBytes()));
+            publish(iteration, p, fresh);
             deleteUnlessKept(ref, iteration, p, fresh);
             synchronized (this) {
                 lastReplicated.put(p, new Replicated(iteration, fresh));
@@ -176,6 +196,47 @@ public final class CheckpointStore {
             repaired++;
         }
         return repaired;
+    }
+
+    /**
+     * Writes the partition's locator entry: {@code ref} for checkpoint {@code iteration}, and the refs of the other
+     * checkpoints this store keeps a local copy of (the committed one, or the one in flight).
+     */
+    private void publish(int iteration, int partition, ReplicaRef ref) {
+        Set<Integer> kept;
+        synchronized (this) {
+            kept = new HashSet<>(local.keySet());
+        }
+        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(ownLocators(partition));
+        refs.keySet().retainAll(kept);
+        refs.put(iteration, ref);
+        PartitionLocators entry = new PartitionLocators(refs);
+        retry.run(() -> locators.set(locatorKey(partition), entry.toBytes()));
+        ownLocators.put(partition, entry.refs());
+    }
+
+    /** This store's view of the partition's locator entry: what it wrote, else what the map holds. */
+    private NavigableMap<Integer, ReplicaRef> ownLocators(int partition) {
+        NavigableMap<Integer, ReplicaRef> refs = ownLocators.get(partition);
+        if (refs == null) {
+            PartitionLocators entry = readLocators(partition);
+            refs = entry == null ? Collections.emptyNavigableMap() : entry.refs();
+            ownLocators.put(partition, refs);
+        }
+        return refs;
+    }
+
+    /** Where the copies of a checkpoint of a partition this store writes are, or null. */
+    private ReplicaRef ownRef(int iteration, int partition) {
+        return ownLocators(partition).get(iteration);
+    }
+
+    /**
+     * Forgets what this store wrote into the locator entries: after a recovery, which may have given a partition
+     * to another owner (who writes its entry from then on) and back.
+     */
+    public void forgetOwnLocators() {
+        ownLocators.clear();
     }
 
     private void deleteUnlessKept(ReplicaRef previous, int iteration, int partition, ReplicaRef now) {
@@ -252,14 +313,18 @@ public final class CheckpointStore {
     }
 
     /**
-     * Deletes the replicated copies of {@code partitions} at the given iterations: their locators, and
-     * their copies unless a kept (local) checkpoint's locator points at the same copies.
+     * Deletes the replicated copies of {@code partitions} at the given iterations, unless a kept (local)
+     * checkpoint's locator points at the same copies. Their refs leave the locator entries at the next write.
      */
     public void dropReplicated(List<Integer> iterations, int[] partitions) {
         for (int old : iterations) {
             for (int p : partitions) {
-                ReplicaRef ref = replicatedRef(old, p);
-                retry.run(() -> locators.delete(locatorKey(old, p)));
+                ReplicaRef ref = ownRef(old, p);
+                ownLocators.computeIfPresent(p, (k, refs) -> {
+                    NavigableMap<Integer, ReplicaRef> left = new TreeMap<>(refs);
+                    left.remove(old);
+                    return Collections.unmodifiableNavigableMap(left);
+                });
                 if (ref != null && !keptRefs(p, old).contains(ref)) {
                     copies.delete(ref);
                 }
@@ -276,7 +341,7 @@ public final class CheckpointStore {
         Set<ReplicaRef> refs = new HashSet<>();
         for (int c : kept) {
             if (c != except) {
-                ReplicaRef ref = replicatedRef(c, partition);
+                ReplicaRef ref = ownRef(c, partition);
                 if (ref != null) {
                     refs.add(ref);
                 }
@@ -290,10 +355,15 @@ public final class CheckpointStore {
         keep(iteration, partition, state.clone());
     }
 
-    /** Where the replicated copies are, read from the locator; null when the locator is gone. */
+    /** Where the replicated copies are, read from the locator entry; null when it does not say. */
     ReplicaRef replicatedRef(int iteration, int partition) {
-        byte[] locator = retry.call(() -> locators.get(locatorKey(iteration, partition)));
-        return locator == null ? null : ReplicaRef.fromBytes(locator);
+        PartitionLocators entry = readLocators(partition);
+        return entry == null ? null : entry.ref(iteration);
+    }
+
+    private PartitionLocators readLocators(int partition) {
+        byte[] entry = retry.call(() -> locators.get(locatorKey(partition)));
+        return entry == null ? null : PartitionLocators.fromBytes(entry);
     }
 
     /** The checkpoint map's key of the replicated state ({@link HazelcastReplicas}); null when the locator is gone. */

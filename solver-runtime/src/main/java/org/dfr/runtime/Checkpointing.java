@@ -307,6 +307,7 @@ public final class Checkpointing implements AutoCloseable {
      * copies older than {@code iteration} are dropped.
      */
     public void setCommitted(int iteration, int[] ownedPartitions) {
+        store.forgetOwnLocators(); // the recovery may have moved partitions
         if (pending != null && pending.iteration > iteration) {
             abandonPending(iteration);
         }

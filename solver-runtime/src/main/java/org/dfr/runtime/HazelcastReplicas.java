@@ -40,8 +40,8 @@ public final class HazelcastReplicas implements ReplicaStore {
 
     static String stateKey(int iteration, int partition, String partitionKey) {
         // without '@' the whole key picks the partition, as for any other key
-        return partitionKey == null ? CheckpointStore.locatorKey(iteration, partition) + "/state"
-                : CheckpointStore.locatorKey(iteration, partition) + "@" + partitionKey;
+        return partitionKey == null ? CheckpointStore.stateKeyPrefix(iteration, partition) + "/state"
+                : CheckpointStore.stateKeyPrefix(iteration, partition) + "@" + partitionKey;
     }
 
     @Override

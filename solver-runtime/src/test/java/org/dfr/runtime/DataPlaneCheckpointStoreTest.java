@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.LocalMapStats;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.Mailbox;
@@ -74,7 +77,42 @@ class DataPlaneCheckpointStoreTest {
         assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
         assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
         assertThat(stores.get(3).replicated(8, 0)).containsExactly(state(1));
-        assertThat(writer.replicatedRef(4, 0)).as("the older locator is gone").isNull();
+        writer.writeLocal(12, 0, state(2));
+        writer.replicate(12, 0);
+        assertThat(writer.replicatedRef(4, 0)).as("the next write leaves the dropped checkpoint out").isNull();
+        assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
+    }
+
+    @Test
+    void when_checkpointsFollowOneAnother_then_theWriterWritesOneLocatorEntryEachAndReadsItOnce() {
+        CheckpointStore writer = stores.get(0);
+        writer.write(4, 0, state(1));
+        writer.write(8, 0, state(2));
+        writer.dropOlderThan(8, new int[] {0});
+        writer.write(12, 0, state(3));
+        writer.dropOlderThan(12, new int[] {0});
+
+        LocalMapStats stats = member.getMap(HazelcastConfigs.CHECKPOINT_MAP).getLocalMapStats();
+        assertThat(stats.getPutOperationCount() + stats.getSetOperationCount()).as("one write per checkpoint").isEqualTo(3);
+        assertThat(stats.getGetOperationCount()).as("read once, before the first write").isEqualTo(1);
+        assertThat(stats.getRemoveOperationCount()).as("nothing deleted").isZero();
+        assertThat(member.getMap(HazelcastConfigs.CHECKPOINT_MAP).keySet()).containsExactly(CheckpointStore.locatorKey(0));
+        assertThat(stores.get(3).replicated(12, 0)).containsExactly(state(3));
+        assertThat(stores.get(3).replicated(4, 0)).as("left out of the entry").isNull();
+    }
+
+    @Test
+    void when_aLocatorEntryIsEncoded_then_itDecodesToTheSameRefs() {
+        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>();
+        refs.put(8, ReplicaRef.heldBy(4, 3, List.of(1, 2))); // 8 unchanged since 4: it shares 4's copies
+        refs.put(12, ReplicaRef.inMap(12, 3, "12/3@k"));
+        PartitionLocators entry = new PartitionLocators(refs);
+
+        PartitionLocators decoded = PartitionLocators.fromBytes(entry.toBytes());
+
+        assertThat(decoded).isEqualTo(entry);
+        assertThat(decoded.ref(8)).isEqualTo(ReplicaRef.heldBy(4, 3, List.of(1, 2)));
+        assertThat(decoded.ref(4)).isNull();
     }
 
     @Test
@@ -108,7 +146,7 @@ class DataPlaneCheckpointStoreTest {
     @Test
     void when_theLocatorIsLostButAHolderLives_then_theCopyIsFoundByAskingTheLiveRanks() {
         stores.get(0).write(4, 0, state(4));
-        member.getMap(HazelcastConfigs.CHECKPOINT_MAP).delete(CheckpointStore.locatorKey(4, 0));
+        member.getMap(HazelcastConfigs.CHECKPOINT_MAP).delete(CheckpointStore.locatorKey(0));
         live.remove(0);
         live.remove(1);
 
