@@ -1,8 +1,10 @@
 package org.dfr.runtime;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -64,6 +66,8 @@ public final class ExitWatch implements AutoCloseable {
     private final Thread thread;
     /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
     private final Set<Long> exited = new HashSet<>();
+    /** The stat files of the processes polled now, kept open between polls ({@link ProcFs#open}). */
+    private final Map<Long, ProcFs.StatFile> files = new HashMap<>();
     private volatile boolean closed;
     /** The ranks watched now (for tests and logs). */
     private volatile List<Integer> watchedRanks = List.of();
@@ -126,6 +130,15 @@ public final class ExitWatch implements AutoCloseable {
     }
 
     private void watch() {
+        try {
+            watchUntilClosed();
+        } finally {
+            files.values().forEach(ProcFs.StatFile::close);
+            files.clear();
+        }
+    }
+
+    private void watchUntilClosed() {
         List<Watched> targets = List.of();
         long reselectAt = System.nanoTime();
         while (!closed && !stopped.getAsBoolean()) {
@@ -145,6 +158,7 @@ public final class ExitWatch implements AutoCloseable {
                     }
                 }
                 targets = next;
+                keepFilesOf(targets);
                 watchedRanks = targets.stream().map(Watched::rank).toList();
                 reselectAt = now + TimeUnit.MILLISECONDS.toNanos(RESELECT_MILLIS);
             }
@@ -153,9 +167,27 @@ public final class ExitWatch implements AutoCloseable {
         }
     }
 
+    /** Keeps the stat files of {@code targets} open, and closes the others. */
+    private void keepFilesOf(List<Watched> targets) {
+        Set<Long> pids = new HashSet<>();
+        for (Watched t : targets) {
+            pids.add(t.identity().pid());
+            files.computeIfAbsent(t.identity().pid(), proc::open);
+        }
+        files.entrySet().removeIf(e -> {
+            if (pids.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().close();
+            return true;
+        });
+    }
+
     /** Reads {@code watched}'s state and reports its exit, if it exited. */
     private boolean reportedExit(Watched watched) {
-        String how = exitOf(proc.stat(watched.identity().pid()), watched.identity());
+        ProcFs.StatFile file = files.get(watched.identity().pid());
+        ProcFs.ProcessState state = file != null ? file.read() : proc.stat(watched.identity().pid());
+        String how = exitOf(state, watched.identity());
         if (how == null) {
             return false;
         }

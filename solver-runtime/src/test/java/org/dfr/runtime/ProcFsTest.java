@@ -63,4 +63,39 @@ class ProcFsTest {
             child.destroyForcibly().waitFor();
         }
     }
+
+    @Test
+    void when_aRealChildsStatIsKeptOpen_then_eachReadShowsItsStateUntilItIsReaped() throws Exception {
+        assumeTrue(Files.isReadable(ProcFs.DEFAULT_ROOT.resolve("self/stat")), "Linux /proc");
+        ProcFs proc = new ProcFs(ProcFs.DEFAULT_ROOT);
+        Process child = new ProcessBuilder("sleep", "60").start();
+        try (ProcFs.StatFile file = proc.open(child.pid())) {
+            assertThat(file.keptOpen()).isTrue();
+            ProcFs.ProcessState alive = file.read();
+            assertThat(alive).isEqualTo(proc.stat(child.pid()));
+            assertThat(alive.exiting()).isFalse();
+            assertThat(file.read()).as("read again through the same open file").isEqualTo(alive);
+
+            child.destroyForcibly().waitFor(); // killed and reaped: the pid may now be anybody's
+
+            assertThat(file.read()).isEqualTo(ProcFs.ProcessState.GONE);
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void when_aFakeTreesStatIsKeptOpen_then_eachReadOpensTheFileAgain(@TempDir Path root) throws IOException {
+        Files.createDirectories(root.resolve("42"));
+        Path stat = root.resolve("42/stat");
+        Files.writeString(stat, statLine(42, "java", 'S', 0, 1234));
+        try (ProcFs.StatFile file = new ProcFs(root).open(42)) {
+            assertThat(file.keptOpen()).isFalse();
+            assertThat(file.read()).isEqualTo(new ProcFs.ProcessState(true, false, 1234));
+
+            Files.delete(stat);
+
+            assertThat(file.read()).isEqualTo(ProcFs.ProcessState.GONE);
+        }
+    }
 }
