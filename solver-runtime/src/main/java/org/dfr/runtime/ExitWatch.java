@@ -28,9 +28,10 @@ import org.slf4j.LoggerFactory;
  * takes a core from a computing rank, and the ring's 4,000 a second cost about a quarter of the loop
  * (docs/bench.md, session 20). Ranks on other machines, ranks in this very process (embedded mode) and
  * processes whose identity {@code /proc} does not confirm (another pid namespace) are not watched here:
- * the data plane and Hazelcast's heartbeat find those. Every rank also reads each peer's state when it chooses
- * whom to poll, every {@value #RESELECT_MILLIS} ms: when the lowest rank and the next die together, another
- * rank sees them exiting there (if they are not gone already: then the data plane finds them).
+ * the data plane and Hazelcast's heartbeat find those. Every other rank reads the two pollers' state when it
+ * chooses whom to poll, every {@value #RESELECT_MILLIS} ms: when the lowest rank and the next die together, another
+ * rank sees them exiting there (if they are not gone already: then the data plane finds them). The peers' stat
+ * files stay open between reads ({@link ProcFs#open}).
  *
  * <p>Why it is safe: a process the kernel marks as exiting never runs its code again, and a process
  * whose pid is gone or now belongs to another start time has exited; a slow or stopped process
@@ -66,8 +67,10 @@ public final class ExitWatch implements AutoCloseable {
     private final Thread thread;
     /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
     private final Set<Long> exited = new HashSet<>();
-    /** The stat files of the processes polled now, kept open between polls ({@link ProcFs#open}). */
+    /** The stat files of the peers' processes, kept open between reads ({@link ProcFs#open}). */
     private final Map<Long, ProcFs.StatFile> files = new HashMap<>();
+    /** Peers whose process {@code /proc} confirmed, not read again to choose whom to poll. */
+    private final Set<Watched> confirmed = new HashSet<>();
     private volatile boolean closed;
     /** The ranks watched now (for tests and logs). */
     private volatile List<Integer> watchedRanks = List.of();
@@ -158,7 +161,6 @@ public final class ExitWatch implements AutoCloseable {
                     }
                 }
                 targets = next;
-                keepFilesOf(targets);
                 watchedRanks = targets.stream().map(Watched::rank).toList();
                 reselectAt = now + TimeUnit.MILLISECONDS.toNanos(RESELECT_MILLIS);
             }
@@ -167,27 +169,9 @@ public final class ExitWatch implements AutoCloseable {
         }
     }
 
-    /** Keeps the stat files of {@code targets} open, and closes the others. */
-    private void keepFilesOf(List<Watched> targets) {
-        Set<Long> pids = new HashSet<>();
-        for (Watched t : targets) {
-            pids.add(t.identity().pid());
-            files.computeIfAbsent(t.identity().pid(), proc::open);
-        }
-        files.entrySet().removeIf(e -> {
-            if (pids.contains(e.getKey())) {
-                return false;
-            }
-            e.getValue().close();
-            return true;
-        });
-    }
-
     /** Reads {@code watched}'s state and reports its exit, if it exited. */
     private boolean reportedExit(Watched watched) {
-        ProcFs.StatFile file = files.get(watched.identity().pid());
-        ProcFs.ProcessState state = file != null ? file.read() : proc.stat(watched.identity().pid());
-        String how = exitOf(state, watched.identity());
+        String how = exitOf(fileOf(watched.identity().pid()).read(), watched.identity());
         if (how == null) {
             return false;
         }
@@ -227,9 +211,15 @@ public final class ExitWatch implements AutoCloseable {
         return DEFAULT_POLL_MICROS;
     }
 
-    /** The peers this rank polls now: see {@link #targets}. */
+    /**
+     * The peers this rank polls now: see {@link #targets}. A peer's process is confirmed through {@code /proc}
+     * once; after that a reselection reads only the state of the two ranks that poll (when this rank polls
+     * nobody): every exit but theirs is the pollers' to see, and theirs is seen here when they die together.
+     * Reading every peer at every reselection, on all ranks, cost as much as the polls (docs/bench.md, session 21).
+     */
     private List<Watched> choose() {
         List<Watched> candidates = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
         for (int rank : liveRanks.get()) {
             if (rank == rankId) {
                 continue;
@@ -238,20 +228,53 @@ public final class ExitWatch implements AutoCloseable {
             if (id.isEmpty() || !self.isOtherProcessOnThisMachine(id.get()) || exited.contains(id.get().pid())) {
                 continue;
             }
-            // watched only if /proc confirms the advertised process (not another pid namespace's)
-            ProcFs.ProcessState state = proc.stat(id.get().pid());
-            if (state.exists() && state.startTicks() == id.get().startTicks()) {
-                Watched peer = new Watched(rank, id.get());
+            Watched peer = new Watched(rank, id.get());
+            seen.add(id.get().pid());
+            if (!confirmed.contains(peer)) {
+                // watched only if /proc confirms the advertised process (not another pid namespace's)
+                ProcFs.ProcessState state = fileOf(id.get().pid()).read();
+                if (!state.exists() || state.startTicks() != id.get().startTicks()) {
+                    continue;
+                }
                 if (state.exiting()) {
-                    // its watchers may have died with it (the lowest rank and the next): every rank reads each
-                    // peer's state at its reselections, so such an exit is still seen within one of them
                     report(peer, exitOf(state, id.get()));
-                } else {
-                    candidates.add(peer);
+                    continue;
+                }
+                confirmed.add(peer);
+            }
+            candidates.add(peer);
+        }
+        confirmed.removeIf(w -> !seen.contains(w.identity().pid()));
+        closeFilesBut(seen);
+        List<Watched> mine = targets(rankId, candidates);
+        if (mine.isEmpty() && !candidates.isEmpty()) {
+            // the pollers' own watchers may have died with them (the lowest rank and the next together): every
+            // other rank reads their state here, so such an exit is still seen within one reselection
+            List<Watched> pollers = List.copyOf(candidates.subList(0, Math.min(2, candidates.size())));
+            for (Watched poller : pollers) {
+                if (reportedExit(poller)) {
+                    candidates.remove(poller);
                 }
             }
+            mine = targets(rankId, candidates);
         }
-        return targets(rankId, candidates);
+        return mine;
+    }
+
+    /** The open stat file of {@code pid} ({@link ProcFs#open}), opened now if it is not yet. */
+    private ProcFs.StatFile fileOf(long pid) {
+        return files.computeIfAbsent(pid, proc::open);
+    }
+
+    /** Closes the stat files of processes other than {@code pids}. */
+    private void closeFilesBut(Set<Long> pids) {
+        files.entrySet().removeIf(e -> {
+            if (pids.contains(e.getKey())) {
+                return false;
+            }
+            e.getValue().close();
+            return true;
+        });
     }
 
     private void report(Watched watched, String how) {

@@ -207,4 +207,23 @@ class ExitWatchTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> exits.size() == 2);
         assertThat(exits).containsExactlyInAnyOrder("0: its process 100 is exiting", "1: its process 101 is exiting");
     }
+
+    @Test
+    void when_aRankThatPollsNobodySeesAnotherPeerExit_then_itLeavesItToThePollers() throws IOException {
+        // a fifth process on boot-a: rank 4 polls nobody; rank 2's exit is rank 0's to see, not rank 4's
+        identities.put(4, new ProcessIdentity("boot-a", 104, 5004));
+        write(104, 'S', 0x40_4040, 5004);
+        live.add(4);
+        startWatchOf(4, ExitWatch.POLL_MICROS);
+        await().atMost(Duration.ofSeconds(5)).until(() -> ((ExitWatch) watch).watchedRanks().isEmpty());
+
+        write(102, 'R', 0x40_4044, 5002);
+
+        await().during(Duration.ofMillis(4 * ExitWatch.RESELECT_MILLIS)).atMost(Duration.ofSeconds(5))
+                .until(exits::isEmpty);
+        write(101, 'R', 0x40_4044, 5001); // one of the pollers: read at every reselection
+        await().atMost(Duration.ofSeconds(5)).until(() -> !exits.isEmpty());
+        // then rank 2 is the next after the lowest, a poller, and is read (and found exiting) too
+        assertThat(exits.get(0)).isEqualTo("1: its process 101 is exiting");
+    }
 }
