@@ -51,17 +51,22 @@ public final class CheckpointStore {
     private final Map<double[], DoubleBuffer> lenders = new IdentityHashMap<>();
     /** By partition: the iteration and copies this store replicated last (for unchanged states). */
     private final Map<Integer, Replicated> lastReplicated = new HashMap<>();
-    /**
-     * By partition: the entry this store wrote last for a partition it owns ({@link PartitionLocators}), or read
-     * when it had not (an adopter): what the map holds, as only a partition's owner writes its entry.
-     */
-    private final Map<Integer, NavigableMap<Integer, ReplicaRef>> ownLocators = new ConcurrentHashMap<>();
+    /** By partition: what this store knows of the locator entry of a partition it owns ({@link #publish}). */
+    private final Map<Integer, Own> ownLocators = new ConcurrentHashMap<>();
     private final AtomicLong partitionsSent = new AtomicLong();
     private final AtomicLong partitionsUnchanged = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
     private int peakLocalCopies;
 
     private record Replicated(int iteration, ReplicaRef ref) {
+    }
+
+    /**
+     * A partition's locator entry as this store knows it: the bytes the map holds (written last by this store, or
+     * read when it had not written it: an adopter), null when it holds none; and the refs still valid, without
+     * those of checkpoints dropped since (they leave the map's entry at the next write).
+     */
+    private record Own(byte[] inMap, NavigableMap<Integer, ReplicaRef> refs) {
     }
 
     /**
@@ -207,28 +212,38 @@ public final class CheckpointStore {
         synchronized (this) {
             kept = new HashSet<>(local.keySet());
         }
-        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(ownLocators(partition));
+        Own own = own(partition);
+        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(own.refs());
         refs.keySet().retainAll(kept);
         refs.put(iteration, ref);
         PartitionLocators entry = new PartitionLocators(refs);
-        retry.run(() -> locators.set(locatorKey(partition), entry.toBytes()));
-        ownLocators.put(partition, entry.refs());
+        byte[] next = entry.toBytes();
+        String key = locatorKey(partition);
+        // only if the map holds what this store last saw: a rank that lost the partition to an adopter while it
+        // was still replicating (found dead, but alive) must not overwrite the adopter's entry
+        boolean swapped = retry.call(() -> own.inMap() == null ? locators.putIfAbsent(key, next) == null
+                : locators.replace(key, own.inMap(), next));
+        if (!swapped && !Arrays.equals(retry.call(() -> locators.get(key)), next)) { // not an applied write retried
+            throw new IllegalStateException("the locator entry of partition " + partition + " was written by another"
+                    + " rank: this rank no longer owns the partition");
+        }
+        ownLocators.put(partition, new Own(next, entry.refs()));
     }
 
     /** This store's view of the partition's locator entry: what it wrote, else what the map holds. */
-    private NavigableMap<Integer, ReplicaRef> ownLocators(int partition) {
-        NavigableMap<Integer, ReplicaRef> refs = ownLocators.get(partition);
-        if (refs == null) {
-            PartitionLocators entry = readLocators(partition);
-            refs = entry == null ? Collections.emptyNavigableMap() : entry.refs();
-            ownLocators.put(partition, refs);
+    private Own own(int partition) {
+        Own own = ownLocators.get(partition);
+        if (own == null) {
+            byte[] inMap = retry.call(() -> locators.get(locatorKey(partition)));
+            own = new Own(inMap, inMap == null ? Collections.emptyNavigableMap() : PartitionLocators.fromBytes(inMap).refs());
+            ownLocators.put(partition, own);
         }
-        return refs;
+        return own;
     }
 
     /** Where the copies of a checkpoint of a partition this store writes are, or null. */
     private ReplicaRef ownRef(int iteration, int partition) {
-        return ownLocators(partition).get(iteration);
+        return own(partition).refs().get(iteration);
     }
 
     /**
@@ -320,10 +335,10 @@ public final class CheckpointStore {
         for (int old : iterations) {
             for (int p : partitions) {
                 ReplicaRef ref = ownRef(old, p);
-                ownLocators.computeIfPresent(p, (k, refs) -> {
-                    NavigableMap<Integer, ReplicaRef> left = new TreeMap<>(refs);
+                ownLocators.computeIfPresent(p, (k, own) -> {
+                    NavigableMap<Integer, ReplicaRef> left = new TreeMap<>(own.refs());
                     left.remove(old);
-                    return Collections.unmodifiableNavigableMap(left);
+                    return new Own(own.inMap(), Collections.unmodifiableNavigableMap(left));
                 });
                 if (ref != null && !keptRefs(p, old).contains(ref)) {
                     copies.delete(ref);

@@ -247,7 +247,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
             while (placed.size() + trying.size() < copies && !candidates.isEmpty()) {
                 trying.add(candidates.poll());
             }
-            Map<AckKey, Boolean> waits = new LinkedHashMap<>(); // whether through shared memory
+            Map<AckKey, SharedMemoryCopies.Placed> waits = new LinkedHashMap<>(); // the file, if through shared memory
             SharedMemoryCopies.Placed file = placeShared(iteration, partition, state, trying);
             for (int holder : trying) {
                 requireOpen();
@@ -260,18 +260,18 @@ public final class DataPlaneReplicas implements ReplicaStore {
                     } else {
                         sendSlices(holder, key.request(), iteration, partition, state);
                     }
-                    waits.put(key, viaShared);
+                    waits.put(key, viaShared ? file : null);
                 } catch (CommunicationException e) {
                     acks.remove(key);
                     if (viaShared) {
-                        shared.release(partition, iteration, holder);
+                        shared.notTaken(partition, file, holder);
                     }
                     LOG.debug("rank {}: copy of checkpoint {} of partition {} not sent to rank {}: {}", rankId, iteration,
                             partition, holder, e.getMessage());
                 }
             }
             trying.clear();
-            for (Map.Entry<AckKey, Boolean> w : waits.entrySet()) {
+            for (Map.Entry<AckKey, SharedMemoryCopies.Placed> w : waits.entrySet()) {
                 if (awaitCopy(w.getKey(), w.getValue(), state)) {
                     placed.add(w.getKey().holder());
                 }
@@ -320,19 +320,22 @@ public final class DataPlaneReplicas implements ReplicaStore {
      * Waits for the holder of {@code key} to take its copy; one that found no file in shared memory gets the copy
      * again as slices, under a new request.
      *
+     * @param file where the copy is in shared memory, or null when it was sent as slices
      * @return whether the holder has the copy
      */
-    private boolean awaitCopy(AckKey key, boolean viaShared, double[] state) {
+    private boolean awaitCopy(AckKey key, SharedMemoryCopies.Placed file, double[] state) {
         int holder = key.holder();
         try {
             if (Boolean.TRUE.equals(await(acks.get(key), holder))) {
-                if (viaShared) {
+                if (file != null) {
+                    shared.taken(key.partition(), file, holder);
                     sharedCopies.incrementAndGet();
                 }
                 return true;
             }
             // REPLICA_NOT_SHARED: the holder is on another machine
-            shared.elsewhere(holder); // and releases the file
+            shared.notTaken(key.partition(), file, holder);
+            shared.elsewhere(holder);
             acks.remove(key);
             AckKey again = new AckKey(key.iteration(), key.partition(), holder, requests.incrementAndGet());
             acks.put(again, new CompletableFuture<>());
@@ -343,9 +346,9 @@ public final class DataPlaneReplicas implements ReplicaStore {
                 acks.remove(again);
             }
         } catch (CommunicationException e) {
-            if (viaShared) {
+            if (file != null) {
                 // a late taker finds the file written again, if it is, when it reads: its copy then reads as gone
-                shared.release(key.partition(), key.iteration(), holder);
+                shared.notTaken(key.partition(), file, holder);
             }
             LOG.debug("rank {}: rank {} did not take the copy of checkpoint {} of partition {}: {}", rankId, holder,
                     key.iteration(), key.partition(), e.getMessage());

@@ -68,7 +68,7 @@ public final class ExitWatch implements AutoCloseable {
     /** Processes this watch saw exit: never chosen again (a zombie still looks alive to choose). */
     private final Set<Long> exited = new HashSet<>();
     /** The stat files of the peers' processes, kept open between reads ({@link ProcFs#open}). */
-    private final Map<Long, ProcFs.StatFile> files = new HashMap<>();
+    private final Map<ProcessIdentity, ProcFs.StatFile> files = new HashMap<>();
     /** Peers whose process {@code /proc} confirmed, not read again to choose whom to poll. */
     private final Set<Watched> confirmed = new HashSet<>();
     private volatile boolean closed;
@@ -171,7 +171,7 @@ public final class ExitWatch implements AutoCloseable {
 
     /** Reads {@code watched}'s state and reports its exit, if it exited. */
     private boolean reportedExit(Watched watched) {
-        String how = exitOf(fileOf(watched.identity().pid()).read(), watched.identity());
+        String how = exitOf(fileOf(watched.identity()).read(), watched.identity());
         if (how == null) {
             return false;
         }
@@ -219,7 +219,7 @@ public final class ExitWatch implements AutoCloseable {
      */
     private List<Watched> choose() {
         List<Watched> candidates = new ArrayList<>();
-        Set<Long> seen = new HashSet<>();
+        Set<ProcessIdentity> seen = new HashSet<>();
         for (int rank : liveRanks.get()) {
             if (rank == rankId) {
                 continue;
@@ -229,11 +229,12 @@ public final class ExitWatch implements AutoCloseable {
                 continue;
             }
             Watched peer = new Watched(rank, id.get());
-            seen.add(id.get().pid());
+            seen.add(id.get());
             if (!confirmed.contains(peer)) {
                 // watched only if /proc confirms the advertised process (not another pid namespace's)
-                ProcFs.ProcessState state = fileOf(id.get().pid()).read();
+                ProcFs.ProcessState state = fileOf(id.get()).read();
                 if (!state.exists() || state.startTicks() != id.get().startTicks()) {
+                    closeFile(id.get()); // opened again at the next try: the pid may be a new process's by then
                     continue;
                 }
                 if (state.exiting()) {
@@ -244,7 +245,7 @@ public final class ExitWatch implements AutoCloseable {
             }
             candidates.add(peer);
         }
-        confirmed.removeIf(w -> !seen.contains(w.identity().pid()));
+        confirmed.removeIf(w -> !seen.contains(w.identity()));
         closeFilesBut(seen);
         List<Watched> mine = targets(rankId, candidates);
         if (mine.isEmpty() && !candidates.isEmpty()) {
@@ -261,15 +262,33 @@ public final class ExitWatch implements AutoCloseable {
         return mine;
     }
 
-    /** The open stat file of {@code pid} ({@link ProcFs#open}), opened now if it is not yet. */
-    private ProcFs.StatFile fileOf(long pid) {
-        return files.computeIfAbsent(pid, proc::open);
+    /**
+     * The open stat file of process {@code id} ({@link ProcFs#open}), opened now if it is not yet. Kept by identity,
+     * not pid: an open file stays bound to the process it was opened for, and a reused pid is another process.
+     * A file that could not be opened is not kept (the next read tries again).
+     */
+    private ProcFs.StatFile fileOf(ProcessIdentity id) {
+        ProcFs.StatFile file = files.get(id);
+        if (file == null) {
+            file = proc.open(id.pid());
+            if (file.opened()) {
+                files.put(id, file);
+            }
+        }
+        return file;
     }
 
-    /** Closes the stat files of processes other than {@code pids}. */
-    private void closeFilesBut(Set<Long> pids) {
+    private void closeFile(ProcessIdentity id) {
+        ProcFs.StatFile file = files.remove(id);
+        if (file != null) {
+            file.close();
+        }
+    }
+
+    /** Closes the stat files of processes other than {@code ids}. */
+    private void closeFilesBut(Set<ProcessIdentity> ids) {
         files.entrySet().removeIf(e -> {
-            if (pids.contains(e.getKey())) {
+            if (ids.contains(e.getKey())) {
                 return false;
             }
             e.getValue().close();

@@ -145,7 +145,15 @@ final class HeldReplicas {
         NavigableMap<Integer, Copy> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
         release(held.put(iteration, copy));
         while (held.size() > KEPT_PER_PARTITION) {
-            release(held.pollFirstEntry().getValue());
+            // a mapped copy whose file was written again holds nothing: it goes first, not the oldest valid one
+            Integer invalid = null;
+            for (Map.Entry<Integer, Copy> e : held.entrySet()) {
+                if (!e.getValue().intact()) {
+                    invalid = e.getKey();
+                    break;
+                }
+            }
+            release(invalid != null ? held.remove(invalid) : held.pollFirstEntry().getValue());
         }
     }
 

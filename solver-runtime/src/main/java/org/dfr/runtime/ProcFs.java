@@ -122,6 +122,11 @@ public final class ProcFs {
             }
         }
 
+        /** Whether the process was there when this was opened (else every read says {@link ProcessState#GONE}). */
+        boolean opened() {
+            return pid >= 0;
+        }
+
         /** Whether the file stays open between reads (a real {@code /proc}). */
         boolean keptOpen() {
             return channel != null;

@@ -57,6 +57,14 @@ public interface SharedMemoryCopies extends AutoCloseable {
         }
 
         @Override
+        public void taken(int partition, Placed placed, int holder) {
+        }
+
+        @Override
+        public void notTaken(int partition, Placed placed, int holder) {
+        }
+
+        @Override
         public void release(int partition, int iteration, int holder) {
         }
 
@@ -114,9 +122,8 @@ public interface SharedMemoryCopies extends AutoCloseable {
 
     /**
      * Writes {@code state} into a file of {@code partition} that no holder holds, headed by {@code id} (never 0),
-     * and counts {@code holders} as holding it until {@link #release}d: the file is not written again before. The
-     * holders' other files of the same checkpoint are released (a holder keeps one copy per checkpoint), and so
-     * are files of older checkpoints than the two newest each of them holds (a holder keeps no more).
+     * and counts {@code holders} as holding it until released ({@link #notTaken}, {@link #release}): the file is not
+     * written again before.
      *
      * @return where; null when it could not (every file held, no space, an I/O error): the copy is to be sent
      *         over the data plane
@@ -124,12 +131,24 @@ public interface SharedMemoryCopies extends AutoCloseable {
     Placed place(int partition, int iteration, int id, double[] state, Collection<Integer> holders);
 
     /**
-     * {@code holder} does not hold the copy of checkpoint {@code iteration} of {@code partition} (any more): it was
-     * dropped, or the holder did not take it. Its file may be written again once no holder holds it.
+     * {@code holder} took the copy {@code placed}: it no longer holds its other copy of the same checkpoint (it keeps
+     * one per checkpoint), nor copies of checkpoints older than the two newest it holds (it keeps no more).
+     */
+    void taken(int partition, Placed placed, int holder);
+
+    /** {@code holder} did not take the copy {@code placed} (no answer, another machine): it does not hold that file. */
+    void notTaken(int partition, Placed placed, int holder);
+
+    /**
+     * {@code holder} does not hold the copy of checkpoint {@code iteration} of {@code partition} any more: the writer
+     * dropped it. Its file may be written again once no holder holds it.
      */
     void release(int partition, int iteration, int holder);
 
-    /** {@code holder} did not find the file: it is on another machine; no more copies for it here. */
+    /**
+     * {@code holder} did not find the file: it is on another machine; no more copies for it here. Releases nothing:
+     * the caller says which copy was {@link #notTaken}.
+     */
     void elsewhere(int holder);
 
     /**

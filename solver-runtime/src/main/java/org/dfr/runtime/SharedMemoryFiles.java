@@ -82,11 +82,8 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
                 return null;
             }
             List<Slot> slots = written.computeIfAbsent(partition, p -> new ArrayList<>());
-            for (Slot s : slots) {
-                if (s.iteration == iteration) {
-                    s.holders.removeAll(holders); // each takes this copy instead
-                }
-            }
+            // a file of the same checkpoint stays held until its holders took this copy instead (taken): a repair
+            // that fails must leave the copies that survived as they are
             Slot slot = free(slots);
             if (slot == null) {
                 LOG.debug("rank {}: every file of partition {} is held: checkpoint {} goes over the data plane", rank,
@@ -124,11 +121,45 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
             }
             slot.iteration = iteration;
             slot.holders.addAll(holders);
-            for (int h : holders) {
-                releaseBeyondNewest(slots, h);
-            }
             return new Placed(slot.index, id);
         }
+    }
+
+    @Override
+    public void taken(int partition, Placed placed, int holder) {
+        synchronized (written) {
+            List<Slot> slots = written.getOrDefault(partition, List.of());
+            Slot slot = slotOf(slots, placed);
+            if (slot == null) {
+                return;
+            }
+            for (Slot s : slots) {
+                if (s != slot && s.iteration == slot.iteration) {
+                    s.holders.remove(holder); // it keeps one copy per checkpoint: this one replaced it
+                }
+            }
+            releaseBeyondNewest(slots, holder);
+        }
+    }
+
+    @Override
+    public void notTaken(int partition, Placed placed, int holder) {
+        synchronized (written) {
+            Slot slot = slotOf(written.getOrDefault(partition, List.of()), placed);
+            if (slot != null) {
+                slot.holders.remove(holder);
+            }
+        }
+    }
+
+    /** The slot {@code placed} names, while it still holds that copy. */
+    private static Slot slotOf(List<Slot> slots, Placed placed) {
+        for (Slot s : slots) {
+            if (s.index == placed.slot() && s.map != null && s.map.getInt(0) == placed.id()) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** A file no holder holds (the lowest-numbered), a new one while there may be more, else null. */
@@ -203,8 +234,9 @@ final class SharedMemoryFiles implements SharedMemoryCopies {
 
     @Override
     public void elsewhere(int holder) {
+        // no file is released here: a holder of this machine that could not open one file (a transient error)
+        // still maps the others it took
         elsewhere.add(holder);
-        releaseEverywhere(Set.of(holder));
     }
 
     private void releaseEverywhere(Collection<Integer> holders) {

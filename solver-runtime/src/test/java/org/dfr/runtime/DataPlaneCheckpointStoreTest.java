@@ -1,6 +1,7 @@
 package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -99,6 +100,24 @@ class DataPlaneCheckpointStoreTest {
         assertThat(member.getMap(HazelcastConfigs.CHECKPOINT_MAP).keySet()).containsExactly(CheckpointStore.locatorKey(0));
         assertThat(stores.get(3).replicated(12, 0)).containsExactly(state(3));
         assertThat(stores.get(3).replicated(4, 0)).as("left out of the entry").isNull();
+    }
+
+    @Test
+    void when_anAdopterWroteAPartitionsLocators_then_theFormerOwnerCannotOverwriteThem() {
+        CheckpointStore former = stores.get(0);
+        former.write(4, 0, state(1));
+        CheckpointStore adopter = stores.get(3); // took partition 0 over from rank 0, found dead but alive
+        adopter.adoptLocal(4, 0, state(1));
+        live.remove(1);
+        assertThat(adopter.repair(4, new int[] {0})).isEqualTo(1);
+        ReplicaRef adopted = adopter.replicatedRef(4, 0);
+
+        former.writeLocal(8, 0, state(2));
+
+        assertThatThrownBy(() -> former.replicate(8, 0)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no longer owns the partition");
+        assertThat(adopter.replicatedRef(4, 0)).isEqualTo(adopted);
+        assertThat(adopter.replicatedRef(8, 0)).isNull();
     }
 
     @Test

@@ -116,7 +116,7 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
         assertThat(replicas.get(2).heldDoubles()).isEqualTo(STATE_DOUBLES);
         assertThat(replicas.get(3).heldCopies()).isZero();
-        assertThat(bits(replicas.get(3).read(ReplicaRef.fromBytes(ref.toBytes())))).isEqualTo(bits(state));
+        assertThat(RawBits.of(replicas.get(3).read(ReplicaRef.fromBytes(ref.toBytes())))).isEqualTo(RawBits.of(state));
         assertThat(replicas.get(3).holds(ref)).isTrue();
         assertThat(replicas.get(0).intact(ref)).isTrue();
     }
@@ -138,8 +138,8 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(1).pooledSlices()).as("no slice taken for it").isZero();
         double[] written = randomState(11);
         written[STATE_DOUBLES - 1] = Double.NaN;
-        assertThat(bits(replicas.get(1).readHeld(4, 0))).isEqualTo(bits(written));
-        assertThat(bits(replicas.get(3).read(ref))).as("fetched from a holder over TCP").isEqualTo(bits(written));
+        assertThat(RawBits.of(replicas.get(1).readHeld(4, 0))).isEqualTo(RawBits.of(written));
+        assertThat(RawBits.of(replicas.get(3).read(ref))).as("fetched from a holder over TCP").isEqualTo(RawBits.of(written));
 
         double[] next = randomState(12);
         ReplicaRef second = replicas.get(0).write(8, 0, next);
@@ -147,18 +147,18 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(4);
         assertThat(filesUnder(shm)).as("checkpoint 4 is held: 8 goes into another file")
                 .containsExactly("w0/p0-s0", "w0/p0-s1");
-        assertThat(bits(replicas.get(2).readHeld(8, 0))).isEqualTo(bits(next));
-        assertThat(bits(replicas.get(2).readHeld(4, 0))).as("the older copy is intact").isEqualTo(bits(written));
+        assertThat(RawBits.of(replicas.get(2).readHeld(8, 0))).isEqualTo(RawBits.of(next));
+        assertThat(RawBits.of(replicas.get(2).readHeld(4, 0))).as("the older copy is intact").isEqualTo(RawBits.of(written));
 
         replicas.get(0).delete(ref); // checkpoint 8 committed: 4 is dropped, and its file is free
         replicas.get(0).write(12, 0, randomState(13));
 
         assertThat(filesUnder(shm)).as("the free file is reused").containsExactly("w0/p0-s0", "w0/p0-s1");
-        assertThat(bits(replicas.get(3).read(second))).isEqualTo(bits(next));
+        assertThat(RawBits.of(replicas.get(3).read(second))).isEqualTo(RawBits.of(next));
 
         replicas.get(0).close();
         assertThat(filesUnder(shm)).as("a writer that ends in order deletes its files").isEmpty();
-        assertThat(bits(replicas.get(1).readHeld(8, 0))).as("a holder's mapping outlives the file").isEqualTo(bits(next));
+        assertThat(RawBits.of(replicas.get(1).readHeld(8, 0))).as("a holder's mapping outlives the file").isEqualTo(RawBits.of(next));
     }
 
     @Test
@@ -172,8 +172,8 @@ class DataPlaneReplicasTest {
 
         assertThat(ref.holders()).containsExactly(1, 2);
         assertThat(replicas.get(0).sharedMemoryCopies()).as("rank 1's only").isEqualTo(1);
-        assertThat(bits(replicas.get(2).readHeld(4, 0))).isEqualTo(bits(state));
-        assertThat(bits(replicas.get(1).readHeld(4, 0))).isEqualTo(bits(state));
+        assertThat(RawBits.of(replicas.get(2).readHeld(4, 0))).isEqualTo(RawBits.of(state));
+        assertThat(RawBits.of(replicas.get(1).readHeld(4, 0))).isEqualTo(RawBits.of(state));
 
         replicas.get(0).write(8, 0, randomState(14));
 
@@ -193,7 +193,7 @@ class DataPlaneReplicasTest {
         replicas.get(3).dropOrphans(List.of(0), 4);
 
         assertThat(filesUnder(shm)).as("a survivor deleted the dead writer's files").isEmpty();
-        assertThat(bits(replicas.get(3).read(ref))).isEqualTo(bits(state));
+        assertThat(RawBits.of(replicas.get(3).read(ref))).isEqualTo(RawBits.of(state));
     }
 
     private static List<String> filesUnder(Path dir) throws IOException {
@@ -212,8 +212,8 @@ class DataPlaneReplicasTest {
         state[0] = 42; // the writer's local copy changes after the write
 
         assertThat(ref.holders()).containsExactly(1, 2);
-        assertThat(bits(replicas.get(2).read(ref))).isEqualTo(bits(written));
-        assertThat(bits(replicas.get(1).read(ref))).as("a holder reads its own copy").isEqualTo(bits(written));
+        assertThat(RawBits.of(replicas.get(2).read(ref))).isEqualTo(RawBits.of(written));
+        assertThat(RawBits.of(replicas.get(1).read(ref))).as("a holder reads its own copy").isEqualTo(RawBits.of(written));
     }
 
     @Test
@@ -229,7 +229,7 @@ class DataPlaneReplicasTest {
         live.remove(3);
         assertThat(replicas.get(0).intact(ref)).isFalse();
         assertThat(replicas.get(0).holds(ref)).isTrue();
-        assertThat(bits(replicas.get(0).read(ref))).isEqualTo(bits(state));
+        assertThat(RawBits.of(replicas.get(0).read(ref))).isEqualTo(RawBits.of(state));
     }
 
     @Test
@@ -292,7 +292,7 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(1).heldCopies()).isEqualTo(3);
         assertThat(replicas.get(1).heldDoubles()).isEqualTo(2L * STATE_DOUBLES);
         assertThat(replicas.get(0).read(ReplicaRef.heldBy(4, 0, List.of(1)))).as("the oldest copy is gone").isNull();
-        assertThat(bits(replicas.get(0).read(ref))).isEqualTo(bits(newest));
+        assertThat(RawBits.of(replicas.get(0).read(ref))).isEqualTo(RawBits.of(newest));
         assertThat(replicas.get(0).read(ReplicaRef.heldBy(12, 1, List.of(1)))).isEmpty();
     }
 
@@ -307,7 +307,7 @@ class DataPlaneReplicasTest {
         ReplicaRef ref = replicas.get(0).write(8, 0, second);
 
         assertThat(replicas.get(1).pooledSlices()).as("both full slices reused").isZero();
-        assertThat(bits(replicas.get(0).read(ref))).isEqualTo(bits(second));
+        assertThat(RawBits.of(replicas.get(0).read(ref))).isEqualTo(RawBits.of(second));
     }
 
     @Test
@@ -320,7 +320,7 @@ class DataPlaneReplicasTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> replicas.get(1).heldCopies() == 0);
         assertThat(replicas.get(1).pooledSlices()).isZero();
-        assertThat(bits(read)).isEqualTo(bits(randomState(11)));
+        assertThat(RawBits.of(read)).isEqualTo(RawBits.of(randomState(11)));
     }
 
     @Test
@@ -348,13 +348,5 @@ class DataPlaneReplicasTest {
             state[i] = random.nextDouble();
         }
         return state;
-    }
-
-    private static long[] bits(double[] values) {
-        long[] bits = new long[values.length];
-        for (int i = 0; i < values.length; i++) {
-            bits[i] = Double.doubleToRawLongBits(values[i]);
-        }
-        return bits;
     }
 }

@@ -76,7 +76,7 @@ class FinalStateGatherTest {
 
         assertThat(atRoot).containsOnlyKeys(0, 1, 2, 3);
         for (int p = 0; p < OWNERS.partitionCount(); p++) {
-            assertThat(doubleBits(atRoot.get(p))).as("partition %d", p).isEqualTo(doubleBits(expected.get(p)));
+            assertThat(RawBits.of(atRoot.get(p))).as("partition %d", p).isEqualTo(RawBits.of(expected.get(p)));
         }
         for (CompletableFuture<TreeMap<Integer, double[]>> g : gathers) {
             assertThat(g.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)).as("a rank that is not the root").isNull();
@@ -98,7 +98,7 @@ class FinalStateGatherTest {
             g.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
         }
         for (int p = 0; p < lengths.length; p++) {
-            assertThat(doubleBits(atRoot.get(p))).as("partition %d", p).isEqualTo(doubleBits(expected.get(p)));
+            assertThat(RawBits.of(atRoot.get(p))).as("partition %d", p).isEqualTo(RawBits.of(expected.get(p)));
         }
         long oneSliceFrame = 6L * Integer.BYTES + (long) slice * Double.BYTES;
         for (int r = 0; r < RANKS; r++) {
@@ -165,13 +165,5 @@ class FinalStateGatherTest {
             own.put(p, states.get(p).clone());
         }
         return own;
-    }
-
-    private static long[] doubleBits(double[] values) {
-        long[] bits = new long[values.length];
-        for (int k = 0; k < values.length; k++) {
-            bits[k] = Double.doubleToRawLongBits(values[k]);
-        }
-        return bits;
     }
 }

@@ -2,9 +2,11 @@ package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The copies a holder keeps: slices of one request only, the bound per partition, and dead writers' orphans. */
 class HeldReplicasTest {
@@ -64,5 +66,26 @@ class HeldReplicasTest {
         // the adopter's next copy no longer pushes out the committed one
         copy(16, 7, 0, 5, 5, 16);
         assertThat(held.has(8, 7)).isTrue();
+    }
+
+    @Test
+    void when_aMappedCopysFileWasWrittenAgain_then_itIsDroppedBeforeTheOldestValidCopy(@TempDir Path shm) {
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(shm, 3);
+             SharedMemoryCopies holder = SharedMemoryCopies.in(shm, 1)) {
+            SharedMemoryCopies.Placed committed = writer.place(0, 8, 81, new double[] {8, 8}, List.of(1));
+            held.acceptShared(8, 0, 3, holder.take(3, 0, 8, committed, 2).copy());
+            // taken late, after the writer gave it up: its file is free, and written again for another holder
+            SharedMemoryCopies.Placed late = writer.place(0, 12, 82, new double[] {12, 12}, List.of(1));
+            held.acceptShared(12, 0, 3, holder.take(3, 0, 12, late, 2).copy());
+            writer.notTaken(0, late, 1);
+            writer.place(0, 13, 83, new double[] {13, 13}, List.of(2));
+            assertThat(held.has(12, 0)).isFalse();
+
+            copy(16, 0, 3, 4, 2, 16);
+
+            assertThat(held.joined(8, 0)).as("the committed copy stays").containsExactly(8, 8);
+            assertThat(held.joined(16, 0)).containsExactly(16, 16);
+            assertThat(held.copies()).isEqualTo(2);
+        }
     }
 }

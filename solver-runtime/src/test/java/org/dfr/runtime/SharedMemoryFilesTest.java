@@ -39,17 +39,6 @@ class SharedMemoryFilesTest {
         return s;
     }
 
-    private static long[] bits(double[] values) {
-        if (values == null) {
-            return null;
-        }
-        long[] out = new long[values.length];
-        for (int i = 0; i < values.length; i++) {
-            out[i] = Double.doubleToRawLongBits(values[i]);
-        }
-        return out;
-    }
-
     private static SharedMemoryCopy taken(SharedMemoryCopies holder, int iteration, SharedMemoryCopies.Placed placed) {
         SharedMemoryCopies.Taken taken = holder.take(0, 5, iteration, placed, 40);
         assertThat(taken.outcome()).isEqualTo(SharedMemoryCopies.Outcome.TAKEN);
@@ -68,8 +57,8 @@ class SharedMemoryFilesTest {
             SharedMemoryCopy second = taken(three, 20, placed);
 
             assertThat(files()).containsExactly("w0/p5-s0");
-            assertThat(bits(first.read())).isEqualTo(bits(state));
-            assertThat(bits(second.read())).isEqualTo(bits(state));
+            assertThat(RawBits.of(first.read())).isEqualTo(RawBits.of(state));
+            assertThat(RawBits.of(second.read())).isEqualTo(RawBits.of(state));
             double[][] slices = first.readSlices(SLICE);
             assertThat(slices).hasNumberOfRows(6);
             assertThat(slices[5]).hasSize(5);
@@ -101,26 +90,29 @@ class SharedMemoryFilesTest {
             SharedMemoryCopy held20 = taken(holder, 20, writer.place(5, 20, 77, first, List.of(1)));
             SharedMemoryCopy held30 = taken(holder, 30, writer.place(5, 30, 78, second, List.of(1)));
             assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1");
-            assertThat(bits(held20.read())).as("not written again while held").isEqualTo(bits(first));
+            assertThat(RawBits.of(held20.read())).as("not written again while held").isEqualTo(RawBits.of(first));
 
             writer.release(5, 20, 1); // the writer dropped checkpoint 20
             SharedMemoryCopies.Placed placed = writer.place(5, 40, 79, third, List.of(1));
 
             assertThat(placed.slot()).isZero();
             assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1");
-            assertThat(bits(taken(holder, 40, placed).read())).isEqualTo(bits(third));
+            assertThat(RawBits.of(taken(holder, 40, placed).read())).isEqualTo(RawBits.of(third));
             assertThat(held20.read()).as("a copy whose file was written again reads as gone").isNull();
             assertThat(held20.intact()).isFalse();
-            assertThat(bits(held30.read())).isEqualTo(bits(second));
+            assertThat(RawBits.of(held30.read())).isEqualTo(RawBits.of(second));
         }
     }
 
     @Test
     void when_aHolderTakesAThirdCheckpoint_then_theFileOfItsOldestIsFreeAgain() throws IOException {
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
-            writer.place(5, 20, 77, state(1, 40), List.of(1));
-            writer.place(5, 30, 78, state(2, 40), List.of(1));
-            writer.place(5, 40, 79, state(3, 40), List.of(1)); // the holder keeps 30 and 40 only
+            writer.taken(5, writer.place(5, 20, 77, state(1, 40), List.of(1)), 1);
+            writer.taken(5, writer.place(5, 30, 78, state(2, 40), List.of(1)), 1);
+            SharedMemoryCopies.Placed third = writer.place(5, 40, 79, state(3, 40), List.of(1));
+            assertThat(writer.place(5, 45, 90, state(3, 40), List.of(2))).as("all three held until it took 40").isNull();
+
+            writer.taken(5, third, 1); // the holder keeps 30 and 40 only
 
             assertThat(writer.place(5, 50, 80, state(4, 40), List.of(1)).slot()).isZero();
             assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1", "w0/p5-s2");
@@ -143,13 +135,21 @@ class SharedMemoryFilesTest {
     }
 
     @Test
-    void when_theSameCheckpointIsPlacedAgainForAHolder_then_itsEarlierFileIsReleased() throws IOException {
-        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
-            writer.place(5, 20, 77, state(1, 40), List.of(1));
-            writer.place(5, 30, 78, state(2, 40), List.of(2));
+    void when_aCheckpointIsPlacedAgain_then_theFileItsHoldersHoldIsKeptUntilTheyTookTheNewOne() throws IOException {
+        double[] state = state(1, 40);
+        try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0);
+             SharedMemoryCopies holder = SharedMemoryCopies.in(dir, 1)) {
+            SharedMemoryCopy survivor = taken(holder, 20, writer.place(5, 20, 77, state, List.of(1, 2)));
+            writer.forgetRanks(List.of(2)); // holder 2 died: the committed checkpoint 20 is repaired on 1 and 3
 
-            // a repair: holder 1 replaces its copy of checkpoint 20, so the file it held is free
-            assertThat(writer.place(5, 20, 79, state(1, 40), List.of(1)).slot()).isZero();
+            SharedMemoryCopies.Placed again = writer.place(5, 20, 78, state, List.of(1, 3));
+
+            assertThat(again.slot()).as("not the file holder 1 still holds").isEqualTo(1);
+            assertThat(RawBits.of(survivor.read())).as("the surviving copy, while the repair is on its way")
+                    .isEqualTo(RawBits.of(state));
+            writer.notTaken(5, again, 3);
+            writer.taken(5, again, 1); // holder 1 replaced its copy: the old file is free
+            assertThat(writer.place(5, 30, 79, state(2, 40), List.of(1, 3)).slot()).isZero();
             assertThat(files()).containsExactly("w0/p5-s0", "w0/p5-s1");
         }
     }
@@ -165,15 +165,19 @@ class SharedMemoryFilesTest {
     }
 
     @Test
-    void when_aHolderIsElsewhere_then_noMoreAreTriedAndItsFilesAreFree() {
+    void when_aHolderIsElsewhere_then_noMoreAreTriedAndTheFileItDidNotTakeIsFree() {
         try (SharedMemoryCopies writer = SharedMemoryCopies.in(dir, 0)) {
-            writer.place(5, 20, 77, state(1, 40), List.of(2));
+            writer.taken(5, writer.place(5, 10, 76, state(1, 40), List.of(2)), 2);
+            SharedMemoryCopies.Placed missed = writer.place(5, 20, 77, state(1, 40), List.of(2));
 
+            writer.notTaken(5, missed, 2);
             writer.elsewhere(2);
 
             assertThat(writer.mayPlaceFor(2)).isFalse();
             assertThat(writer.mayPlaceFor(1)).isTrue();
-            assertThat(writer.place(5, 30, 78, state(2, 40), List.of(1)).slot()).isZero();
+            assertThat(writer.place(5, 30, 78, state(2, 40), List.of(1)).slot())
+                    .as("the file of 10 stays held: a same-machine holder that failed once still maps it")
+                    .isEqualTo(1);
         }
     }
 
@@ -204,7 +208,7 @@ class SharedMemoryFilesTest {
 
             assertThat(files()).isEmpty();
             assertThat(copy.intact()).isTrue();
-            assertThat(bits(copy.read())).as("the mapping outlives the file's name").isEqualTo(bits(state));
+            assertThat(RawBits.of(copy.read())).as("the mapping outlives the file's name").isEqualTo(RawBits.of(state));
         }
     }
 

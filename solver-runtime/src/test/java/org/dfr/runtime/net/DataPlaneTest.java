@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import org.dfr.runtime.RawBits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,7 @@ class DataPlaneTest {
         // taken in reverse order: each must be found under its own key
         for (int m = sizes.length - 1; m >= 0; m--) {
             double[] got = mailboxOfRank1.take(new MessageKey(2, MessageKind.HALO, 7 + m, m, 1), TIMEOUT_MILLIS);
-            assertThat(rawBits(got)).isEqualTo(rawBits(sent[m]));
+            assertThat(RawBits.of(got)).isEqualTo(RawBits.of(sent[m]));
         }
     }
 
@@ -154,9 +155,5 @@ class DataPlaneTest {
         } finally {
             waiters.shutdownNow();
         }
-    }
-
-    private static long[] rawBits(double[] values) {
-        return Arrays.stream(values).mapToLong(Double::doubleToRawLongBits).toArray();
     }
 }
