@@ -174,8 +174,9 @@ class ProcessModeIT {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             // two simultaneous failures: the host failures here and in HostAddressesIT; a recovery from a
-            // later checkpoint: KernelMatrixIT (both dropped here, 28 s of a CI run near its budget)
-            "failure right after a checkpoint (m = 0)|5@4:ITERATION_START|3|0",
+            // later checkpoint: KernelMatrixIT (both dropped here, 28 s of a CI run near its budget); a kill at
+            // an iteration's start: the SIGKILLs of rank 1 at 4 above (the row "m = 0", 5@4 with K = 3, dropped in
+            // session 21: 15 s of a verify that took 14:59)
             "failure while a checkpoint is written|3@8:AFTER_CHECKPOINT_WRITE|4|0",
             "failure during the residual reduction|4@6:DURING_REDUCTION|10|0",
             "a spare adopts the lost partition|1@4:ITERATION_START|10|1"})
