@@ -223,7 +223,7 @@ public final class CheckpointStore {
         // was still replicating (found dead, but alive) must not overwrite the adopter's entry
         boolean swapped = retry.call(() -> own.inMap() == null ? locators.putIfAbsent(key, next) == null
                 : locators.replace(key, own.inMap(), next));
-        if (!swapped && !Arrays.equals(retry.call(() -> locators.get(key)), next)) { // not an applied write retried
+        if (!swapped && !Arrays.equals(locatorBytes(partition), next)) { // not an applied write retried
             throw new IllegalStateException("the locator entry of partition " + partition + " was written by another"
                     + " rank: this rank no longer owns the partition");
         }
@@ -234,7 +234,7 @@ public final class CheckpointStore {
     private Own own(int partition) {
         Own own = ownLocators.get(partition);
         if (own == null) {
-            byte[] inMap = retry.call(() -> locators.get(locatorKey(partition)));
+            byte[] inMap = locatorBytes(partition);
             own = new Own(inMap, inMap == null ? Collections.emptyNavigableMap() : PartitionLocators.fromBytes(inMap).refs());
             ownLocators.put(partition, own);
         }
@@ -377,8 +377,13 @@ public final class CheckpointStore {
     }
 
     private PartitionLocators readLocators(int partition) {
-        byte[] entry = retry.call(() -> locators.get(locatorKey(partition)));
+        byte[] entry = locatorBytes(partition);
         return entry == null ? null : PartitionLocators.fromBytes(entry);
+    }
+
+    /** The partition's locator entry as the map holds it now, or null. */
+    private byte[] locatorBytes(int partition) {
+        return retry.call(() -> locators.get(locatorKey(partition)));
     }
 
     /** The checkpoint map's key of the replicated state ({@link HazelcastReplicas}); null when the locator is gone. */

@@ -215,7 +215,8 @@ public final class ExitWatch implements AutoCloseable {
      * The peers this rank polls now: see {@link #targets}. A peer's process is confirmed through {@code /proc}
      * once; after that a reselection reads only the state of the two ranks that poll (when this rank polls
      * nobody): every exit but theirs is the pollers' to see, and theirs is seen here when they die together.
-     * Reading every peer at every reselection, on all ranks, cost as much as the polls (docs/bench.md, session 21).
+     * Fewer reads did not make the watch measurably cheaper (docs/bench.md, session 21: its cost is the wake-ups),
+     * but nothing is read that nobody needs.
      */
     private List<Watched> choose() {
         List<Watched> candidates = new ArrayList<>();
