@@ -27,14 +27,16 @@ import java.util.function.Supplier;
  * ({@link Checkpointing}). {@link #writeLocal} keeps a copy instead.
  *
  * <p>Readers find the copies of checkpoint {@code c} of partition {@code p} through the partition's
- * locator entry {@code "locators/p"} in the checkpoint map ({@link PartitionLocators}: a {@link ReplicaRef}
- * per checkpoint the owner keeps, with the map's backups), written after the copies are in place: a locator
- * only points at copies already written. One entry per partition, written once per checkpoint, and read by
- * nobody but recoveries: the owner knows what it wrote ({@link #forgetOwnLocators} after a recovery). A
- * locator per checkpoint, read back by its writer and deleted at the next commit, took five operations of
- * the map per partition and checkpoint, two of them with backups, and in processes mode half of a
- * checkpoint's cost (docs/bench.md, session 21). An older checkpoint's ref stays in the entry until the
- * next write; nobody asks for it: a recovery reads the committed checkpoint.
+ * locator entry {@code "locators/p"} in the checkpoint map ({@link PartitionLocators}, with the map's backups),
+ * written after the copies are in place: a locator only points at copies already written. One entry per
+ * partition, read by nobody but recoveries: the owner knows what it wrote ({@link #forgetOwnLocators} after a
+ * recovery). It is written only when it does not say already where a checkpoint's copies are: a ref of copies
+ * held by ranks stands for the later checkpoints too ({@link PartitionLocators#standsForLater}), so while the
+ * holders live and the state changes, the entry is written once, not once per checkpoint. A locator per
+ * checkpoint, read back by its writer and deleted at the next commit, took five operations of the map per
+ * partition and checkpoint, two of them with backups, and in processes mode half of a checkpoint's cost; one write
+ * per checkpoint still took a third (docs/bench.md, sessions 21 and 22). An older checkpoint's ref stays in the
+ * entry until the next write; nobody asks for it: a recovery reads the committed checkpoint.
  *
  * <p>A partition whose state did not change since the checkpoint this store replicated before
  * (bitwise; a converged region, an idle rank) is not sent again while its copies are intact: the new
@@ -56,6 +58,7 @@ public final class CheckpointStore {
     private final AtomicLong partitionsSent = new AtomicLong();
     private final AtomicLong partitionsUnchanged = new AtomicLong();
     private final AtomicLong bytesSent = new AtomicLong();
+    private final AtomicLong locatorWritesSaved = new AtomicLong();
     private int peakLocalCopies;
 
     private record Replicated(int iteration, ReplicaRef ref) {
@@ -63,10 +66,11 @@ public final class CheckpointStore {
 
     /**
      * A partition's locator entry as this store knows it: the bytes the map holds (written last by this store, or
-     * read when it had not written it: an adopter), null when it holds none; and the refs still valid, without
-     * those of checkpoints dropped since (they leave the map's entry at the next write).
+     * read when it had not written it: an adopter), null when it holds none, and what they say; whether this store
+     * wrote them; and the refs of the checkpoints this store keeps, without those dropped since (they leave the map's
+     * entry at the next write).
      */
-    private record Own(byte[] inMap, NavigableMap<Integer, ReplicaRef> refs) {
+    private record Own(byte[] inMap, PartitionLocators entry, boolean written, NavigableMap<Integer, ReplicaRef> refs) {
     }
 
     /**
@@ -216,6 +220,14 @@ public final class CheckpointStore {
         NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(own.refs());
         refs.keySet().retainAll(kept);
         refs.put(iteration, ref);
+        if (own.written() && ref.equals(own.entry().ref(iteration))) {
+            // the entry says so already: the copies went to the holders of the checkpoint before. Only over an entry
+            // this store wrote: an adopter's first write replaces the former owner's entry, so that the former owner,
+            // found dead but alive, cannot write over it (below)
+            ownLocators.put(partition, new Own(own.inMap(), own.entry(), true, Collections.unmodifiableNavigableMap(refs)));
+            locatorWritesSaved.incrementAndGet();
+            return;
+        }
         PartitionLocators entry = new PartitionLocators(refs);
         byte[] next = entry.toBytes();
         String key = locatorKey(partition);
@@ -227,15 +239,31 @@ public final class CheckpointStore {
             throw new IllegalStateException("the locator entry of partition " + partition + " was written by another"
                     + " rank: this rank no longer owns the partition");
         }
-        ownLocators.put(partition, new Own(next, entry.refs()));
+        ownLocators.put(partition, new Own(next, entry, true, entry.refs()));
     }
 
-    /** This store's view of the partition's locator entry: what it wrote, else what the map holds. */
+    /**
+     * This store's view of the partition's locator entry: what it wrote, else what the map holds, with the refs of
+     * the checkpoints it keeps (an adopter deletes the copies of the one it adopted once it is dropped).
+     */
     private Own own(int partition) {
         Own own = ownLocators.get(partition);
         if (own == null) {
             byte[] inMap = locatorBytes(partition);
-            own = new Own(inMap, inMap == null ? Collections.emptyNavigableMap() : PartitionLocators.fromBytes(inMap).refs());
+            PartitionLocators entry = inMap == null ? new PartitionLocators(Collections.emptyNavigableMap())
+                    : PartitionLocators.fromBytes(inMap);
+            NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(entry.refs());
+            List<Integer> kept;
+            synchronized (this) {
+                kept = new ArrayList<>(local.keySet());
+            }
+            for (int c : kept) {
+                ReplicaRef r = entry.ref(c);
+                if (r != null) {
+                    refs.put(c, r);
+                }
+            }
+            own = new Own(inMap, entry, false, Collections.unmodifiableNavigableMap(refs));
             ownLocators.put(partition, own);
         }
         return own;
@@ -338,7 +366,7 @@ public final class CheckpointStore {
                 ownLocators.computeIfPresent(p, (k, own) -> {
                     NavigableMap<Integer, ReplicaRef> left = new TreeMap<>(own.refs());
                     left.remove(old);
-                    return new Own(own.inMap(), Collections.unmodifiableNavigableMap(left));
+                    return new Own(own.inMap(), own.entry(), own.written(), Collections.unmodifiableNavigableMap(left));
                 });
                 if (ref != null && !keptRefs(p, old).contains(ref)) {
                     copies.delete(ref);
@@ -414,6 +442,11 @@ public final class CheckpointStore {
     /** Partition checkpoints not sent because the state equalled the one replicated before. */
     public long partitionsUnchanged() {
         return partitionsUnchanged.get();
+    }
+
+    /** Checkpoints whose locator entry was not written: it said where their copies are already. */
+    public long locatorWritesSaved() {
+        return locatorWritesSaved.get();
     }
 
     /** Bytes of state replicated so far (one copy's; each further copy costs as many). */

@@ -84,8 +84,12 @@ class DataPlaneCheckpointStoreTest {
         assertThat(writer.replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
     }
 
+    /*
+     *   checkpoint   4      8      12          one locator entry: {4 -> held by 1, 2}
+     *   holders      1,2    1,2    1,2         8 and 12 went to the same holders: the entry says so already
+     */
     @Test
-    void when_checkpointsFollowOneAnother_then_theWriterWritesOneLocatorEntryEachAndReadsItOnce() {
+    void when_checkpointsGoToTheSameHolders_then_theLocatorEntryIsWrittenOnceAndSaysWhereEachIs() {
         CheckpointStore writer = stores.get(0);
         writer.write(4, 0, state(1));
         writer.write(8, 0, state(2));
@@ -94,12 +98,35 @@ class DataPlaneCheckpointStoreTest {
         writer.dropOlderThan(12, new int[] {0});
 
         LocalMapStats stats = member.getMap(HazelcastConfigs.CHECKPOINT_MAP).getLocalMapStats();
-        assertThat(stats.getPutOperationCount() + stats.getSetOperationCount()).as("one write per checkpoint").isEqualTo(3);
+        assertThat(stats.getPutOperationCount() + stats.getSetOperationCount()).as("one write in all").isEqualTo(1);
         assertThat(stats.getGetOperationCount()).as("read once, before the first write").isEqualTo(1);
         assertThat(stats.getRemoveOperationCount()).as("nothing deleted").isZero();
+        assertThat(writer.locatorWritesSaved()).isEqualTo(2);
         assertThat(member.getMap(HazelcastConfigs.CHECKPOINT_MAP).keySet()).containsExactly(CheckpointStore.locatorKey(0));
+        assertThat(stores.get(3).replicatedRef(12, 0)).isEqualTo(ReplicaRef.heldBy(12, 0, List.of(1, 2)));
         assertThat(stores.get(3).replicated(12, 0)).containsExactly(state(3));
-        assertThat(stores.get(3).replicated(4, 0)).as("left out of the entry").isNull();
+        assertThat(stores.get(3).replicated(8, 0)).as("dropped by its holders").isNull();
+    }
+
+    /*
+     *   checkpoint   4      8                  8 goes elsewhere: the entry is written again, with
+     *   holders      1,2    1,3  (2 died)      4 -> held by 1, 2 and 8 -> held by 1, 3
+     */
+    @Test
+    void when_aCheckpointGoesToOtherHolders_then_theLocatorEntryIsWrittenAgainAndSaysWhereBothAre() {
+        CheckpointStore writer = stores.get(0);
+        writer.write(4, 0, state(1));
+        live.remove(2);
+        writer.write(8, 0, state(2));
+
+        LocalMapStats stats = member.getMap(HazelcastConfigs.CHECKPOINT_MAP).getLocalMapStats();
+        assertThat(stats.getPutOperationCount() + stats.getSetOperationCount()).isEqualTo(2);
+        assertThat(writer.locatorWritesSaved()).isZero();
+        assertThat(stores.get(3).replicatedRef(4, 0)).isEqualTo(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
+        assertThat(stores.get(3).replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(8, 0, List.of(1, 3)));
+        assertThat(stores.get(3).replicated(8, 0)).containsExactly(state(2));
+        live.remove(1);
+        assertThat(stores.get(2).replicated(4, 0)).as("rank 2's own copy").containsExactly(state(1));
     }
 
     @Test
@@ -111,13 +138,15 @@ class DataPlaneCheckpointStoreTest {
         live.remove(1);
         assertThat(adopter.repair(4, new int[] {0})).isEqualTo(1);
         ReplicaRef adopted = adopter.replicatedRef(4, 0);
+        byte[] entry = member.<String, byte[]>getMap(HazelcastConfigs.CHECKPOINT_MAP).get(CheckpointStore.locatorKey(0));
 
         former.writeLocal(8, 0, state(2));
 
         assertThatThrownBy(() -> former.replicate(8, 0)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("no longer owns the partition");
         assertThat(adopter.replicatedRef(4, 0)).isEqualTo(adopted);
-        assertThat(adopter.replicatedRef(8, 0)).isNull();
+        assertThat(member.<String, byte[]>getMap(HazelcastConfigs.CHECKPOINT_MAP).get(CheckpointStore.locatorKey(0)))
+                .as("the adopter's entry").isEqualTo(entry);
     }
 
     @Test
@@ -132,6 +161,24 @@ class DataPlaneCheckpointStoreTest {
         assertThat(decoded).isEqualTo(entry);
         assertThat(decoded.ref(8)).isEqualTo(ReplicaRef.heldBy(4, 3, List.of(1, 2)));
         assertThat(decoded.ref(4)).isNull();
+        assertThat(decoded.ref(10)).as("a shared copy stands for its own key only").isNull();
+        assertThat(decoded.ref(16)).as("copies in the map neither").isNull();
+    }
+
+    @Test
+    void when_aRefHeldByRanksHasItsOwnCheckpoint_then_itStandsForTheLaterOnesUpToTheNextRef() {
+        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>();
+        refs.put(4, ReplicaRef.heldBy(4, 3, List.of(1, 2)));
+        refs.put(12, ReplicaRef.heldBy(4, 3, List.of(1, 2))); // unchanged since 4
+        refs.put(16, ReplicaRef.heldBy(16, 3, List.of(2, 0)));
+        PartitionLocators entry = new PartitionLocators(refs);
+
+        assertThat(entry.ref(2)).isNull();
+        assertThat(entry.ref(8)).isEqualTo(ReplicaRef.heldBy(8, 3, List.of(1, 2)));
+        assertThat(entry.ref(12)).isEqualTo(ReplicaRef.heldBy(4, 3, List.of(1, 2)));
+        assertThat(entry.ref(14)).isNull();
+        assertThat(entry.ref(40)).isEqualTo(ReplicaRef.heldBy(40, 3, List.of(2, 0)));
+        assertThat(PartitionLocators.standsForLater(4, ReplicaRef.heldBy(4, 3, List.of()))).as("nobody holds it").isFalse();
     }
 
     @Test
