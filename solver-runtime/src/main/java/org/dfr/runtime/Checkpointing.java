@@ -30,8 +30,10 @@ import org.slf4j.LoggerFactory;
  * contribution of iteration {@code c+L}, a rank waits until its own replication of {@code c} is
  * complete (normally long done: it had {@code L} iterations). So a rank that has the global residual
  * of {@code c+L}, which the root sends only after every rank's contribution of {@code c+L}, knows
- * that every copy of {@code c} is in place, and commits {@code c}; the root then writes the
- * {@link CommittedCheckpoint} marker on the control board. A failure before that (the newest
+ * that every copy of {@code c} is in place, and commits {@code c}. Nothing is written anywhere for a commit: every
+ * rank knows its own, and a recovery agrees on it from the ranks' statuses (a marker the root wrote on the control
+ * board, read by nobody, cost an operation with backups and an event to every member per checkpoint; docs/bench.md,
+ * session 22). A failure before that (the newest
  * checkpoint still in flight) recovers from the previous committed checkpoint, which every rank
  * still holds. Since {@code L < K}, a rank holds at most the committed checkpoint and the one in
  * flight, locally and in the replicated map. Every committed checkpoint the
@@ -51,7 +53,6 @@ public final class Checkpointing implements AutoCloseable {
     static final long REPLICATION_POLL_MILLIS = 5;
 
     private final CheckpointStore store;
-    private final ControlBoard control;
     private final RankCounters counters;
     /** The file level of this rank, or null. */
     private final FileCheckpointWriter files;
@@ -80,8 +81,8 @@ public final class Checkpointing implements AutoCloseable {
     }
 
     /** Checkpointing through {@code store}, counting writes in {@code counters}, with replication at once. */
-    public Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters) {
-        this(store, control, counters, null, 1, 0, IterationHook.NONE, null, "dfr-checkpoint-replicator");
+    public Checkpointing(CheckpointStore store, RankCounters counters) {
+        this(store, counters, null, 1, 0, IterationHook.NONE, null, "dfr-checkpoint-replicator");
     }
 
     /**
@@ -92,14 +93,13 @@ public final class Checkpointing implements AutoCloseable {
      * @param hook            told when a replication starts and when the rank waits for one
      * @param context         the rank, as the hook sees it
      */
-    Checkpointing(CheckpointStore store, ControlBoard control, RankCounters counters, FileCheckpointWriter files,
+    Checkpointing(CheckpointStore store, RankCounters counters, FileCheckpointWriter files,
                   int checkpointEvery, int requestedLag, IterationHook hook, RankContext context, String threadName) {
         if (requestedLag < 0) {
             throw new IllegalArgumentException("commit lag must be >= 0, got " + requestedLag);
         }
         this.requestedLag = requestedLag;
         this.store = store;
-        this.control = control;
         this.counters = counters;
         this.files = files;
         this.commitLag = lagFor(checkpointEvery, requestedLag);
@@ -244,25 +244,20 @@ public final class Checkpointing implements AutoCloseable {
      * After the reduction of {@code iteration}: commits the checkpoint in flight if its commit was
      * due with it (every rank's copies are in place, see the class comment).
      */
-    public void commitDue(int iteration, boolean isRoot, int epoch, int[] ownedPartitions) {
+    public void commitDue(int iteration, int[] ownedPartitions) {
         if (pending != null && iteration >= pending.iteration + commitLag) {
-            commit(pending.iteration, isRoot, epoch, ownedPartitions);
+            commit(pending.iteration, ownedPartitions);
         }
     }
 
     /**
-     * Commits checkpoint {@code iteration}, once every rank is known to have all its copies in place:
-     * the root writes the marker (its epoch shows which round of the run wrote it), and the older
+     * Commits checkpoint {@code iteration}, once every rank is known to have all its copies in place: the older
      * copies of {@code ownedPartitions} are dropped.
      */
-    public void commit(int iteration, boolean isRoot, int epoch, int[] ownedPartitions) {
+    public void commit(int iteration, int[] ownedPartitions) {
         committedCheckpoint = iteration;
         if (pending != null && pending.iteration <= iteration) {
             pending = null;
-        }
-        if (isRoot) {
-            // the epoch marker: every rank's reduction message of the commit came after its copies
-            control.put(CommittedCheckpoint.KEY, new CommittedCheckpoint(epoch, iteration).toJson());
         }
         List<Integer> older = store.dropLocalOlderThan(iteration);
         if (!older.isEmpty()) {

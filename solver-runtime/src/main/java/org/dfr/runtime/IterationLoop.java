@@ -192,7 +192,7 @@ public final class IterationLoop {
         states.advanceTo(i);
         lastResidual = residual;
         Ownership own = ownership.get();
-        checkpointing.commitDue(i, Leadership.isRoot(rankId, own), comm.epoch(), own.partitionsOf(rankId));
+        checkpointing.commitDue(i, own.partitionsOf(rankId));
         if (spec.converged(residual)) {
             lastIteration = i;
         }
@@ -231,6 +231,6 @@ public final class IterationLoop {
     /** Called once every rank is known to have every copy of checkpoint {@code iteration} in place. */
     private void commitCheckpoint(int iteration) {
         Ownership own = ownership.get();
-        checkpointing.commit(iteration, Leadership.isRoot(rankId, own), comm.epoch(), own.partitionsOf(rankId));
+        checkpointing.commit(iteration, own.partitionsOf(rankId));
     }
 }

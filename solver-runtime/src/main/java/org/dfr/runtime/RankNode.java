@@ -51,8 +51,6 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     /** Control-board key set once every active rank has published its final state. */
     public static final String ENDED_KEY = "ended";
-    /** Control-board key of the last committed checkpoint, a {@link CommittedCheckpoint}. */
-    public static final String COMMITTED_CHECKPOINT_KEY = CommittedCheckpoint.KEY;
     /** Control-board key of the converged iteration (see {@link IterationLoop#CONVERGED_KEY}). */
     public static final String CONVERGED_KEY = IterationLoop.CONVERGED_KEY;
     /**
@@ -183,7 +181,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         }
         this.communicator = new Communicator(rankId, kernel, dataPlane, mailbox, settings.messageTimeoutMillis(),
                 this::ownership);
-        this.checkpointing = new Checkpointing(checkpoints, control, counters,
+        this.checkpointing = new Checkpointing(checkpoints, counters,
                 FileCheckpointWriter.of(disk, rankId, spec), spec.checkpointEvery(), spec.commitLagIterations(), hook, this,
                 "dfr-rank" + rankId + "-checkpoint-replicator");
         this.schedule = new CheckpointSchedule(spec, disk.restarts() ? disk.restartIteration() : 0,

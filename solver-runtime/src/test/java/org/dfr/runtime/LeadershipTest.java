@@ -55,13 +55,4 @@ class LeadershipTest {
         assertThat(own).isEqualTo(Ownership.of(new int[] {0, 1}));
         assertThatThrownBy(() -> Ownership.of(new int[] {0, -1})).isInstanceOf(IllegalArgumentException.class);
     }
-
-    @Test
-    void when_theMarkerIsWritten_then_itReadsBackAsTheSameValue() {
-        CommittedCheckpoint marker = new CommittedCheckpoint(2, 12);
-
-        assertThat(marker.toJson()).isEqualTo("{\"epoch\":2,\"iteration\":12}");
-        assertThat(CommittedCheckpoint.fromJson(marker.toJson())).isEqualTo(marker);
-        assertThat(CommittedCheckpoint.fromJson(null)).isNull();
-    }
 }
