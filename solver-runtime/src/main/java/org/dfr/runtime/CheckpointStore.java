@@ -363,6 +363,12 @@ public final class CheckpointStore {
         for (int old : iterations) {
             for (int p : partitions) {
                 ReplicaRef ref = ownRef(old, p);
+                if (ref == null) {
+                    // a checkpoint abandoned after a recovery rebuilt this store's view from the map without it (its
+                    // local copy was gone): the entry still says where its copies are. Left with the holders, they
+                    // would push the committed copies out ({@link HeldReplicas#KEPT_PER_PARTITION})
+                    ref = own(p).entry().ref(old);
+                }
                 ownLocators.computeIfPresent(p, (k, own) -> {
                     NavigableMap<Integer, ReplicaRef> left = new TreeMap<>(own.refs());
                     left.remove(old);

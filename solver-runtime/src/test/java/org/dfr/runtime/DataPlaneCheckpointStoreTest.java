@@ -2,12 +2,14 @@ package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.LocalMapStats;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
@@ -127,6 +129,29 @@ class DataPlaneCheckpointStoreTest {
         assertThat(stores.get(3).replicated(8, 0)).containsExactly(state(2));
         live.remove(1);
         assertThat(stores.get(2).replicated(4, 0)).as("rank 2's own copy").containsExactly(state(1));
+    }
+
+    /*
+     *   checkpoint   4 (committed)   8 (in flight, abandoned by a recovery that restored 4)
+     *   holders      1,2             1,2: the entry says so through 4's ref only, and must still be deleted
+     */
+    @Test
+    void when_aRecoveryAbandonsACheckpointWhoseEntryWasNotWritten_then_itsCopiesAreStillDeleted() {
+        CheckpointStore writer = stores.get(0);
+        writer.write(4, 0, state(1));
+        writer.write(8, 0, state(2));
+        assertThat(writer.locatorWritesSaved()).isEqualTo(1);
+        assertThat(replicas.get(1).heldCopies()).isEqualTo(2);
+
+        writer.forgetOwnLocators(); // the recovery
+        writer.dropLocal(8);
+        writer.dropReplicated(List.of(8), new int[] {0});
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(replicas.get(1).heldCopies()).as("copy 8 dropped").isEqualTo(1);
+            assertThat(replicas.get(2).heldCopies()).isEqualTo(1);
+        });
+        assertThat(stores.get(3).replicated(4, 0)).containsExactly(state(1));
     }
 
     @Test
