@@ -224,7 +224,8 @@ public final class CheckpointStore {
             // the entry says so already: the copies went to the holders of the checkpoint before. Only over an entry
             // this store wrote: an adopter's first write replaces the former owner's entry, so that the former owner,
             // found dead but alive, cannot write over it (below)
-            ownLocators.put(partition, new Own(own.inMap(), own.entry(), true, Collections.unmodifiableNavigableMap(refs)));
+            ownLocators.put(partition,
+                    new Own(own.inMap(), own.entry(), true, Collections.unmodifiableNavigableMap(refs)));
             locatorWritesSaved.incrementAndGet();
             return;
         }

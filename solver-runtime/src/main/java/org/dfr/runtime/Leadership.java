@@ -12,10 +12,10 @@ import java.util.Iterator;
  *       ({@link RankNode#holdMigrations}). It only acts before the first iteration, so it needs no
  *       successor.</li>
  *   <li><b>Root</b> ({@link #root}: the lowest active rank of the agreed {@link Ownership}): sums the
- *       residual reduction and broadcasts the sum, writes the converged iteration, records the end of a recovery and starts the backup repair, and collects
- *       the run's results. Every rank derives it from the ownership all of them agreed on, so no
- *       race with members leaving decides it, and it moves only when a recovery installs a new
- *       ownership.</li>
+ *       residual reduction and broadcasts the sum, writes the converged iteration, records the end of
+ *       a recovery and starts the backup repair, and collects the run's results. Every rank derives
+ *       it from the ownership all of them agreed on, so no race with members leaving decides it,
+ *       and it moves only when a recovery installs a new ownership.</li>
  *   <li><b>Coordinator</b> ({@link #isCoordinator}: the oldest member of the cluster): decides a
  *       recovery. It must be known while ranks are dying and before any agreement, so it is taken
  *       from Hazelcast's member list (oldest first, the same order on every member); when it dies
