@@ -217,8 +217,13 @@ public final class CheckpointStore {
             kept = new HashSet<>(local.keySet());
         }
         Own own = own(partition);
-        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(own.refs());
-        refs.keySet().retainAll(kept);
+        NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>();
+        for (int c : kept) {
+            ReplicaRef r = ownRef(c, partition); // an adopter's view: the adopted checkpoint through the entry's floor
+            if (r != null) {
+                refs.put(c, r);
+            }
+        }
         refs.put(iteration, ref);
         if (own.written() && ref.equals(own.entry().ref(iteration))) {
             // the entry says so already: the copies went to the holders of the checkpoint before. Only over an entry
@@ -243,28 +248,14 @@ public final class CheckpointStore {
         ownLocators.put(partition, new Own(next, entry, true, entry.refs()));
     }
 
-    /**
-     * This store's view of the partition's locator entry: what it wrote, else what the map holds, with the refs of
-     * the checkpoints it keeps (an adopter deletes the copies of the one it adopted once it is dropped).
-     */
+    /** This store's view of the partition's locator entry: what it wrote, else what the map holds. */
     private Own own(int partition) {
         Own own = ownLocators.get(partition);
         if (own == null) {
             byte[] inMap = locatorBytes(partition);
             PartitionLocators entry = inMap == null ? new PartitionLocators(Collections.emptyNavigableMap())
                     : PartitionLocators.fromBytes(inMap);
-            NavigableMap<Integer, ReplicaRef> refs = new TreeMap<>(entry.refs());
-            List<Integer> kept;
-            synchronized (this) {
-                kept = new ArrayList<>(local.keySet());
-            }
-            for (int c : kept) {
-                ReplicaRef r = entry.ref(c);
-                if (r != null) {
-                    refs.put(c, r);
-                }
-            }
-            own = new Own(inMap, entry, false, Collections.unmodifiableNavigableMap(refs));
+            own = new Own(inMap, entry, false, entry.refs());
             ownLocators.put(partition, own);
         }
         return own;
@@ -272,7 +263,12 @@ public final class CheckpointStore {
 
     /** Where the copies of a checkpoint of a partition this store writes are, or null. */
     private ReplicaRef ownRef(int iteration, int partition) {
-        return own(partition).refs().get(iteration);
+        Own own = own(partition);
+        ReplicaRef ref = own.refs().get(iteration);
+        // a view read from the map (an adopter's, or this store's after a recovery): what the entry says, floors
+        // included, so that the adopted checkpoint's copies, and those of one a recovery abandoned, are deleted when
+        // dropped; left with the holders, they would push the committed copies out (HeldReplicas.KEPT_PER_PARTITION)
+        return ref != null || own.written() ? ref : own.entry().ref(iteration);
     }
 
     /**
@@ -364,12 +360,6 @@ public final class CheckpointStore {
         for (int old : iterations) {
             for (int p : partitions) {
                 ReplicaRef ref = ownRef(old, p);
-                if (ref == null) {
-                    // a checkpoint abandoned after a recovery rebuilt this store's view from the map without it (its
-                    // local copy was gone): the entry still says where its copies are. Left with the holders, they
-                    // would push the committed copies out ({@link HeldReplicas#KEPT_PER_PARTITION})
-                    ref = own(p).entry().ref(old);
-                }
                 ownLocators.computeIfPresent(p, (k, own) -> {
                     NavigableMap<Integer, ReplicaRef> left = new TreeMap<>(own.refs());
                     left.remove(old);

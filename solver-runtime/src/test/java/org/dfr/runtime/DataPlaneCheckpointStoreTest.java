@@ -154,6 +154,26 @@ class DataPlaneCheckpointStoreTest {
         assertThat(stores.get(3).replicated(4, 0)).containsExactly(state(1));
     }
 
+    /*
+     *   rank 0 writes 4 and 8 to holders 1, 2 (one entry: 4 -> 1, 2); rank 3 adopts 8 and writes 12 to
+     *   other holders: the entry it writes still says where 8 is
+     */
+    @Test
+    void when_anAdopterWritesItsFirstCheckpoint_then_theEntryStillSaysWhereTheAdoptedOneIs() {
+        stores.get(0).write(4, 0, state(1));
+        stores.get(0).write(8, 0, state(2));
+        CheckpointStore adopter = stores.get(3);
+        adopter.adoptLocal(8, 0, state(2));
+        live.remove(0);
+
+        adopter.writeLocal(12, 0, state(3));
+        assertThat(adopter.replicate(12, 0)).isTrue();
+
+        assertThat(stores.get(2).replicatedRef(8, 0)).isEqualTo(ReplicaRef.heldBy(8, 0, List.of(1, 2)));
+        assertThat(stores.get(2).replicatedRef(12, 0)).isEqualTo(adopter.replicatedRef(12, 0));
+        assertThat(stores.get(2).replicated(12, 0)).containsExactly(state(3));
+    }
+
     @Test
     void when_anAdopterWroteAPartitionsLocators_then_theFormerOwnerCannotOverwriteThem() {
         CheckpointStore former = stores.get(0);
