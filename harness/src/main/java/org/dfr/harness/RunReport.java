@@ -106,6 +106,6 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
 
     /** What one rank did (instrumented counts). */
     public record RankActivity(int rank, long kernelUpdates, long kernelUpdatesDuringRecovery,
-                               long droppedStaleMessages, long sharedMemoryCopies) {
+                               long droppedStaleMessages, long sharedMemoryCopies, long lentCopies) {
     }
 }

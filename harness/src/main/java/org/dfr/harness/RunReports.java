@@ -87,7 +87,7 @@ public final class RunReports {
         List<RunReport.RankActivity> ranks = new ArrayList<>();
         for (RankStats s : outcome.rankStats()) {
             ranks.add(new RunReport.RankActivity(s.rank(), s.kernelUpdates(), s.kernelUpdatesDuringRecovery(),
-                    s.droppedStaleMessages(), s.sharedMemoryCopies()));
+                    s.droppedStaleMessages(), s.sharedMemoryCopies(), s.lentCopies()));
         }
         Map<String, String> options = KernelOptions.resolve(config.kernel().name(),
                 KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),

@@ -116,6 +116,7 @@ public final class CheckpointStore {
      */
     public synchronized void holdLocal(int iteration, int partition, DoubleBuffer buffers, int index) {
         double[] held = buffers.hold(index);
+        LentArrays.reclaim(held); // dropped as an older checkpoint's copy, not yet given back by its holders
         lenders.put(held, buffers);
         keep(iteration, partition, held);
     }
@@ -130,13 +131,27 @@ public final class CheckpointStore {
 
     /**
      * A dropped local copy: back to the double buffer it was held from, which writes into it again
-     * instead of allocating (a copy of its own, {@link #writeLocal} or an adopted one, is left to the collector).
+     * instead of allocating (a copy of its own, {@link #writeLocal} or an adopted one, is left to the collector);
+     * once no holder in this JVM keeps it as its copy ({@link LentArrays}).
      */
     private void discard(double[] copy) {
         DoubleBuffer lender = lenders.remove(copy);
         if (lender != null) {
-            lender.release(copy);
+            LentArrays.whenFree(copy, () -> lender.release(copy));
         }
+    }
+
+    /**
+     * The local copy of {@code (iteration, partition)}, counted as lent ({@link LentArrays#take}) until the caller
+     * {@link LentArrays#giveBack gives it back}: dropped meanwhile (a recovery abandons the checkpoint), it is not
+     * written again before the holders it is being lent to gave it back; or null.
+     */
+    private synchronized double[] borrowLocal(int iteration, int partition) {
+        double[] copy = local(iteration, partition);
+        if (copy != null) {
+            LentArrays.take(copy);
+        }
+        return copy;
     }
 
     /**
@@ -151,13 +166,21 @@ public final class CheckpointStore {
         double[] before;
         Replicated last;
         synchronized (this) {
-            copy = local(iteration, partition);
+            copy = borrowLocal(iteration, partition);
             last = lastReplicated.get(partition);
             before = last == null || last.iteration() == iteration ? null : local(last.iteration(), partition);
         }
         if (copy == null) {
             return false;
         }
+        try {
+            return replicate(iteration, partition, copy, before, last);
+        } finally {
+            LentArrays.giveBack(copy);
+        }
+    }
+
+    private boolean replicate(int iteration, int partition, double[] copy, double[] before, Replicated last) {
         ReplicaRef previous = ownRef(iteration, partition);
         // the older local copy stays until this one is committed, so neither array is written here but for the
         // ghost frame of a held one, into which the next iteration unpacks its halos: at worst an unchanged
@@ -191,18 +214,25 @@ public final class CheckpointStore {
     public int repair(int iteration, int[] partitions) {
         int repaired = 0;
         for (int p : partitions) {
-            double[] copy = local(iteration, p);
-            ReplicaRef ref = copy == null ? null : ownRef(iteration, p);
-            if (ref == null || copies.intact(ref)) {
+            double[] copy = borrowLocal(iteration, p);
+            if (copy == null) {
                 continue;
             }
-            ReplicaRef fresh = copies.write(iteration, p, copy);
-            publish(iteration, p, fresh);
-            deleteUnlessKept(ref, iteration, p, fresh);
-            synchronized (this) {
-                lastReplicated.put(p, new Replicated(iteration, fresh));
+            try {
+                ReplicaRef ref = ownRef(iteration, p);
+                if (ref == null || copies.intact(ref)) {
+                    continue;
+                }
+                ReplicaRef fresh = copies.write(iteration, p, copy);
+                publish(iteration, p, fresh);
+                deleteUnlessKept(ref, iteration, p, fresh);
+                synchronized (this) {
+                    lastReplicated.put(p, new Replicated(iteration, fresh));
+                }
+                repaired++;
+            } finally {
+                LentArrays.giveBack(copy);
             }
-            repaired++;
         }
         return repaired;
     }

@@ -51,6 +51,10 @@ import org.slf4j.LoggerFactory;
  * added the kernel's TCP work. A holder that finds no such file is on another machine: it says so
  * ({@link MessageKind#REPLICA_NOT_SHARED}), and gets this copy and all later ones as slices.
  *
+ * <p>Holders in the writer's own JVM (embedded mode) keep the writer's array itself, no copy at all
+ * ({@link MessageKind#REPLICA_LENT}, {@link LentArrays}): the writer's local copy is a state buffer nothing writes
+ * while a checkpoint keeps it, and it goes back to its double buffer only once every holder dropped it.
+ *
  * <p>Why not the checkpoint map: measured by {@code ReplicationPathBenchmark} (docs/bench.md, session 15),
  * the data plane moves a state to two holders in 0.15 (1 MiB) to 0.56 (16 MiB) of the map's time, and
  * without the serialised values and backup entries the collector then copies into the old generation.
@@ -113,6 +117,8 @@ public final class DataPlaneReplicas implements ReplicaStore {
     private final SharedMemoryCopies shared;
     /** Copies holders took from shared memory. */
     private final AtomicLong sharedCopies = new AtomicLong();
+    /** Copies holders in this JVM keep as this rank's own arrays. */
+    private final AtomicLong lentCopies = new AtomicLong();
     private final Map<FetchKey, Fetch> fetches = new ConcurrentHashMap<>();
     /**
      * Request ids, carried in the epoch field of every replica message (holders have no use for epochs): an
@@ -248,15 +254,23 @@ public final class DataPlaneReplicas implements ReplicaStore {
                 trying.add(candidates.poll());
             }
             Map<AckKey, SharedMemoryCopies.Placed> waits = new LinkedHashMap<>(); // the file, if through shared memory
+            Set<AckKey> loans = new HashSet<>();
             SharedMemoryCopies.Placed file = placeShared(iteration, partition, state, trying);
             for (int holder : trying) {
                 requireOpen();
                 boolean viaShared = file != null && sharesFile(holder);
+                boolean viaLoan = !viaShared && dataPlane.isInJvm(holder);
                 AckKey key = new AckKey(iteration, partition, holder, requests.incrementAndGet());
                 acks.put(key, new CompletableFuture<>());
                 try {
                     if (viaShared) {
                         sendNotice(holder, key.request(), iteration, partition, state.length, file);
+                    } else if (viaLoan) {
+                        // the holder keeps this very array: the writer's local copy, written again only once every
+                        // holder dropped it (LentArrays)
+                        dataPlane.lend(holder, new MessageKey(key.request(), MessageKind.REPLICA_LENT, iteration,
+                                partition, rankId), state);
+                        loans.add(key);
                     } else {
                         sendSlices(holder, key.request(), iteration, partition, state);
                     }
@@ -274,6 +288,9 @@ public final class DataPlaneReplicas implements ReplicaStore {
             for (Map.Entry<AckKey, SharedMemoryCopies.Placed> w : waits.entrySet()) {
                 if (awaitCopy(w.getKey(), w.getValue(), state)) {
                     placed.add(w.getKey().holder());
+                    if (loans.contains(w.getKey())) {
+                        lentCopies.incrementAndGet();
+                    }
                 }
             }
             requireOpen();
@@ -597,6 +614,17 @@ public final class DataPlaneReplicas implements ReplicaStore {
                             key.a(), rankId), new double[0]));
                 }
             }
+            case REPLICA_LENT -> {
+                // delivered on the writer's own thread (DataPlane#lend), which waits for this answer: no hand-over
+                if (held.acceptBorrowed(key.iteration(), key.a(), key.b(), payload)) {
+                    try {
+                        dataPlane.send(key.b(), new MessageKey(key.epoch(), MessageKind.REPLICA_ACK, key.iteration(),
+                                key.a(), rankId), new double[0]);
+                    } catch (CommunicationException e) {
+                        LOG.debug("rank {}: cannot answer rank {}'s lent copy: {}", rankId, key.b(), e.getMessage());
+                    }
+                }
+            }
             case REPLICA_SHARED -> submit(intake, () -> takeShared(key, (int) payload[0],
                     new SharedMemoryCopies.Placed((int) payload[1], (int) payload[2])));
             case REPLICA_ACK, REPLICA_NOT_SHARED -> {
@@ -644,6 +672,11 @@ public final class DataPlaneReplicas implements ReplicaStore {
     @Override
     public long sharedMemoryCopies() {
         return sharedCopies.get();
+    }
+
+    @Override
+    public long lentCopies() {
+        return lentCopies.get();
     }
 
     /** Sends a fetched copy, on the thread that serves fetches (a large, possibly slow send). */
@@ -742,6 +775,7 @@ public final class DataPlaneReplicas implements ReplicaStore {
         answers.shutdownNow();
         intake.shutdownNow();
         shared.close();
+        held.close();
         fetches.values().forEach(f -> f.done.complete(null));
         acks.values().forEach(a -> a.completeExceptionally(new CommunicationException("closed", null)));
         probes.values().forEach(p -> p.complete(false));

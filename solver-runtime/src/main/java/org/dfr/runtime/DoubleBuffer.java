@@ -1,5 +1,7 @@
 package org.dfr.runtime;
 
+import java.util.ArrayDeque;
+
 /**
  * The two state buffers of one partition: the {@link #live} state and the {@link #next} buffer the
  * kernel update writes into. Until {@link #swap} the live state stays intact, which is what lets a
@@ -20,13 +22,20 @@ package org.dfr.runtime;
  */
 public final class DoubleBuffer {
 
+    /** The most arrays kept to replace held ones. */
+    static final int MAX_SPARES = 2;
+
     private double[] live;
     private double[] next;
     /** Whether {@link #live} (and {@link #next}) is a checkpoint's local copy, which nothing may write. */
     private boolean liveHeld;
     private boolean nextHeld;
-    /** An array given back by the checkpoints, to replace a held {@link #next}; or null. */
-    private double[] spare;
+    /**
+     * Arrays given back by the checkpoints, to replace a held {@link #next}: at most {@value #MAX_SPARES}. More than
+     * one because holders in this JVM give a checkpoint's array back on their own time ({@link LentArrays}): when one
+     * comes back a little late, the array a copy cost meanwhile stays, so that later ones never cost a copy.
+     */
+    private final ArrayDeque<double[]> spares = new ArrayDeque<>(MAX_SPARES);
 
     /** Two buffers of the same length; {@code live} holds the current state. */
     public DoubleBuffer(double[] live, double[] next) {
@@ -67,8 +76,8 @@ public final class DoubleBuffer {
      */
     public synchronized double[] writableNext() {
         if (nextHeld) {
+            double[] spare = spares.poll();
             next = spare != null ? spare : next.clone();
-            spare = null;
             nextHeld = false;
         }
         return next;
@@ -99,8 +108,8 @@ public final class DoubleBuffer {
             liveHeld = false;
         } else if (array == next) {
             nextHeld = false;
-        } else if (array.length == live.length) {
-            spare = array;
+        } else if (array.length == live.length && spares.size() < MAX_SPARES && !spares.contains(array)) {
+            spares.push(array);
         }
     }
 

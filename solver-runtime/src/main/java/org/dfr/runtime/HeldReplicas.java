@@ -1,6 +1,7 @@
 package org.dfr.runtime;
 
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -10,8 +11,9 @@ import java.util.TreeMap;
 
 /**
  * The checkpoint copies one rank holds for others ({@link DataPlaneReplicas}): reassembled from their
- * slices, kept as the slices themselves (no copy on arrival), or a writer's file in shared memory kept as a
- * mapping ({@link SharedMemoryCopy}); at most {@value #KEPT_PER_PARTITION} complete copies per partition.
+ * slices, kept as the slices themselves (no copy on arrival), a writer's file in shared memory kept as a
+ * mapping ({@link SharedMemoryCopy}), or, from a writer in this JVM, the writer's own array, lent until this rank
+ * drops it ({@link LentArrays}); at most {@value #KEPT_PER_PARTITION} complete copies per partition.
  *
  * <p>The full-size slices of a dropped copy are kept for the next copy to arrive in ({@link #slice}), up to
  * {@value #MAX_POOLED_SLICES} of them: a copy of 16 MiB otherwise allocates 16 fresh arrays per checkpoint, which live
@@ -50,10 +52,12 @@ final class HeldReplicas {
         }
     }
 
-    /** A complete copy: its slices, or a mapping of the writer's file. */
+    /** A complete copy: its slices, a mapping of the writer's file, or the writer's array. */
     private static final class Copy {
         final double[][] slices;
         final SharedMemoryCopy mapped;
+        /** The writer's own array ({@link LentArrays}), which it does not write before this copy is dropped. */
+        final double[] borrowed;
         final int length;
         final int writer;
         /** Handed out to be sent: its arrays are never recycled. */
@@ -62,6 +66,7 @@ final class HeldReplicas {
         Copy(double[][] slices, int length, int writer) {
             this.slices = slices;
             this.mapped = null;
+            this.borrowed = null;
             this.length = length;
             this.writer = writer;
         }
@@ -69,7 +74,16 @@ final class HeldReplicas {
         Copy(SharedMemoryCopy mapped, int writer) {
             this.slices = null;
             this.mapped = mapped;
+            this.borrowed = null;
             this.length = mapped.length();
+            this.writer = writer;
+        }
+
+        Copy(double[] borrowed, int writer) {
+            this.slices = null;
+            this.mapped = null;
+            this.borrowed = borrowed;
+            this.length = borrowed.length;
             this.writer = writer;
         }
 
@@ -92,6 +106,8 @@ final class HeldReplicas {
     private final Map<Id, Incoming> incoming = new HashMap<>();
     private final Map<Integer, NavigableMap<Integer, Copy>> complete = new HashMap<>();
     private final ArrayDeque<double[]> pool = new ArrayDeque<>();
+    /** Closed ({@link #close}): keeps no copy any more. */
+    private boolean closed;
 
     HeldReplicas(int sliceDoubles) {
         this.sliceDoubles = sliceDoubles;
@@ -141,6 +157,26 @@ final class HeldReplicas {
         keep(iteration, partition, new Copy(copy, writer));
     }
 
+    /**
+     * Takes the writer's own array as the copy of {@code (iteration, partition)}, without copying it: counted as
+     * lent ({@link LentArrays#take}) until this rank drops the copy. It replaces a copy of the same checkpoint that
+     * was arriving. Nothing is kept once this store is {@link #close closed} (its rank was killed).
+     *
+     * @return whether the copy is kept
+     */
+    synchronized boolean acceptBorrowed(int iteration, int partition, int writer, double[] state) {
+        if (closed) {
+            return false;
+        }
+        Incoming replaced = incoming.remove(new Id(iteration, partition));
+        if (replaced != null) {
+            recycle(replaced.slices);
+        }
+        LentArrays.take(state);
+        keep(iteration, partition, new Copy(state, writer));
+        return true;
+    }
+
     private void keep(int iteration, int partition, Copy copy) {
         NavigableMap<Integer, Copy> held = complete.computeIfAbsent(partition, p -> new TreeMap<>());
         release(held.put(iteration, copy));
@@ -177,6 +213,9 @@ final class HeldReplicas {
         if (c == null) {
             return null;
         }
+        if (c.borrowed != null) {
+            return c.borrowed.clone();
+        }
         return c.mapped != null ? c.mapped.read() : join(c.slices, c.length);
     }
 
@@ -192,6 +231,9 @@ final class HeldReplicas {
         if (c.mapped != null) {
             double[][] slices = c.mapped.readSlices(sliceDoubles); // new arrays, which nobody recycles
             return slices == null ? null : new Lent(slices, c.length);
+        }
+        if (c.borrowed != null) {
+            return new Lent(split(c.borrowed, sliceDoubles), c.length); // new arrays: the writer's may be written later
         }
         c.lent = true;
         return new Lent(c.slices, c.length);
@@ -261,6 +303,25 @@ final class HeldReplicas {
         if (dropped != null && dropped.slices != null && !dropped.lent) {
             recycle(dropped.slices);
         }
+        if (dropped != null && dropped.borrowed != null) {
+            LentArrays.giveBack(dropped.borrowed);
+        }
+    }
+
+    /**
+     * Drops every copy, complete or arriving, and keeps none from now on: the rank is killed or ends. Its
+     * writers' arrays go back to them ({@link LentArrays}).
+     */
+    synchronized void close() {
+        closed = true;
+        for (Incoming in : incoming.values()) {
+            recycle(in.slices);
+        }
+        incoming.clear();
+        for (NavigableMap<Integer, Copy> held : complete.values()) {
+            held.values().forEach(this::release);
+        }
+        complete.clear();
     }
 
     private void recycle(double[][] slices) {
@@ -294,6 +355,16 @@ final class HeldReplicas {
             }
         }
         return n;
+    }
+
+    /** Copies {@code state} into new slices of at most {@code sliceDoubles} doubles. */
+    private static double[][] split(double[] state, int sliceDoubles) {
+        double[][] slices = new double[(state.length + sliceDoubles - 1) / sliceDoubles][];
+        for (int i = 0; i < slices.length; i++) {
+            int from = i * sliceDoubles;
+            slices[i] = Arrays.copyOfRange(state, from, Math.min(state.length, from + sliceDoubles));
+        }
+        return slices;
     }
 
     /** Copies the slices into one array. */

@@ -61,8 +61,10 @@ public final class RankCounters {
      * The statistics of rank {@code rank}, with the data plane's count of dropped stale messages and the replicas'
      * of copies written through shared memory.
      */
-    public synchronized RankStats stats(int rank, long droppedStaleMessages, long sharedMemoryCopies) {
+    public synchronized RankStats stats(int rank, long droppedStaleMessages, long sharedMemoryCopies,
+                                        long lentCopies) {
         return new RankStats(rank, kernelUpdates.get(), kernelUpdatesDuringRecovery.get(), droppedStaleMessages,
-                loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount, sharedMemoryCopies);
+                loopNanos / 1_000, checkpointNanos / 1_000, checkpointCount, sharedMemoryCopies,
+                lentCopies);
     }
 }

@@ -636,7 +636,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     /** What this rank did so far. */
     public RankStats stats() {
-        return counters.stats(rankId, mailbox.droppedCount(), replicas.sharedMemoryCopies());
+        return counters.stats(rankId, mailbox.droppedCount(), replicas.sharedMemoryCopies(),
+                replicas.lentCopies());
     }
 
     // ------------------------------------------------------------------ death

@@ -68,6 +68,14 @@ public interface ReplicaStore extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Copies this rank lent to holders in its own JVM so far: its own arrays, not copies of them
+     * ({@link LentArrays}); none but on the data plane in embedded mode.
+     */
+    default long lentCopies() {
+        return 0;
+    }
+
     /** Checkpoint copies this rank holds for other ranks now (none where the copies live elsewhere). */
     default int heldCopies() {
         return 0;

@@ -304,6 +304,21 @@ public final class DataPlane implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands {@code payload} itself, not a copy, to {@code rank} in this JVM (embedded mode): it is delivered on this
+     * thread before this returns. Never over TCP, where one message is never larger than a slice.
+     *
+     * @throws CommunicationException when {@code rank} is not a live rank of this JVM, or this plane is closed
+     */
+    public void lend(int rank, MessageKey key, double[] payload) {
+        Mailbox peer = closed || rank == localRank || cluster == null ? null : inJvmMailbox(rank);
+        if (peer == null) {
+            throw new CommunicationException("rank " + localRank + " cannot lend " + key.kind() + " to rank " + rank
+                    + ": " + (closed ? "its data plane is closed" : "not a live rank of this JVM"), null);
+        }
+        peer.deliver(key, payload);
+    }
+
     private Mailbox inJvmMailbox(int rank) {
         Map<Integer, Mailbox> local = IN_JVM.get(cluster);
         return local == null ? null : local.get(rank);

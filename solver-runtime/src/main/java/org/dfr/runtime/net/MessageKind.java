@@ -87,13 +87,20 @@ public enum MessageKind {
      * The holder found no file for a {@link #REPLICA_SHARED} notice (it is on another machine): {@code iteration} =
      * the checkpoint, {@code a} = the partition, {@code b} = the holder. The writer sends the copy as slices.
      */
-    REPLICA_NOT_SHARED;
+    REPLICA_NOT_SHARED,
+    /**
+     * A checkpoint copy lent to a holder in the writer's own JVM: the payload is the writer's array itself
+     * ({@code LentArrays}), which the writer does not write again before the holder drops it; {@code iteration} =
+     * the checkpoint, {@code a} = the partition, {@code b} = the writer. Delivered only in memory
+     * ({@link DataPlane#lend}); answered by {@link #REPLICA_ACK} when the holder keeps it.
+     */
+    REPLICA_LENT;
 
     /** Whether this kind belongs to checkpoint replication over the data plane (routed past the epochs). */
     public boolean isReplica() {
         return this == REPLICA_COPY || this == REPLICA_ACK || this == REPLICA_DROP || this == REPLICA_FETCH
                 || this == REPLICA_REPLY || this == REPLICA_PROBE || this == REPLICA_PROBE_REPLY || this == REPLICA_SHARED
-                || this == REPLICA_NOT_SHARED;
+                || this == REPLICA_NOT_SHARED || this == REPLICA_LENT;
     }
 
     private static final MessageKind[] VALUES = values();
