@@ -16,6 +16,9 @@ public interface ReplicaStore extends AutoCloseable {
      * Copies {@code state}, the state of {@code partition} at checkpoint {@code iteration}, and returns
      * once every copy is in place. Called on the rank's replication thread.
      *
+     * <p>Holders in this JVM may keep {@code state} itself ({@link LentArrays}): the caller writes into it again only
+     * once {@link LentArrays#whenFree} lets it (its ghost frame excepted, which no copy stands for).
+     *
      * @throws org.dfr.runtime.net.CommunicationException if no copy could be placed
      */
     ReplicaRef write(int iteration, int partition, double[] state);

@@ -202,18 +202,70 @@ class DataPlaneReplicasTest {
         }
     }
 
+    /*
+     *   one JVM:  0 --lends its array--> 1, 2     no copy: both keep the writer's array until they drop it
+     */
     @Test
-    void when_ranksShareTheJvm_then_theCopiesAreTheirOwnArrays() throws Exception {
+    void when_ranksShareTheJvm_then_theHoldersKeepTheWritersArrayItselfUntilTheyDropIt() throws Exception {
         openRanks(3, "replicas-" + System.nanoTime(), 2);
         double[] state = randomState(2);
-        double[] written = state.clone();
+        boolean[] free = new boolean[1];
 
         ReplicaRef ref = replicas.get(0).write(8, 0, state);
-        state[0] = 42; // the writer's local copy changes after the write
+        LentArrays.whenFree(state, () -> free[0] = true); // the writer's checkpoint dropped it
 
         assertThat(ref.holders()).containsExactly(1, 2);
-        assertThat(RawBits.of(replicas.get(2).read(ref))).isEqualTo(RawBits.of(written));
-        assertThat(RawBits.of(replicas.get(1).read(ref))).as("a holder reads its own copy").isEqualTo(RawBits.of(written));
+        assertThat(replicas.get(0).lentCopies()).isEqualTo(2);
+        assertThat(LentArrays.holders(state)).isEqualTo(2);
+        assertThat(free[0]).as("not to be written while a holder keeps it").isFalse();
+        assertThat(replicas.get(1).pooledSlices()).as("no slice taken for it").isZero();
+        assertThat(replicas.get(1).heldDoubles()).isEqualTo(STATE_DOUBLES);
+        double[] read = replicas.get(2).read(ref);
+        assertThat(read).as("a reader gets a copy, never the writer's array").isNotSameAs(state);
+        assertThat(RawBits.of(read)).isEqualTo(RawBits.of(randomState(2)));
+        assertThat(RawBits.of(replicas.get(1).read(ref))).isEqualTo(RawBits.of(randomState(2)));
+
+        replicas.get(0).delete(ref);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> free[0]);
+        assertThat(LentArrays.holders(state)).isZero();
+        assertThat(replicas.get(1).heldCopies()).isZero();
+    }
+
+    @Test
+    void when_aHolderInTheJvmIsKilled_then_itGivesTheWritersArrayBackAndTheOtherStillServesIt() throws Exception {
+        openRanks(4, "replicas-" + System.nanoTime(), 2);
+        double[] state = randomState(12);
+        ReplicaRef ref = replicas.get(0).write(8, 0, state);
+        boolean[] free = new boolean[1];
+        LentArrays.whenFree(state, () -> free[0] = true);
+
+        live.remove(1);
+        replicas.get(1).close();
+        planes.get(1).closeAbruptly();
+
+        assertThat(LentArrays.holders(state)).isEqualTo(1);
+        assertThat(free[0]).isFalse();
+        assertThat(RawBits.of(replicas.get(3).read(ref))).isEqualTo(RawBits.of(randomState(12)));
+        replicas.get(2).close();
+        assertThat(free[0]).as("no holder left").isTrue();
+    }
+
+    @Test
+    void when_aHolderInTheJvmKeepsTwoCopiesOfAPartition_then_theOldestGoesBackToItsWriter() throws Exception {
+        openRanks(2, "replicas-" + System.nanoTime(), 1);
+        double[] first = randomState(13);
+        double[] second = randomState(14);
+        double[] third = randomState(15);
+        replicas.get(0).write(4, 0, first);
+        replicas.get(0).write(8, 0, second);
+
+        replicas.get(0).write(12, 0, third);
+
+        assertThat(LentArrays.holders(first)).isZero();
+        assertThat(LentArrays.holders(second)).isEqualTo(1);
+        assertThat(LentArrays.holders(third)).isEqualTo(1);
+        assertThat(replicas.get(1).heldCopies()).isEqualTo(2);
     }
 
     @Test

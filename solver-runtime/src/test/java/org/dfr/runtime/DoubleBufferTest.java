@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -96,5 +97,25 @@ class DoubleBufferTest {
         assertThat(b.isHeld(1)).isTrue();
         assertThat(b.live()).isSameAs(other);
         assertThat(b.writableNext()).isNotSameAs(h);
+    }
+
+    @Test
+    void when_twoArraysComeBackBeforeTheyAreNeeded_then_bothReplaceHeldBuffersAndAThirdIsLeftToTheCollector() {
+        DoubleBuffer b = DoubleBuffer.of(new double[] {1, 2});
+        double[] late1 = {0, 0};
+        double[] late2 = {0, 0};
+        b.release(late1);
+        b.release(late2);
+        b.release(new double[] {0, 0});
+
+        b.hold(1);
+        double[] first = b.writableNext();
+        b.hold(1);
+        double[] second = b.writableNext();
+        b.hold(1);
+        double[] third = b.writableNext();
+
+        assertThat(List.of(first, second)).as("the spares, newest first").containsExactly(late2, late1);
+        assertThat(third).as("none left: a copy").isNotSameAs(late1).isNotSameAs(late2).containsExactly(0, 0);
     }
 }
