@@ -4,20 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.LocalMapStats;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import org.dfr.runtime.net.DataPlane;
-import org.dfr.runtime.net.Mailbox;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,37 +28,26 @@ class DataPlaneCheckpointStoreTest {
 
     private static final int RANKS = 4;
 
-    private final Set<Integer> live = ConcurrentHashMap.newKeySet();
-    private final List<DataPlane> planes = new ArrayList<>();
-    private final List<DataPlaneReplicas> replicas = new ArrayList<>();
-    private final List<CheckpointStore> stores = new ArrayList<>();
+    private StoreRanks ranks;
+    private Set<Integer> live;
+    private List<DataPlane> planes;
+    private List<DataPlaneReplicas> replicas;
+    private List<CheckpointStore> stores;
     private HazelcastInstance member;
 
     @BeforeEach
     void start() throws Exception {
-        ClusterSettings settings = new ClusterSettings().basePort(HazelcastConfigs.freeBasePort(2)).joinTimeoutMillis(10_000);
-        member = Hazelcast.newHazelcastInstance(HazelcastConfigs.member(settings, 0, 0, 1, 0, 1));
-        PromotionRetry retry = new PromotionRetry(member, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        int[] ports = new int[RANKS];
-        for (int r = 0; r < RANKS; r++) {
-            DataPlane plane = new DataPlane(null, r, new Mailbox(), rank -> new InetSocketAddress(loopback, ports[rank]),
-                    loopback, 0L);
-            ports[r] = plane.port();
-            planes.add(plane);
-            live.add(r);
-            DataPlaneReplicas copies = new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains,
-                    rank -> rank, 2, 10_000);
-            replicas.add(copies);
-            stores.add(new CheckpointStore(member.getMap(HazelcastConfigs.CHECKPOINT_MAP), retry, copies));
-        }
+        ranks = new StoreRanks(RANKS, null);
+        live = ranks.live;
+        planes = ranks.planes;
+        replicas = ranks.replicas;
+        stores = ranks.stores;
+        member = ranks.member;
     }
 
     @AfterEach
     void stop() {
-        replicas.forEach(DataPlaneReplicas::close);
-        planes.forEach(DataPlane::close);
-        member.getLifecycleService().terminate();
+        ranks.close();
     }
 
     @Test

@@ -2,16 +2,7 @@ package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.hazelcast.core.Hazelcast;
-import com.hazelcast.core.HazelcastInstance;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import org.dfr.runtime.net.DataPlane;
-import org.dfr.runtime.net.Mailbox;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,40 +19,16 @@ import org.junit.jupiter.api.Test;
  */
 class LentCheckpointsTest {
 
-    private static final int RANKS = 3;
-
-    private final Set<Integer> live = ConcurrentHashMap.newKeySet();
-    private final List<DataPlane> planes = new ArrayList<>();
-    private final List<DataPlaneReplicas> replicas = new ArrayList<>();
-    private final List<CheckpointStore> stores = new ArrayList<>();
-    private HazelcastInstance member;
+    private StoreRanks ranks;
 
     @BeforeEach
     void start() throws Exception {
-        ClusterSettings settings = new ClusterSettings().basePort(HazelcastConfigs.freeBasePort(2)).joinTimeoutMillis(10_000);
-        member = Hazelcast.newHazelcastInstance(HazelcastConfigs.member(settings, 0, 0, 1, 0, 1));
-        PromotionRetry retry = new PromotionRetry(member, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        int[] ports = new int[RANKS];
-        String cluster = "lent-" + System.nanoTime();
-        for (int r = 0; r < RANKS; r++) {
-            DataPlane plane = new DataPlane(cluster, r, new Mailbox(), rank -> new InetSocketAddress(loopback, ports[rank]),
-                    loopback, 0L);
-            ports[r] = plane.port();
-            planes.add(plane);
-            live.add(r);
-            DataPlaneReplicas copies = new DataPlaneReplicas(r, plane, () -> Set.copyOf(live), live::contains,
-                    rank -> rank, 2, 10_000);
-            replicas.add(copies);
-            stores.add(new CheckpointStore(member.getMap(HazelcastConfigs.CHECKPOINT_MAP), retry, copies));
-        }
+        ranks = new StoreRanks(3, "lent-" + System.nanoTime());
     }
 
     @AfterEach
     void stop() {
-        replicas.forEach(DataPlaneReplicas::close);
-        planes.forEach(DataPlane::close);
-        member.getLifecycleService().terminate();
+        ranks.close();
     }
 
     /** One iteration of a "kernel" that adds 1 to every cell but the fixed boundary, cell 0. */
@@ -81,7 +48,7 @@ class LentCheckpointsTest {
      */
     @Test
     void when_theWriterDropsACheckpointItsHoldersStillKeep_then_itsBufferIsNotWrittenUntilTheyDropItToo() {
-        CheckpointStore writer = stores.get(0);
+        CheckpointStore writer = ranks.stores.get(0);
         DoubleBuffer buffers = DoubleBuffer.of(new double[] {-7, 4, 4, 4});
         writer.holdLocal(4, 0, buffers, 0);
         double[] x = buffers.live();
@@ -102,12 +69,12 @@ class LentCheckpointsTest {
             assertThat(buffers.next()).isNotSameAs(x);
         }
         assertThat(x).as("checkpoint 4, as the holders keep it").containsExactly(-7, 4, 4, 4);
-        assertThat(stores.get(1).replicated(4, 0)).containsExactly(-7, 4, 4, 4);
+        assertThat(ranks.stores.get(1).replicated(4, 0)).containsExactly(-7, 4, 4, 4);
 
         writer.dropReplicated(dropped, new int[] {0});
 
         assertThat(LentArrays.holders(x)).isZero();
-        assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
+        assertThat(ranks.replicas.get(1).heldCopies()).isEqualTo(1);
         writer.holdLocal(20, 0, buffers, 0);
         iterate(buffers); // writes the second buffer; the held one moves to the second place
         iterate(buffers); // the held one must not be written: a spare takes its place
