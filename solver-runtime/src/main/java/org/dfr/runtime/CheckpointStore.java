@@ -115,8 +115,8 @@ public final class CheckpointStore {
      * dropped, then given back.
      */
     public synchronized void holdLocal(int iteration, int partition, DoubleBuffer buffers, int index) {
-        double[] held = buffers.hold(index);
-        LentArrays.reclaim(held); // dropped as an older checkpoint's copy, not yet given back by its holders
+        // maybe dropped as an older checkpoint's copy and not yet given back by its holders: kept from then on
+        double[] held = LentArrays.hold(() -> buffers.hold(index));
         lenders.put(held, buffers);
         keep(iteration, partition, held);
     }

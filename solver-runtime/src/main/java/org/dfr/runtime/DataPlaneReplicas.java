@@ -291,6 +291,9 @@ public final class DataPlaneReplicas implements ReplicaStore {
                     if (loans.contains(w.getKey())) {
                         lentCopies.incrementAndGet();
                     }
+                } else if (loans.contains(w.getKey())) {
+                    // it may keep the array all the same: no ref names it, so nobody else would tell it to drop it
+                    dropQuietly(w.getKey().holder(), iteration, partition);
                 }
             }
             requireOpen();
@@ -579,13 +582,17 @@ public final class DataPlaneReplicas implements ReplicaStore {
             if (holder == rankId) {
                 held.drop(ref.iteration(), ref.partition());
             } else if (isLive.test(holder)) {
-                try {
-                    dataPlane.send(holder, new MessageKey(requests.incrementAndGet(), MessageKind.REPLICA_DROP, ref.iteration(),
-                            ref.partition(), rankId), new double[0]);
-                } catch (CommunicationException e) {
-                    // a dead holder's copies are gone with it
-                }
+                dropQuietly(holder, ref.iteration(), ref.partition());
             }
+        }
+    }
+
+    private void dropQuietly(int holder, int iteration, int partition) {
+        try {
+            dataPlane.send(holder, new MessageKey(requests.incrementAndGet(), MessageKind.REPLICA_DROP, iteration, partition,
+                    rankId), new double[0]);
+        } catch (CommunicationException e) {
+            // a dead holder's copies are gone with it
         }
     }
 
@@ -774,8 +781,11 @@ public final class DataPlaneReplicas implements ReplicaStore {
         server.shutdownNow();
         answers.shutdownNow();
         intake.shutdownNow();
-        shared.close();
-        held.close();
+        try {
+            shared.close();
+        } finally {
+            held.close(); // gives the arrays of writers in this JVM back (LentArrays), which outlives this rank
+        }
         fetches.values().forEach(f -> f.done.complete(null));
         acks.values().forEach(a -> a.completeExceptionally(new CommunicationException("closed", null)));
         probes.values().forEach(p -> p.complete(false));

@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Checkpoint states lent, not copied, to holder ranks in the writer's own JVM (embedded mode), and when their
@@ -45,10 +46,9 @@ final class LentArrays {
 
     /**
      * A holder dropped its copy {@code array}: when it was the last and the writer dropped it already, the writer's
-     * {@link #whenFree} runs now, on this thread.
+     * {@link #whenFree} runs now, on this thread, under this registry's lock (see {@link #hold}).
      */
     static void giveBack(double[] array) {
-        Runnable free = null;
         synchronized (LOANS) {
             Loan loan = LOANS.get(array);
             if (loan == null) {
@@ -56,39 +56,43 @@ final class LentArrays {
             }
             if (--loan.holders == 0) {
                 LOANS.remove(array);
-                free = loan.whenFree;
+                if (loan.whenFree != null) {
+                    loan.whenFree.run();
+                }
             }
-        }
-        if (free != null) {
-            free.run();
         }
     }
 
     /**
      * The writer dropped {@code array}: runs {@code free} (which lets it be written again) now when no holder keeps
-     * it, else when the last holder gives it back.
+     * it, else when the last holder gives it back. {@code free} runs under this registry's lock: it must not call
+     * back into it nor take a lock that is held while calling into it (a double buffer's is fine).
      */
     static void whenFree(double[] array, Runnable free) {
         synchronized (LOANS) {
             Loan loan = LOANS.get(array);
             if (loan != null) {
                 loan.whenFree = free;
-                return;
+            } else {
+                free.run();
             }
         }
-        free.run();
     }
 
     /**
-     * The writer keeps {@code array} as a checkpoint's local copy again (a checkpoint written anew from the same
-     * buffer) before its holders gave it back: it must not be freed when they do.
+     * Makes an array a checkpoint's local copy ({@code hold}, which returns it) and cancels its pending
+     * {@link #whenFree}: an array dropped as an older checkpoint's copy (a checkpoint written anew from the same
+     * buffer) that its holders did not give back yet must not be freed when they do. Both under this registry's
+     * lock, so that a last holder's give-back cannot free the array between the two.
      */
-    static void reclaim(double[] array) {
+    static double[] hold(Supplier<double[]> hold) {
         synchronized (LOANS) {
+            double[] array = hold.get();
             Loan loan = LOANS.get(array);
             if (loan != null) {
                 loan.whenFree = null;
             }
+            return array;
         }
     }
 

@@ -80,4 +80,83 @@ class LentCheckpointsTest {
         iterate(buffers); // the held one must not be written: a spare takes its place
         assertThat(buffers.live()).as("the given-back buffer, written again").isSameAs(x).containsExactly(-7, 22, 22, 22);
     }
+
+    /*
+     *   checkpoint 0 written from buffer X, lent to 1 and 2; the start is retried: 0 is dropped and written
+     *   from X again before 1 and 2 gave X back; when they do, X stays the local copy and is not written
+     */
+    @Test
+    void when_aCheckpointIsWrittenAgainFromABufferItsHoldersStillKeep_then_theirGiveBackDoesNotFreeIt() {
+        CheckpointStore writer = ranks.stores.get(0);
+        DoubleBuffer buffers = DoubleBuffer.of(new double[] {-7, 0, 0, 0});
+        writer.holdLocal(0, 0, buffers, 0);
+        double[] x = buffers.live();
+        writer.replicate(0, 0);
+        writer.dropLocal(0);
+
+        writer.holdLocal(0, 0, buffers, 0);
+        ranks.replicas.get(1).close(); // both holders die: they give X back
+        ranks.replicas.get(2).close();
+
+        assertThat(LentArrays.holders(x)).isZero();
+        assertThat(buffers.isHeld(0)).as("still checkpoint 0's local copy").isTrue();
+        iterate(buffers);
+        iterate(buffers);
+        assertThat(x).containsExactly(-7, 0, 0, 0);
+        assertThat(writer.local(0, 0)).isSameAs(x);
+    }
+
+    /*
+     *   a recovery abandons checkpoint 4 while rank 0 is replicating it: the holders it reached keep buffer X,
+     *   so X is not written before they gave it back
+     */
+    @Test
+    void when_aCheckpointIsAbandonedWhileItIsReplicated_then_itsBufferWaitsForTheHoldersItReached() {
+        CheckpointStore[] writer = new CheckpointStore[1];
+        ReplicaStore copies = ranks.replicas.get(0);
+        ReplicaStore abandonedMidway = new ReplicaStore() {
+            @Override
+            public ReplicaRef write(int iteration, int partition, double[] state) {
+                writer[0].dropLocal(iteration); // the recovery, on the rank's own thread, meanwhile
+                return copies.write(iteration, partition, state);
+            }
+
+            @Override
+            public double[] read(ReplicaRef ref) {
+                return copies.read(ref);
+            }
+
+            @Override
+            public boolean holds(ReplicaRef ref) {
+                return copies.holds(ref);
+            }
+
+            @Override
+            public boolean intact(ReplicaRef ref) {
+                return copies.intact(ref);
+            }
+
+            @Override
+            public void delete(ReplicaRef ref) {
+                copies.delete(ref);
+            }
+        };
+        writer[0] = new CheckpointStore(ranks.member.getMap(HazelcastConfigs.CHECKPOINT_MAP),
+                new PromotionRetry(ranks.member, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS), abandonedMidway);
+        DoubleBuffer buffers = DoubleBuffer.of(new double[] {-7, 4, 4, 4});
+        writer[0].holdLocal(4, 0, buffers, 0);
+        double[] x = buffers.live();
+
+        writer[0].replicate(4, 0);
+
+        assertThat(LentArrays.holders(x)).isEqualTo(2);
+        for (int i = 5; i <= 8; i++) {
+            iterate(buffers);
+            assertThat(x).as("after iteration %d", i).containsExactly(-7, 4, 4, 4);
+        }
+        copies.delete(ReplicaRef.heldBy(4, 0, List.of(1, 2)));
+        assertThat(LentArrays.holders(x)).isZero();
+        buffers.hold(1);
+        assertThat(buffers.writableNext()).as("given back: the spare that replaces a held buffer").isSameAs(x);
+    }
 }
