@@ -11,8 +11,9 @@ import java.util.ArrayDeque;
  * <p>A checkpoint's local copy is one of these buffers itself, not a copy of it ({@link #hold}): the
  * held buffer stays in the pair while it is only read (the next iteration's input), and when the update
  * would write into it ({@link #writableNext}) a spare takes its place: an array the checkpoints gave
- * back ({@link #release}), or, while there is none yet, a copy. So a checkpoint costs the computing rank
- * no copy once the first two checkpoints have been given back. Every array that enters the pair is a
+ * back ({@link #release}; in embedded mode only once the holders that kept it as their copy dropped it,
+ * {@link LentArrays}), or, while there is none yet, a copy. So a checkpoint costs the computing rank
+ * no copy once the first checkpoints have been given back. Every array that enters the pair is a
  * copy of a state or a returned buffer, so the cells an update never writes (a fixed boundary) hold
  * the same values in all of them.
  *
