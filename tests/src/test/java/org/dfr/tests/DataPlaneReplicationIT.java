@@ -68,6 +68,11 @@ class DataPlaneReplicationIT {
         assertThat(report.fieldSha256()).isEqualTo(reference());
         assertThat(report.recoveries()).last()
                 .satisfies(r -> assertThat(r.lostPartitions()).contains(0, 2));
+        // every rank shares this JVM: each of the 6 survivors lent the 2 holders of its partition its own array
+        // for checkpoints 0 and 5 at least, and copied nothing
+        assertThat(report.ranks().stream().mapToLong(RunReport.RankActivity::lentCopies).sum())
+                .isGreaterThanOrEqualTo(6 * 2 * 2);
+        assertThat(report.ranks().stream().mapToLong(RunReport.RankActivity::sharedMemoryCopies).sum()).isZero();
     }
 
     @Test
