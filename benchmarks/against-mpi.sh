@@ -11,18 +11,8 @@
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PEER=${1:-$ROOT/../shared/peers/mpi-jacobi}; N=${2:-2048}; IT=${3:-60}; K=${4:-10}; KILL=${5:-1@15}; R=${6:-3}
-if [[ ! -d "$PEER" ]]; then
-  echo "against-mpi: no MPI peer at $PEER (give its directory as the first argument)" >&2
-  exit 2
-fi
-WORK=$(mktemp -d /tmp/dfr-mpi-peer.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-cp -r "$PEER/." "$WORK/" && chmod -R u+w "$WORK"
-if ! (cd "$WORK" && ./setup.sh >"$WORK/setup.log" 2>&1); then
-  echo "against-mpi: the MPI peer cannot be built here (see its setup.sh); skipped. Last lines:" >&2
-  tail -5 "$WORK/setup.log" >&2
-  exit 3
-fi
+. "$ROOT/benchmarks/mpi-peer.sh"
+build_mpi_peer against-mpi "$PEER"
 (cd "$ROOT" && ./dfr --help >/dev/null)   # builds dfr.jar if needed, outside the timed runs
 
 echo "== recovery: ${N}x${N}, 2x4 ranks, ${IT} iterations, checkpoint every ${K}, kill ${KILL}, ${R} rounds"

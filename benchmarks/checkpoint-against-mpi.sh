@@ -21,18 +21,8 @@ if (( K >= IT )); then
   echo "checkpoint-against-mpi: K=$K must be below ITERS=$IT" >&2
   exit 2
 fi
-if [[ ! -d "$PEER" ]]; then
-  echo "checkpoint-against-mpi: no MPI peer at $PEER (give its directory as the first argument)" >&2
-  exit 2
-fi
-WORK=$(mktemp -d /tmp/dfr-mpi-peer.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-cp -r "$PEER/." "$WORK/" && chmod -R u+w "$WORK"
-if ! (cd "$WORK" && ./setup.sh >"$WORK/setup.log" 2>&1); then
-  echo "checkpoint-against-mpi: the MPI peer cannot be built here (see its setup.sh); skipped. Last lines:" >&2
-  tail -5 "$WORK/setup.log" >&2
-  exit 3
-fi
+. "$ROOT/benchmarks/mpi-peer.sh"
+build_mpi_peer checkpoint-against-mpi "$PEER"
 MPIEXEC=(mpiexec -n 8)
 if mpiexec --version 2>/dev/null | grep -qi "open mpi"; then MPIEXEC+=(--oversubscribe); fi
 cd "$ROOT" && ./dfr --help >/dev/null   # builds dfr.jar if needed, outside the timed runs

@@ -41,6 +41,13 @@ class LentCheckpointsTest {
         buffers.swap();
     }
 
+    /** Checkpoint {@code iteration} of partition 0 from the live buffer, replicated: the buffer, X. */
+    private static double[] checkpointOfLive(CheckpointStore writer, int iteration, DoubleBuffer buffers) {
+        writer.holdLocal(iteration, 0, buffers, 0);
+        writer.replicate(iteration, 0);
+        return buffers.live();
+    }
+
     /*
      *   iteration     4 (checkpoint, buffer X)   ...   14 (checkpoint)   commit of 14: rank 0 drops 4,
      *   holders 1, 2  keep X                                             then tells its holders to drop it
@@ -50,9 +57,7 @@ class LentCheckpointsTest {
     void when_theWriterDropsACheckpointItsHoldersStillKeep_then_itsBufferIsNotWrittenUntilTheyDropItToo() {
         CheckpointStore writer = ranks.stores.get(0);
         DoubleBuffer buffers = DoubleBuffer.of(new double[] {-7, 4, 4, 4});
-        writer.holdLocal(4, 0, buffers, 0);
-        double[] x = buffers.live();
-        writer.replicate(4, 0);
+        double[] x = checkpointOfLive(writer, 4, buffers);
         for (int i = 5; i <= 14; i++) {
             iterate(buffers);
         }
@@ -89,9 +94,7 @@ class LentCheckpointsTest {
     void when_aCheckpointIsWrittenAgainFromABufferItsHoldersStillKeep_then_theirGiveBackDoesNotFreeIt() {
         CheckpointStore writer = ranks.stores.get(0);
         DoubleBuffer buffers = DoubleBuffer.of(new double[] {-7, 0, 0, 0});
-        writer.holdLocal(0, 0, buffers, 0);
-        double[] x = buffers.live();
-        writer.replicate(0, 0);
+        double[] x = checkpointOfLive(writer, 0, buffers);
         writer.dropLocal(0);
 
         writer.holdLocal(0, 0, buffers, 0);
