@@ -238,6 +238,15 @@ public final class Communicator {
 
     /** All-to-all barrier among the given ranks in the current epoch. */
     public void barrier(MessageKind kind, int iteration, int[] ranks) {
+        awaitBarrier(kind, iteration, ranks, enterBarrier(kind, iteration, ranks));
+    }
+
+    /**
+     * The first half of a {@link #barrier}: tells every other rank of {@code ranks} that this one reached it.
+     *
+     * @return the epoch to pass to {@link #awaitBarrier}
+     */
+    public int enterBarrier(MessageKind kind, int iteration, int[] ranks) {
         int epoch = mailbox.epoch();
         double[] empty = new double[0];
         for (int r : ranks) {
@@ -245,6 +254,11 @@ public final class Communicator {
                 dataPlane.send(r, new MessageKey(epoch, kind, iteration, rankId, 0), empty);
             }
         }
+        return epoch;
+    }
+
+    /** The second half of a {@link #barrier}: waits until every other rank of {@code ranks} reached it. */
+    public void awaitBarrier(MessageKind kind, int iteration, int[] ranks, int epoch) {
         for (int r : ranks) {
             if (r != rankId) {
                 mailbox.take(new MessageKey(epoch, kind, iteration, r, 0), messageTimeoutMillis);

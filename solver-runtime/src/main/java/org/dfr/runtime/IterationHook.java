@@ -61,6 +61,13 @@ public interface IterationHook {
     }
 
     /**
+     * At the end of the run: this rank handed its final states to the root and its statistics to the cluster,
+     * and told every other rank so (its end-of-run notices are sent); it has not waited for theirs yet.
+     */
+    default void afterEndNoticesSent(RankContext rank) {
+    }
+
+    /**
      * On the rank's replication thread, before it writes the replicated copies of checkpoint
      * {@code iteration} (fault injection holds a replication here).
      */

@@ -345,14 +345,14 @@ public final class Membership {
         Member m = membersByRank.get(rank);
         synchronized (lossCheck) {
             if (m == null || m.localMember() || runEnded.getAsBoolean() || knownDead.contains(rank)
-                    || !lostMembers.add(m.getUuid())) {
+                    || lostMembers.contains(m.getUuid())) {
                 return false;
             }
+            interruptUnlessPassedEnd(rank, "is dead (" + how + ")");
+            lostMembers.add(m.getUuid());
             departed.add(rank);
             losses.add(new MemberLoss(rank, observedAtMillis));
-            LOG.info("rank {}: rank {} is dead ({})", rankId, rank, how);
             dataPlane.forget(rank);
-            mailbox.interruptEpoch("rank " + rank + " is dead (" + how + ")");
         }
         control.bump();
         return true;
@@ -449,22 +449,32 @@ public final class Membership {
         }
         int rank = Integer.parseInt(attr);
         promotionWatch.memberLeft();
+        if (!lostMembers.contains(m.getUuid())) { // else already counted when the data plane found it dead
+            synchronized (lossCheck) {
+                if (!runEnded.getAsBoolean() && !knownDead.contains(rank)) {
+                    interruptUnlessPassedEnd(rank, "left the cluster");
+                    losses.add(new MemberLoss(rank, System.currentTimeMillis()));
+                }
+            }
+        }
         departed.add(rank);
         membersByRank.remove(rank, m);
         dataPlane.forget(rank);
-        if (lostMembers.contains(m.getUuid())) {
-            // already counted when the data plane found it dead: only wake the waiters
-            control.bump();
+        control.bump();
+    }
+
+    /**
+     * Interrupts the epoch for the loss of {@code rank}, unless its end-of-run notice of this epoch arrived
+     * ({@link Mailbox#passedEnd}): then this rank's result is complete without it, and the loss is only recorded,
+     * for the recovery that another loss may still need. Called before {@code rank} reads as gone
+     * ({@link #isLive}, {@link #liveRanks}), so that whoever sees it gone sees the interruption too.
+     */
+    private void interruptUnlessPassedEnd(int rank, String what) {
+        if (mailbox.passedEnd(rank)) {
+            LOG.info("rank {}: rank {} {} after it ended the run: nothing lost", rankId, rank, what);
             return;
         }
-        synchronized (lossCheck) {
-            if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
-                return;
-            }
-            losses.add(new MemberLoss(rank, System.currentTimeMillis()));
-            LOG.info("rank {}: member of rank {} left the cluster", rankId, rank);
-            mailbox.interruptEpoch("rank " + rank + " left the cluster");
-        }
-        control.bump();
+        LOG.info("rank {}: rank {} {}", rankId, rank, what);
+        mailbox.interruptEpoch("rank " + rank + " " + what);
     }
 }

@@ -15,6 +15,12 @@ public interface RankContext {
     /** Whether the rank is inside a recovery (between a failure and the resume barrier). */
     boolean inRecovery();
 
+    /**
+     * Whether this rank counts rank {@code rank} as a live member: false once it found it dead or saw it leave
+     * (and, if that loss interrupts the epoch, only after it did).
+     */
+    boolean isLive(int rank);
+
     /** The replicated control board. */
     ControlBoard control();
 

@@ -359,7 +359,10 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         IMap<Integer, String> stats = hazelcast.getMap(HazelcastConfigs.STATS_MAP);
         String encoded = stats().encode();
         promotionRetry.run(() -> stats.set(rankId, encoded));
-        communicator.barrier(MessageKind.END_BARRIER, spec.iterations() + 1, ownership.activeRanks());
+        int[] active = ownership.activeRanks();
+        int epoch = communicator.enterBarrier(MessageKind.END_BARRIER, spec.iterations() + 1, active);
+        hook.afterEndNoticesSent(this);
+        communicator.awaitBarrier(MessageKind.END_BARRIER, spec.iterations() + 1, active, epoch);
         finished = true;
         control.put(ENDED_KEY, Double.toString(loop.lastResidual()));
     }
@@ -627,6 +630,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     @Override
     public boolean inRecovery() {
         return counters.inRecovery();
+    }
+
+    @Override
+    public boolean isLive(int rank) {
+        return membership.isLive(rank);
     }
 
     @Override

@@ -190,6 +190,53 @@ class RuntimeIT {
     }
 
     /*
+     * The end of the run. Every rank hands its final states to the root (rank 0) and sends its end-of-run
+     * notice to the others; rank 3 dies right after its notices went out, and rank 2 takes the others'
+     * notices only once it saw rank 3 gone. Nothing is lost (rank 3's result is with the root): rank 2 must
+     * finish, not start a recovery alone after the others ended.
+     *
+     *   0 1        rank 3: END notices sent --> killed
+     *   2 3        rank 2: END notices sent --> waits until rank 3 is gone --> takes the notices
+     */
+    @Test
+    void when_aRankDiesAfterItsEndNotices_then_aRankStillAtTheEndFinishesWithoutARecovery() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(37, 29), 2, 2);
+        RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
+        IterationHook rank3DiesAtTheEnd = new IterationHook() {
+            @Override
+            public void afterEndNoticesSent(RankContext rank) {
+                if (rank.rankId() == 3) {
+                    throw rank.killAbruptly();
+                }
+                if (rank.rankId() == 2) {
+                    await().atMost(Duration.ofSeconds(30)).until(() -> !rank.isLive(3));
+                }
+            }
+        };
+        FailureHandler noRecoveryExpected = new FailureHandler() {
+            @Override
+            public int recover(RecoveryView rank, RuntimeException cause) {
+                throw new RunFailedException("rank " + rank.rankId() + " started a recovery: " + cause.getMessage());
+            }
+
+            @Override
+            public int awaitWork(RecoveryView spare) {
+                return spare.awaitRunEnd();
+            }
+        };
+
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
+                noRecoveryExpected, rank3DiesAtTheEnd).run();
+
+        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
+        reference.iterate(8);
+        for (int p = 0; p < 4; p++) {
+            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
+                    .isEqualTo(interior(dec, p, reference.state(p)));
+        }
+    }
+
+    /*
      * Three members on three hosts, migrations held as during a run. Member 2 is terminated; at once,
      * every key of the checkpoint map is read through PromotionRetry from member 0: keys owned by the
      * dead member have no owner until Hazelcast promotes a backup, and without the retry their reads

@@ -89,6 +89,11 @@ public final class Mailbox {
      * on in that epoch and waited 60 s for the announcing rank's halos).
      */
     private final TreeMap<Integer, String> announcedAhead = new TreeMap<>();
+    /**
+     * The newest epoch in which each rank sent its {@link MessageKind#END_BARRIER end-of-run notice}, by rank: it
+     * handed over its final states and statistics then, so its departure no longer loses anything ({@link #passedEnd}).
+     */
+    private final Map<Integer, Integer> endNoticeEpochs = new HashMap<>();
     private long dropped;
 
     /**
@@ -135,6 +140,9 @@ public final class Mailbox {
             if (isSideKind(key.kind())) {
                 side = true;
                 return;
+            }
+            if (key.kind() == MessageKind.END_BARRIER) {
+                endNoticeEpochs.merge(key.a(), key.epoch(), Math::max);
             }
             if (key.kind() == MessageKind.RECOVERY_START) {
                 String reason = "rank " + key.a() + " started a recovery in epoch " + key.epoch();
@@ -293,6 +301,24 @@ public final class Mailbox {
         lock.lock();
         try {
             changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether {@code rank}'s {@link MessageKind#END_BARRIER end-of-run notice} of the current epoch arrived here:
+     * the rank has handed its final states to the root and its statistics to the cluster, and sends its notice
+     * only then, so if it departs from now on the run's result is complete without it. Such a departure must
+     * not interrupt a rank that still waits at the end (the leaver can be the collector, which leaves once it
+     * read the results): this rank would otherwise start a recovery alone after the others ended. The notice
+     * may still be in the mailbox, not taken yet: what counts is that it arrived.
+     */
+    public boolean passedEnd(int rank) {
+        lock.lock();
+        try {
+            Integer e = endNoticeEpochs.get(rank);
+            return e != null && e == epoch;
         } finally {
             lock.unlock();
         }

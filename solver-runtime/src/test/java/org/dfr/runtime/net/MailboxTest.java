@@ -55,4 +55,46 @@ class MailboxTest {
         mailbox.enterEpoch(4);
         assertThat(mailbox.isInterrupted()).isFalse();
     }
+
+    /*
+     * The end of a run, epoch 2: rank 5 sent its end-of-run notice, rank 6 did not.
+     *
+     *   rank 5 --END(2)--> this rank      rank 6: nothing yet
+     */
+    @Test
+    void when_aRanksEndNoticeOfThisEpochArrived_then_itPassedTheEndEvenOnceTaken() {
+        Mailbox mailbox = new Mailbox();
+        mailbox.enterEpoch(2);
+        MessageKey end = new MessageKey(2, MessageKind.END_BARRIER, 9, 5, 0);
+        mailbox.deliver(end, NONE);
+
+        assertThat(mailbox.passedEnd(5)).isTrue();
+        assertThat(mailbox.passedEnd(6)).isFalse();
+        mailbox.take(end, 10_000);
+        assertThat(mailbox.passedEnd(5)).as("taken").isTrue();
+    }
+
+    @Test
+    void when_theEpochChangesAfterAnEndNotice_then_theRankHasNotPassedTheEndOfTheNewOne() {
+        Mailbox mailbox = new Mailbox();
+        mailbox.enterEpoch(2);
+        mailbox.deliver(new MessageKey(2, MessageKind.END_BARRIER, 9, 5, 0), NONE);
+        mailbox.deliver(new MessageKey(1, MessageKind.END_BARRIER, 9, 6, 0), NONE); // an epoch that is over
+
+        mailbox.enterEpoch(3);
+
+        assertThat(mailbox.passedEnd(5)).as("a recovery began after its notice: it runs to the end again").isFalse();
+        assertThat(mailbox.passedEnd(6)).isFalse();
+    }
+
+    @Test
+    void when_anEndNoticeOfTheNextEpochArrivesEarly_then_itCountsOnceThisRankEntersThatEpoch() {
+        Mailbox mailbox = new Mailbox();
+        mailbox.enterEpoch(2);
+        mailbox.deliver(new MessageKey(3, MessageKind.END_BARRIER, 9, 5, 0), NONE);
+
+        assertThat(mailbox.passedEnd(5)).isFalse();
+        mailbox.enterEpoch(3);
+        assertThat(mailbox.passedEnd(5)).isTrue();
+    }
 }
