@@ -251,7 +251,15 @@ public final class Communicator {
         double[] empty = new double[0];
         for (int r : ranks) {
             if (r != rankId) {
-                dataPlane.send(r, new MessageKey(epoch, kind, iteration, rankId, 0), empty);
+                try {
+                    dataPlane.send(r, new MessageKey(epoch, kind, iteration, rankId, 0), empty);
+                } catch (CommunicationException e) {
+                    // a rank that ended the run may leave (or die) before this one's notice reaches it: it no
+                    // longer waits for it, and nothing of it is lost (Mailbox#passedEnd)
+                    if (kind != MessageKind.END_BARRIER || !mailbox.passedEnd(r)) {
+                        throw e;
+                    }
+                }
             }
         }
         return epoch;

@@ -52,6 +52,8 @@ public final class Membership {
     private final ConcurrentLinkedQueue<MemberLoss> losses = new ConcurrentLinkedQueue<>();
     private final Map<Integer, Member> membersByRank = new ConcurrentHashMap<>();
     private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
+    /** Ranks whose loss this rank has handled: counted out, and the epoch interrupted unless nothing was lost. */
+    private final Set<Integer> lossesHandled = ConcurrentHashMap.newKeySet();
     /**
      * Held while a loss is checked against {@link #knownDead} and the epoch interrupted, and while a recovery
      * adds to {@code knownDead}: otherwise a late event about a rank could pass the check just before the
@@ -345,14 +347,13 @@ public final class Membership {
         Member m = membersByRank.get(rank);
         synchronized (lossCheck) {
             if (m == null || m.localMember() || runEnded.getAsBoolean() || knownDead.contains(rank)
-                    || lostMembers.contains(m.getUuid())) {
+                    || !lostMembers.add(m.getUuid())) {
                 return false;
             }
-            interruptUnlessPassedEnd(rank, "is dead (" + how + ")");
-            lostMembers.add(m.getUuid());
             departed.add(rank);
             losses.add(new MemberLoss(rank, observedAtMillis));
             dataPlane.forget(rank);
+            interruptUnlessPassedEnd(rank, "is dead (" + how + ")");
         }
         control.bump();
         return true;
@@ -436,6 +437,14 @@ public final class Membership {
         return liveRanks().contains(rank);
     }
 
+    /**
+     * Whether this rank has handled the loss of {@code rank} (found it dead or saw it leave): counted it out, and
+     * interrupted its epoch unless nothing was lost ({@link Mailbox#passedEnd}). Not after the run ended here.
+     */
+    public boolean hasHandledLossOf(int rank) {
+        return lossesHandled.contains(rank);
+    }
+
     /** Whether {@code rank}'s member is a current member that nobody found dead yet. */
     public boolean isLive(int rank) {
         Member m = membersByRank.get(rank);
@@ -449,32 +458,37 @@ public final class Membership {
         }
         int rank = Integer.parseInt(attr);
         promotionWatch.memberLeft();
-        if (!lostMembers.contains(m.getUuid())) { // else already counted when the data plane found it dead
-            synchronized (lossCheck) {
-                if (!runEnded.getAsBoolean() && !knownDead.contains(rank)) {
-                    interruptUnlessPassedEnd(rank, "left the cluster");
-                    losses.add(new MemberLoss(rank, System.currentTimeMillis()));
-                }
-            }
-        }
         departed.add(rank);
         membersByRank.remove(rank, m);
         dataPlane.forget(rank);
+        if (lostMembers.contains(m.getUuid())) {
+            // already counted when the data plane found it dead: only wake the waiters
+            control.bump();
+            return;
+        }
+        synchronized (lossCheck) {
+            if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
+                return;
+            }
+            losses.add(new MemberLoss(rank, System.currentTimeMillis()));
+            interruptUnlessPassedEnd(rank, "left the cluster");
+        }
         control.bump();
     }
 
     /**
      * Interrupts the epoch for the loss of {@code rank}, unless its end-of-run notice of this epoch arrived
      * ({@link Mailbox#passedEnd}): then this rank's result is complete without it, and the loss is only recorded,
-     * for the recovery that another loss may still need. Called before {@code rank} reads as gone
-     * ({@link #isLive}, {@link #liveRanks}), so that whoever sees it gone sees the interruption too.
+     * for the recovery that another loss may still need. Called once {@code rank} reads as gone ({@link #isLive},
+     * {@link #liveRanks}), so that a rank the interruption wakes does not count it among the survivors.
      */
     private void interruptUnlessPassedEnd(int rank, String what) {
         if (mailbox.passedEnd(rank)) {
             LOG.info("rank {}: rank {} {} after it ended the run: nothing lost", rankId, rank, what);
-            return;
+        } else {
+            LOG.info("rank {}: rank {} {}", rankId, rank, what);
+            mailbox.interruptEpoch("rank " + rank + " " + what);
         }
-        LOG.info("rank {}: rank {} {}", rankId, rank, what);
-        mailbox.interruptEpoch("rank " + rank + " " + what);
+        lossesHandled.add(rank);
     }
 }

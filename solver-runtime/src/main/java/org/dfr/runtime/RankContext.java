@@ -16,10 +16,10 @@ public interface RankContext {
     boolean inRecovery();
 
     /**
-     * Whether this rank counts rank {@code rank} as a live member: false once it found it dead or saw it leave
-     * (and, if that loss interrupts the epoch, only after it did).
+     * Whether this rank has handled the loss of rank {@code rank}: it found it dead or saw it leave, counted it out,
+     * and interrupted its own waits unless the loss cost nothing (the rank had ended the run already).
      */
-    boolean isLive(int rank);
+    boolean hasHandledLossOf(int rank);
 
     /** The replicated control board. */
     ControlBoard control();

@@ -633,8 +633,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
-    public boolean isLive(int rank) {
-        return membership.isLive(rank);
+    public boolean hasHandledLossOf(int rank) {
+        return membership.hasHandledLossOf(rank);
     }
 
     @Override

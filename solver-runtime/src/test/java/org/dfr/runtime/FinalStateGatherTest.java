@@ -13,9 +13,11 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.dfr.analysis.BlockLayout;
+import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.EpochChangedException;
 import org.dfr.runtime.net.Mailbox;
+import org.dfr.runtime.net.MessageKind;
 import org.dfr.runtime.stencil.LinearStencil;
 import org.dfr.runtime.stencil.StencilBoundary;
 import org.dfr.runtime.stencil.StencilKernel;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The final states reach the root over the data plane, bit for bit, and a gather that a lost rank
- * interrupts ends with the epoch change instead of a result.
+ * interrupts ends with the epoch change instead of a result. At the end-of-run barrier, a rank that sent its
+ * notices may leave before the others' reach it.
  *
  * <pre>
  *   partitions (2 x 2)    owners        root = rank 0 (the lowest active rank)
@@ -133,6 +136,33 @@ class FinalStateGatherTest {
         long start = System.nanoTime();
         assertThatThrownBy(() -> communicators.get(0).gatherFinalStates(states)).isInstanceOf(EpochChangedException.class);
         assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(TIMEOUT_MILLIS);
+    }
+
+    /*
+     * The end-of-run barrier: rank 2 sends its notices and leaves (its data plane closes) before the root sends
+     * its own. The root's notice cannot reach rank 2 any more, which no longer needs it.
+     */
+    @Test
+    void when_aRankLeavesAfterItsEndNotices_then_theOthersStillPassTheEndBarrier() throws Exception {
+        int[] active = {0, 1, 2};
+        int iteration = 9;
+        communicators.get(2).enterBarrier(MessageKind.END_BARRIER, iteration, active);
+        planes.get(2).closeAbruptly();
+        CompletableFuture<Void> rank1 = CompletableFuture.runAsync(() -> communicators.get(1).awaitBarrier(
+                MessageKind.END_BARRIER, iteration, new int[] {0, 1},
+                communicators.get(1).enterBarrier(MessageKind.END_BARRIER, iteration, active)));
+
+        communicators.get(0).barrier(MessageKind.END_BARRIER, iteration, active);
+
+        rank1.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @Test
+    void when_aRankLeavesBeforeItsEndNotices_then_aNoticeToItFails() {
+        planes.get(2).closeAbruptly();
+
+        assertThatThrownBy(() -> communicators.get(0).enterBarrier(MessageKind.END_BARRIER, 9, new int[] {0, 1, 2}))
+                .isInstanceOf(CommunicationException.class);
     }
 
     /** Partition {@code p}'s state: {@code lengths[p]} doubles of random bits (NaNs and infinities included). */

@@ -192,11 +192,11 @@ class RuntimeIT {
     /*
      * The end of the run. Every rank hands its final states to the root (rank 0) and sends its end-of-run
      * notice to the others; rank 3 dies right after its notices went out, and rank 2 takes the others'
-     * notices only once it saw rank 3 gone. Nothing is lost (rank 3's result is with the root): rank 2 must
+     * notices only once it handled rank 3's loss. Nothing is lost (rank 3's result is with the root): rank 2 must
      * finish, not start a recovery alone after the others ended.
      *
      *   0 1        rank 3: END notices sent --> killed
-     *   2 3        rank 2: END notices sent --> waits until rank 3 is gone --> takes the notices
+     *   2 3        rank 2: END notices sent --> waits until it handled rank 3's loss --> takes the notices
      */
     @Test
     void when_aRankDiesAfterItsEndNotices_then_aRankStillAtTheEndFinishesWithoutARecovery() {
@@ -209,7 +209,7 @@ class RuntimeIT {
                     throw rank.killAbruptly();
                 }
                 if (rank.rankId() == 2) {
-                    await().atMost(Duration.ofSeconds(30)).until(() -> !rank.isLive(3));
+                    await().atMost(Duration.ofSeconds(30)).until(() -> rank.hasHandledLossOf(3));
                 }
             }
         };
