@@ -172,7 +172,8 @@ public final class CampaignCommand implements Callable<Integer> {
         try {
             TrialDraw draw = new TrialDraw(bases(), faults == Faults.ALL ? FaultKind.ALL : FaultKind.CLASSIC,
                     maxFailures, faults == Faults.ALL, mode)
-                    .heartbeatTimeoutMillis(heartbeatTimeoutMillis).capping(faults == Faults.ALL);
+                    .heartbeatTimeoutMillis(heartbeatTimeoutMillis).capping(faults == Faults.ALL)
+                    .endOfRunDeaths(faults == Faults.ALL);
             int count = replay == null ? trials : replay + 1;
             plans = draw.draw(seed, count);
             if (replay != null) {

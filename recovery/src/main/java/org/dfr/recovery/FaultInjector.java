@@ -62,6 +62,15 @@ public final class FaultInjector implements IterationHook {
         }
     }
 
+    @Override
+    public void afterEndNoticesSent(RankContext rank) {
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.point() == FaultPlan.Point.AFTER_END_NOTICES && k.rank() == rank.rankId() && fired.add(k)) {
+                die(rank, lastIteration, FaultPlan.Point.AFTER_END_NOTICES.name());
+            }
+        }
+    }
+
     /** A rank killed at the start of an iteration first completes the previous one, as the plan means. */
     @Override
     public boolean mayStartEarly(RankContext rank, int iteration) {

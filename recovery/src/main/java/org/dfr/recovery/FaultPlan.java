@@ -38,6 +38,12 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
          */
         DURING_AGREEMENT,
         /**
+         * At the end of the run: after handing over its final states and its statistics and sending its end-of-run
+         * notices, before it has the others'. The run's result is complete without it: no recovery may follow.
+         * The iteration is the run's last (the plan's own iteration is not checked).
+         */
+        AFTER_END_NOTICES,
+        /**
          * Not a death: the rank stops for {@link Kill#pauseMillis()} at the start of the iteration, then
          * goes on (a SIGSTOP and SIGCONT of its process; in-JVM members: its iteration thread blocks).
          * Shorter than the heartbeat timeout, it must not trigger any recovery.

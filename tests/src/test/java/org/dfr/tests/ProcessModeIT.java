@@ -171,6 +171,22 @@ class ProcessModeIT {
         assertThat(report.recoveries().get(report.recoveries().size() - 1).lostPartitions()).containsExactly(0, 1);
     }
 
+    /*
+     * Rank 5 is SIGKILLed once its final states are with the root (rank 0) and its end-of-run notices sent; the
+     * root may not have sent its own yet. The others end the run without a recovery.
+     */
+    @Test
+    void when_aRankIsSigkilledAfterItsEndNotices_then_theRunEndsExactWithoutARecovery() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES).withFaults(
+                List.of(new FaultPlan.Kill(5, ITERATIONS, FaultPlan.Point.AFTER_END_NOTICES)), List.of(), Set.of());
+
+        RunReport report = launcher(new ClusterSettings()).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.recoveries()).isEmpty();
+        assertThat(report.failures()).singleElement().satisfies(f -> assertThat(f.ranks()).containsExactly(5));
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             // two simultaneous failures: the host failures here and in HostAddressesIT; a recovery from a

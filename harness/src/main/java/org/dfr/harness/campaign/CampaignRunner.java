@@ -27,6 +27,7 @@ import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessListener;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
+import org.dfr.recovery.FaultPlan;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
 import org.dfr.power.sysfs.FakeCpufreqTree;
@@ -323,9 +324,13 @@ public final class CampaignRunner {
                 replay, ports);
     }
 
-    /** The deaths a trial's plan schedules: ranks (pauses are none), hosts, and ranks dying during a recovery. */
+    /**
+     * The deaths a trial's plan schedules that can cost state: ranks (pauses are none, and a death at the end of the
+     * run costs nothing), hosts, and ranks dying during a recovery.
+     */
     static int deaths(RunConfig config) {
-        int ranks = (int) config.kills().stream().filter(k -> k.point().isDeath()).count();
+        int ranks = (int) config.kills().stream()
+                .filter(k -> k.point().isDeath() && k.point() != FaultPlan.Point.AFTER_END_NOTICES).count();
         return ranks + config.hostFailures().size() + config.failDuringRecovery().size();
     }
 }

@@ -33,11 +33,19 @@ public enum FaultKind {
      * Not a death: a rank stops at the start of an iteration for 20-50 % of the heartbeat timeout, then goes
      * on (SIGSTOP and SIGCONT of its process; in-JVM: its iteration thread blocks). No recovery may follow.
      */
-    PAUSE;
+    PAUSE,
+    /**
+     * A rank other than the root dies at the end of the run, once its final states are handed over and its
+     * end-of-run notices sent. Nothing is lost: no recovery may follow. Not one of a trial's 1-3 failures but
+     * drawn apart, in some trials of {@code --faults all} ({@link TrialDraw}), so that the other draws of a seed
+     * stay what they were before it existed.
+     */
+    AT_RUN_END;
 
     /** The kinds a classic campaign draws: deaths at the start of an iteration only. */
     public static final List<FaultKind> CLASSIC = List.of(ITERATION_START);
 
-    /** Every kind. */
-    public static final List<FaultKind> ALL = List.of(values());
+    /** The kinds a trial of {@code --faults all} draws its failures from: every kind but {@link #AT_RUN_END}. */
+    public static final List<FaultKind> ALL = List.of(ITERATION_START, DURING_REDUCTION, AFTER_CHECKPOINT_WRITE,
+            DURING_RECOVERY, HOST, COORDINATOR, REDUCTION_ROOT, DURING_HALO_EXCHANGE, DURING_AGREEMENT, PAUSE);
 }

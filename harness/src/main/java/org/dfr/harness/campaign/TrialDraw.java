@@ -27,7 +27,9 @@ import org.dfr.runtime.RunSpec;
  * respawned in place of the dead. A second failure is simultaneous with the first or later in the run; a death
  * during recovery or during agreement needs an earlier death to recover from. A pause lasts 20-50 % of
  * the heartbeat timeout. One trial in four commits its checkpoints with another lag than the default
- * ({@link #commitLag}), drawn apart from the rest so that the other draws of a seed stay what they were.
+ * ({@link #commitLag}), drawn apart from the rest so that the other draws of a seed stay what they were; so is
+ * a death at the end of the run, once the final states are handed over ({@link #endOfRunDeaths}, one trial in
+ * {@value #END_OF_RUN_ONE_IN}), of a rank other than rank 0 (the root, which holds the final states).
  */
 public final class TrialDraw {
 
@@ -41,8 +43,12 @@ public final class TrialDraw {
     private final int maxFailures;
     private final boolean spares;
     private final Mode mode;
+    /** One trial in this many adds a death at the end of the run ({@link #endOfRunVictim}), when enabled. */
+    static final int END_OF_RUN_ONE_IN = 4;
+
     private long heartbeatTimeoutMillis = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;
     private boolean capping;
+    private boolean endOfRunDeaths;
 
     /**
      * @param bases the runs to vary (kernel, sizes, iterations, checkpoint interval)
@@ -77,6 +83,16 @@ public final class TrialDraw {
     /** Whether some trials cap idle hosts on a fake sysfs tree (default no). */
     public TrialDraw capping(boolean value) {
         this.capping = value;
+        return this;
+    }
+
+    /**
+     * Whether some trials also kill a rank at the end of the run ({@link FaultKind#AT_RUN_END}; default no): one
+     * trial in {@value #END_OF_RUN_ONE_IN}, drawn apart from the rest, so that the other draws of a seed stay what
+     * they were.
+     */
+    public TrialDraw endOfRunDeaths(boolean value) {
+        this.endOfRunDeaths = value;
         return this;
     }
 
@@ -204,6 +220,13 @@ public final class TrialDraw {
             // a plan that kills every member leaves nobody to recover: draw this trial again
             return next(index, random, seed);
         }
+        Integer atEnd = endOfRunDeaths ? endOfRunVictim(seed, index, active) : null;
+        // never the root (rank 0 while it lives): the final states are with it; and somebody must stay
+        if (atEnd != null && !dead.contains(0) && !dead.contains(atEnd) && !paused.contains(atEnd)
+                && dead.size() + 1 < spec.memberCount()) {
+            kills.add(new FaultPlan.Kill(atEnd, n, FaultPlan.Point.AFTER_END_NOTICES));
+            drawn.add(FaultKind.AT_RUN_END);
+        }
         // drawn last, and only where there is a choice: the draws of embedded campaigns stay what they were
         Replacement replacement = spareCount > 0 ? Replacement.SPARE
                 : mode == Mode.PROCESSES && random.nextBoolean() ? Replacement.RESPAWN : Replacement.ADOPT;
@@ -214,6 +237,19 @@ public final class TrialDraw {
             config = config.withCapping(true, null, null);
         }
         return new TrialPlan(index, config.withCommitLagIterations(commitLag(seed, index, k)), drawn, replacement);
+    }
+
+    /**
+     * The rank other than rank 0 that trial {@code index} of {@code seed} kills at the end of its run, in one trial
+     * in {@value #END_OF_RUN_ONE_IN}; null in the others, and with fewer than two active ranks. Drawn from the seed
+     * and the index alone, as {@link #commitLag} is.
+     */
+    static Integer endOfRunVictim(long seed, int index, int active) {
+        SplittableRandom random = new SplittableRandom(seed * 0xD1B54A32D192ED03L + index);
+        if (active < 2 || random.nextInt(END_OF_RUN_ONE_IN) != 0) {
+            return null;
+        }
+        return 1 + random.nextInt(active - 1);
     }
 
     /**

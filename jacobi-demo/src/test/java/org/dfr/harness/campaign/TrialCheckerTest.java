@@ -89,6 +89,31 @@ class TrialCheckerTest {
     }
 
     @Test
+    void when_aRankDiesAfterItsEndNotices_then_theRunEndsExactWithoutARecovery_andTheCheckerIsContent() {
+        RunConfig atEnd = config.withFaults(List.of(new FaultPlan.Kill(3, 10, FaultPlan.Point.AFTER_END_NOTICES)),
+                List.of(), Set.of());
+
+        RunReport ended = new Runner().run(atEnd);
+
+        assertThat(ended.fieldSha256()).as("the digest of the paper's case, recovered bit for bit")
+                .isEqualTo(report.fieldSha256());
+        assertThat(ended.recoveries()).isEmpty();
+        assertThat(ended.failures()).singleElement().satisfies(f -> assertThat(f.ranks()).containsExactly(3));
+        assertThat(TrialChecker.violations(atEnd, ended, analyzer)).isEmpty();
+    }
+
+    @Test
+    void when_aRankThatDiedOnlyAtTheEndTakesPartInARecovery_then_theCheckerSaysSo() {
+        // the paper's report judged as the result of a run whose rank 1 died only once the run had ended
+        RunConfig atEnd = config.withFaults(List.of(new FaultPlan.Kill(1, 10, FaultPlan.Point.AFTER_END_NOTICES)),
+                List.of(), Set.of());
+
+        assertThat(TrialChecker.violations(atEnd, report, analyzer))
+                .anySatisfy(v -> assertThat(v).isEqualTo("recovery 1 lost ranks [1] but ranks [1] died only after the"
+                        + " run ended"));
+    }
+
+    @Test
     void when_aRespawnTrialsPartitionIsAdoptedByASurvivorOrARespawnedRankDies_then_theCheckerSaysSo() throws Exception {
         // rank 1's partition adopted by the rank respawned in its place (1 + 8 members): what respawn must do
         RunReport respawned = edit(json -> ((ArrayNode) json.get("recoveries").get(0).get("adoptions")).removeAll().add("1:9"));

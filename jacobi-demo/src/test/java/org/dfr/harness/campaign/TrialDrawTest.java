@@ -40,7 +40,7 @@ class TrialDrawTest {
         List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(7, 400);
 
         assertThat(plans.stream().flatMap(p -> p.kinds().stream()).collect(Collectors.toSet()))
-                .containsExactlyInAnyOrder(FaultKind.values());
+                .containsExactlyInAnyOrderElementsOf(FaultKind.ALL);
         assertThat(plans.stream().map(p -> p.config().kernel().name()).collect(Collectors.toSet()))
                 .hasSize(BASES.size());
         assertThat(plans).anyMatch(p -> p.config().spares() == 1).anyMatch(p -> p.config().spares() == 0);
@@ -67,7 +67,7 @@ class TrialDrawTest {
     void when_theNewKindsAreDrawn_then_pausesAreShorterThanTheHeartbeatTimeoutAndAgreementDeathsFollowADeath() {
         long heartbeat = 6_000;
         List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED)
-                .heartbeatTimeoutMillis(heartbeat).capping(true).draw(11, 400);
+                .heartbeatTimeoutMillis(heartbeat).capping(true).endOfRunDeaths(true).draw(11, 400);
 
         Map<FaultPlan.Point, Long> points = plans.stream().flatMap(p -> p.config().kills().stream())
                 .collect(Collectors.groupingBy(FaultPlan.Kill::point, Collectors.counting()));
@@ -164,6 +164,39 @@ class TrialDrawTest {
 
     private static List<TrialPlan> concat(List<TrialPlan> a, List<TrialPlan> b) {
         return Stream.concat(a.stream(), b.stream()).toList();
+    }
+
+    @Test
+    void when_endOfRunDeathsAreOn_then_someTrialsAlsoKillARankOtherThanTheRootAtTheEnd_andNothingElseChanges() {
+        List<TrialPlan> without = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.PROCESSES).draw(11, 400);
+        List<TrialPlan> with = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.PROCESSES).endOfRunDeaths(true)
+                .draw(11, 400);
+
+        // one trial in END_OF_RUN_ONE_IN draws it; fewer keep it: those where rank 0 or the victim dies otherwise
+        List<TrialPlan> atEnd = with.stream().filter(p -> p.kinds().contains(FaultKind.AT_RUN_END)).toList();
+        assertThat(atEnd.size()).isBetween(20, 400 / TrialDraw.END_OF_RUN_ONE_IN);
+        for (int i = 0; i < with.size(); i++) {
+            TrialPlan p = with.get(i);
+            RunConfig c = p.config();
+            List<FaultPlan.Kill> endKills = c.kills().stream()
+                    .filter(k -> k.point() == FaultPlan.Point.AFTER_END_NOTICES).toList();
+            assertThat(endKills).as(p.describe()).hasSize(p.kinds().contains(FaultKind.AT_RUN_END) ? 1 : 0);
+            List<FaultPlan.Kill> others = c.kills().stream()
+                    .filter(k -> k.point() != FaultPlan.Point.AFTER_END_NOTICES).toList();
+            // the other draws are those of the same trial without end-of-run deaths
+            assertThat(others).as(p.describe()).isEqualTo(without.get(i).config().kills());
+            assertThat(c.hostFailures()).isEqualTo(without.get(i).config().hostFailures());
+            assertThat(p.replacement()).isEqualTo(without.get(i).replacement());
+            for (FaultPlan.Kill k : endKills) {
+                assertThat(k.rank()).as(p.describe()).isBetween(1, c.partitionCount() - 1);
+                assertThat(k.iteration()).isEqualTo(c.iterations());
+                Set<Integer> otherVictims = without.get(i).config().faultPlan().ranks();
+                assertThat(otherVictims).as("rank 0 roots the run to its end").doesNotContain(0, k.rank());
+                assertThat(otherVictims.size() + 1).isLessThan(c.runSpec().memberCount());
+                assertThat(others).noneMatch(o -> o.rank() == k.rank());
+                assertThat(p.describe()).contains(k.rank() + "@" + k.iteration() + "/after_end_notices");
+            }
+        }
     }
 
     @Test
