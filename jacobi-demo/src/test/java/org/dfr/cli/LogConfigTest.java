@@ -27,7 +27,8 @@ class LogConfigTest {
     @ValueSource(strings = {
             "com.hazelcast.internal.partition.operation.PromotionCommitOperation",
             "com.hazelcast.internal.partition.impl.MigrationManagerImpl",
-            "com.hazelcast.internal.cluster.impl.operations.LockClusterStateOp"})
+            "com.hazelcast.internal.cluster.impl.operations.LockClusterStateOp",
+            "com.hazelcast.internal.cluster.impl.operations.CommitClusterStateOp"})
     void when_hazelcastLogsAnExpectedAndHandledError_then_itIsNotPrinted(String logger) {
         assertThat(LoggerFactory.getLogger(logger).isErrorEnabled()).isFalse();
     }
