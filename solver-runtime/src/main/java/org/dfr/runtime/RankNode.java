@@ -304,9 +304,6 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     /** Runs this rank to the end of the run (or until it is killed). */
     public void run() {
         try {
-            // a recovery's messages go to every rank, most of which this one never talked to yet
-            int opened = dataPlane.connectTo(membership.liveRanks());
-            LOG.debug("rank {}: {} connection(s) opened before the run", rankId, opened);
             int next;
             if (isSpare()) {
                 next = failureHandler.awaitWork(this);

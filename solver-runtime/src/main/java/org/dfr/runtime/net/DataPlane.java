@@ -17,7 +17,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -223,29 +222,6 @@ public final class DataPlane implements AutoCloseable {
     /** Whether {@code rank} lives in this JVM (embedded mode): messages to it are handed over in memory. */
     public boolean isInJvm(int rank) {
         return rank == localRank || (cluster != null && inJvmMailbox(rank) != null);
-    }
-
-    /**
-     * Opens the connection to each rank of {@code ranks} now, unless it is open, in this JVM or unreachable (best
-     * effort): the first message to a rank otherwise pays for the connection and the peer's accept, and the first
-     * messages between most pairs of ranks are a recovery's, when every survivor wakes on the same cores.
-     *
-     * @return how many connections it opened
-     */
-    public int connectTo(Collection<Integer> ranks) {
-        int opened = 0;
-        for (int r : ranks) {
-            if (closed || isInJvm(r) || outbound.containsKey(r)) {
-                continue;
-            }
-            try {
-                connection(r);
-                opened++;
-            } catch (CommunicationException e) {
-                // it may have left meanwhile: its first message, if any, tries again
-            }
-        }
-        return opened;
     }
 
     /** The hello every connection starts with: the run's token and the connecting rank. */

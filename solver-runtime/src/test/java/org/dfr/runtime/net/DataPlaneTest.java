@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Arrays;
 import java.time.Duration;
-import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -72,22 +71,6 @@ class DataPlaneTest {
     /** Kinds the mailbox stores for {@link Mailbox#take} (the others interrupt, notify or are consumed). */
     private static final MessageKind[] STORED_KINDS = {MessageKind.HALO, MessageKind.PARTIAL,
         MessageKind.RECOMPUTE_HALO, MessageKind.RESUME_BARRIER, MessageKind.END_BARRIER, MessageKind.REDUCED};
-
-    @Test
-    void when_connectionsAreOpenedAhead_then_eachOnce_notToItself_andMessagesUseThem() {
-        assertThat(rank0.connectTo(List.of(0, 1))).isEqualTo(1);
-        assertThat(rank0.connectTo(List.of(0, 1))).as("open already").isZero();
-
-        rank0.send(1, new MessageKey(0, MessageKind.HALO, 0, 0, 1), new double[] {5.0});
-        assertThat(mailboxOfRank1.take(new MessageKey(0, MessageKind.HALO, 0, 0, 1), TIMEOUT_MILLIS)).containsExactly(5.0);
-    }
-
-    @Test
-    void when_aRankCannotBeReachedAhead_then_noConnectionAndNoError() {
-        rank1.close();
-
-        assertThat(rank0.connectTo(List.of(1))).isZero();
-    }
 
     @Test
     void when_manyMessagesFollowOneAnother_then_everyHeaderFieldSurvives() {
