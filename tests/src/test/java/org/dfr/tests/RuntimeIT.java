@@ -165,28 +165,11 @@ class RuntimeIT {
                 }
             }
         };
-        FailureHandler noFailureExpected = new FailureHandler() {
-            @Override
-            public int recover(RecoveryView rank, RuntimeException cause) {
-                throw new RunFailedException("unexpected failure: " + cause);
-            }
-
-            @Override
-            public int awaitWork(RecoveryView spare) {
-                return spare.awaitRunEnd();
-            }
-        };
-
         RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
-                noFailureExpected, rank1StartsLate).run();
+                noRecoveryExpected(), rank1StartsLate).run();
 
         assertThat(liveAtStartOf4).containsEntry(1, 3).containsEntry(2, 2);
-        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
-        reference.iterate(8);
-        for (int p = 0; p < 4; p++) {
-            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
-                    .isEqualTo(interior(dec, p, reference.state(p)));
-        }
+        assertSameAsInOneThread(dec, 8, outcome);
     }
 
     /*
@@ -213,7 +196,15 @@ class RuntimeIT {
                 }
             }
         };
-        FailureHandler noRecoveryExpected = new FailureHandler() {
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
+                noRecoveryExpected(), rank3DiesAtTheEnd).run();
+
+        assertSameAsInOneThread(dec, 8, outcome);
+    }
+
+    /** A failure handler that fails the run as soon as any rank starts a recovery. */
+    private static FailureHandler noRecoveryExpected() {
+        return new FailureHandler() {
             @Override
             public int recover(RecoveryView rank, RuntimeException cause) {
                 throw new RunFailedException("rank " + rank.rankId() + " started a recovery: " + cause.getMessage());
@@ -224,13 +215,13 @@ class RuntimeIT {
                 return spare.awaitRunEnd();
             }
         };
+    }
 
-        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), new ClusterSettings(),
-                noRecoveryExpected, rank3DiesAtTheEnd).run();
-
+    /** Every partition of {@code outcome} is, bit for bit, what {@code iterations} in one thread compute. */
+    private static void assertSameAsInOneThread(BlockDecomposition dec, int iterations, RunOutcome outcome) {
         InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
-        reference.iterate(8);
-        for (int p = 0; p < 4; p++) {
+        reference.iterate(iterations);
+        for (int p = 0; p < dec.partitionCount(); p++) {
             assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
                     .isEqualTo(interior(dec, p, reference.state(p)));
         }
