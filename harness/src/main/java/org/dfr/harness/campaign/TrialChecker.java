@@ -25,8 +25,8 @@ import org.dfr.recovery.Strategy;
  * levels are the cone of the lost partitions ({@link ConeAnalyzer#plan}) and the work its size; with
  * {@code global}, the work is {@code partitions * m}. Per failure record: a real iteration and real
  * ranks. Only planned victims appear dead in failures and recoveries, and a trial that killed nobody
- * (only paused ranks) has no recovery at all; nor does a rank that died at the end of the run
- * ({@link FaultPlan.Point#AFTER_END_NOTICES}) take part in any. Every adoption names a lost partition and a rank that
+ * (only paused ranks) has no recovery at all; a rank that died at the end of the run
+ * ({@link FaultPlan.Point#AFTER_END_NOTICES}) is never the only dead of a recovery. Every adoption names a lost partition and a rank that
  * lives: with {@link Replacement#RESPAWN}, the fresh rank started in place of the partition's dead owner
  * (id {@code partition + members}, since every partition stays with its first rank until that rank dies
  * and respawned ranks are never killed by the plan); otherwise a member of the run.
@@ -71,16 +71,16 @@ public final class TrialChecker {
                         + " were killed" + pausesOf(config));
             }
         }
-        // a death at the end of the run, once the final states are handed over, costs nothing
+        // a death at the end of the run, once the final states are handed over, costs nothing by itself; it is
+        // among the dead of a recovery that another death needs (one in the last iteration's reduction, found
+        // when the root gathers the final states), never the only one
         Set<Integer> atEnd = config.kills().stream().filter(k -> k.point() == FaultPlan.Point.AFTER_END_NOTICES)
                 .map(FaultPlan.Kill::rank).collect(Collectors.toCollection(TreeSet::new));
         if (!atEnd.isEmpty()) {
-            boolean othersDie = config.kills().stream().anyMatch(k -> k.point().isDeath() && !atEnd.contains(k.rank()))
-                    || !config.hostFailures().isEmpty() || !config.failDuringRecovery().isEmpty();
             for (RunReport.Recovery r : report.recoveries()) {
-                if (!othersDie || (r.deadRanks() != null && r.deadRanks().stream().anyMatch(atEnd::contains))) {
-                    out.add("recovery " + r.epoch() + " lost ranks " + r.deadRanks() + " but ranks " + atEnd
-                            + " died only after the run ended");
+                if (r.deadRanks() == null || atEnd.containsAll(r.deadRanks())) {
+                    out.add("recovery " + r.epoch() + " lost only ranks " + r.deadRanks() + ", and ranks " + atEnd
+                            + " died after the run ended");
                 }
             }
         }

@@ -103,14 +103,20 @@ class TrialCheckerTest {
     }
 
     @Test
-    void when_aRankThatDiedOnlyAtTheEndTakesPartInARecovery_then_theCheckerSaysSo() {
+    void when_aRankThatDiedOnlyAtTheEndIsTheOnlyDeadOfARecovery_then_theCheckerSaysSo() throws Exception {
         // the paper's report judged as the result of a run whose rank 1 died only once the run had ended
         RunConfig atEnd = config.withFaults(List.of(new FaultPlan.Kill(1, 10, FaultPlan.Point.AFTER_END_NOTICES)),
                 List.of(), Set.of());
 
         assertThat(TrialChecker.violations(atEnd, report, analyzer))
-                .anySatisfy(v -> assertThat(v).isEqualTo("recovery 1 lost ranks [1] but ranks [1] died only after the"
+                .anySatisfy(v -> assertThat(v).isEqualTo("recovery 1 lost only ranks [1], and ranks [1] died after the"
                         + " run ended"));
+        // with rank 2 dying before the end too, rank 1's death at the end may be among a recovery's dead
+        RunConfig alsoBefore = config.withFaults(List.of(new FaultPlan.Kill(1, 10, FaultPlan.Point.AFTER_END_NOTICES),
+                new FaultPlan.Kill(2, 10, FaultPlan.Point.DURING_REDUCTION)), List.of(), Set.of());
+        RunReport bothDead = edit(json -> ((ArrayNode) json.get("recoveries").get(0).get("deadRanks")).add(2));
+        assertThat(TrialChecker.violations(alsoBefore, bothDead, analyzer)).noneSatisfy(v -> assertThat(v)
+                .contains("after the run ended"));
     }
 
     @Test
