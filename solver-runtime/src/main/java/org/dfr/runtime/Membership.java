@@ -351,9 +351,8 @@ public final class Membership {
                 return false;
             }
             departed.add(rank);
-            losses.add(new MemberLoss(rank, observedAtMillis));
             dataPlane.forget(rank);
-            interruptUnlessPassedEnd(rank, "is dead (" + how + ")");
+            countLoss(rank, "is dead (" + how + ")", observedAtMillis);
         }
         control.bump();
         return true;
@@ -439,7 +438,7 @@ public final class Membership {
 
     /**
      * Whether this rank has handled the loss of {@code rank} (found it dead or saw it leave): counted it out, and
-     * interrupted its epoch unless nothing was lost ({@link Mailbox#passedEnd}). Not after the run ended here.
+     * interrupted its epoch unless nothing was lost ({@link #countLoss}). Not after the run ended here.
      */
     public boolean hasHandledLossOf(int rank) {
         return lossesHandled.contains(rank);
@@ -470,22 +469,23 @@ public final class Membership {
             if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
                 return;
             }
-            losses.add(new MemberLoss(rank, System.currentTimeMillis()));
-            interruptUnlessPassedEnd(rank, "left the cluster");
+            countLoss(rank, "left the cluster", System.currentTimeMillis());
         }
         control.bump();
     }
 
     /**
-     * Interrupts the epoch for the loss of {@code rank}, unless its end-of-run notice of this epoch arrived
-     * ({@link Mailbox#passedEnd}): then this rank's result is complete without it, and the loss is only recorded,
-     * for the recovery that another loss may still need. Called once {@code rank} reads as gone ({@link #isLive},
-     * {@link #liveRanks}), so that a rank the interruption wakes does not count it among the survivors.
+     * Records the loss of {@code rank} (for the detection time of the recovery) and interrupts the epoch for it,
+     * unless its end-of-run notice of this epoch arrived ({@link Mailbox#passedEnd}): then this rank's result is
+     * complete without it, and it is only counted out (not live, so a recovery that another loss needs treats it as
+     * dead). Called once {@code rank} reads as gone ({@link #isLive}, {@link #liveRanks}), so that a rank the
+     * interruption wakes does not count it among the survivors.
      */
-    private void interruptUnlessPassedEnd(int rank, String what) {
+    private void countLoss(int rank, String what, long observedAtMillis) {
         if (mailbox.passedEnd(rank)) {
             LOG.info("rank {}: rank {} {} after it ended the run: nothing lost", rankId, rank, what);
         } else {
+            losses.add(new MemberLoss(rank, observedAtMillis));
             LOG.info("rank {}: rank {} {}", rankId, rank, what);
             mailbox.interruptEpoch("rank " + rank + " " + what);
         }

@@ -27,7 +27,6 @@ import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessListener;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
-import org.dfr.recovery.FaultPlan;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
 import org.dfr.power.sysfs.FakeCpufreqTree;
@@ -325,12 +324,11 @@ public final class CampaignRunner {
     }
 
     /**
-     * The deaths a trial's plan schedules that can cost state: ranks (pauses are none, and a death at the end of the
-     * run costs nothing), hosts, and ranks dying during a recovery.
+     * The deaths a trial's plan schedules: ranks (pauses are none; a death at the end of the run counts, since it may
+     * be among the dead of a recovery that another death needs), hosts, and ranks dying during a recovery.
      */
     static int deaths(RunConfig config) {
-        int ranks = (int) config.kills().stream()
-                .filter(k -> k.point().isDeath() && k.point() != FaultPlan.Point.AFTER_END_NOTICES).count();
+        int ranks = (int) config.kills().stream().filter(k -> k.point().isDeath()).count();
         return ranks + config.hostFailures().size() + config.failDuringRecovery().size();
     }
 }

@@ -78,7 +78,7 @@ public final class TrialChecker {
                 .map(FaultPlan.Kill::rank).collect(Collectors.toCollection(TreeSet::new));
         if (!atEnd.isEmpty()) {
             for (RunReport.Recovery r : report.recoveries()) {
-                if (r.deadRanks() == null || atEnd.containsAll(r.deadRanks())) {
+                if (r.deadRanks() != null && !r.deadRanks().isEmpty() && atEnd.containsAll(r.deadRanks())) {
                     out.add("recovery " + r.epoch() + " lost only ranks " + r.deadRanks() + ", and ranks " + atEnd
                             + " died after the run ended");
                 }

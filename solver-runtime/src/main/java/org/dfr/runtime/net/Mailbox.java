@@ -309,10 +309,12 @@ public final class Mailbox {
     /**
      * Whether {@code rank}'s {@link MessageKind#END_BARRIER end-of-run notice} of the current epoch arrived here:
      * the rank has handed its final states to the root and its statistics to the cluster, and sends its notice
-     * only then, so if it departs from now on the run's result is complete without it. Such a departure must
-     * not interrupt a rank that still waits at the end (the leaver can be the collector, which leaves once it
-     * read the results): this rank would otherwise start a recovery alone after the others ended. The notice
-     * may still be in the mailbox, not taken yet: what counts is that it arrived.
+     * only then, so if it departs from now on the run's result is complete without it (unless it is the root, which
+     * still has to hand the results over: its launcher reports that). Such a departure must not interrupt a rank
+     * that still waits at the end (the leaver can be the collector, which leaves once it read the results): this
+     * rank would otherwise start a recovery alone after the others ended. The notice may still be in the mailbox,
+     * not taken yet: what counts is that it arrived. Over TCP it may also still be on its way when the departure is
+     * seen by another path than its connection (a process exit, a peer's notice): that window is not closed.
      */
     public boolean passedEnd(int rank) {
         lock.lock();
