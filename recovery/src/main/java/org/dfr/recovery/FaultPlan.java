@@ -39,7 +39,8 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
         DURING_AGREEMENT,
         /**
          * At the end of the run: after handing over its final states and its statistics and sending its end-of-run
-         * notices, before it has the others'. The run's result is complete without it: no recovery may follow.
+         * notices, before it has the others'. The run's result is complete without it: no recovery follows from
+         * it alone (it is among the dead of one that another death needs).
          * The iteration is the run's last (the plan's own iteration is not checked).
          */
         AFTER_END_NOTICES,

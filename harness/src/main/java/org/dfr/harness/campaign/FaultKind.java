@@ -36,7 +36,8 @@ public enum FaultKind {
     PAUSE,
     /**
      * A rank other than the root dies at the end of the run, once its final states are handed over and its
-     * end-of-run notices sent. Nothing is lost: no recovery may follow. Not one of a trial's 1-3 failures but
+     * end-of-run notices sent. Nothing is lost by it: no recovery follows from it alone. Not one of a trial's 1-3
+     * failures but
      * drawn apart, in some trials of {@code --faults all} ({@link TrialDraw}), so that the other draws of a seed
      * stay what they were before it existed.
      */

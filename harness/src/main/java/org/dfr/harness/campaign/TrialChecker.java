@@ -26,7 +26,8 @@ import org.dfr.recovery.Strategy;
  * {@code global}, the work is {@code partitions * m}. Per failure record: a real iteration and real
  * ranks. Only planned victims appear dead in failures and recoveries, and a trial that killed nobody
  * (only paused ranks) has no recovery at all; a rank that died at the end of the run
- * ({@link FaultPlan.Point#AFTER_END_NOTICES}) is never the only dead of a recovery. Every adoption names a lost partition and a rank that
+ * ({@link FaultPlan.Point#AFTER_END_NOTICES}) is never the only dead of a recovery. Every adoption names a lost
+ * partition and a rank that
  * lives: with {@link Replacement#RESPAWN}, the fresh rank started in place of the partition's dead owner
  * (id {@code partition + members}, since every partition stays with its first rank until that rank dies
  * and respawned ranks are never killed by the plan); otherwise a member of the run.
