@@ -31,6 +31,15 @@ class CampaignDeathsTest {
     }
 
     @Test
+    void when_aRankDiesInTheLastReductionAndAnotherAtTheEnd_then_bothCount() {
+        // the one at the end is among the dead of the recovery the other needs (campaign seed 120, trial 16)
+        RunConfig config = BASE.withFaults(List.of(new Kill(6, 20, Point.DURING_REDUCTION),
+                new Kill(4, 20, Point.AFTER_END_NOTICES)), List.of(), Set.of());
+
+        assertThat(CampaignRunner.deaths(config)).isEqualTo(2);
+    }
+
+    @Test
     void when_aTrialOnlyPauses_then_itHasNoDeath() {
         RunConfig config = BASE.withFaults(List.of(Kill.pause(2, 9, 2_000)), List.of(), Set.of());
 
