@@ -2,9 +2,11 @@ package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -148,6 +150,8 @@ class FinalStateGatherTest {
         int iteration = 9;
         communicators.get(2).enterBarrier(MessageKind.END_BARRIER, iteration, active);
         planes.get(2).closeAbruptly();
+        // what the skip rests on: rank 2's notice arrived (over a new connection, read by the accepting thread)
+        await().atMost(Duration.ofSeconds(10)).until(() -> mailboxes.get(0).passedEnd(2) && mailboxes.get(1).passedEnd(2));
         CompletableFuture<Void> rank1 = CompletableFuture.runAsync(() -> communicators.get(1).awaitBarrier(
                 MessageKind.END_BARRIER, iteration, new int[] {0, 1},
                 communicators.get(1).enterBarrier(MessageKind.END_BARRIER, iteration, active)));
