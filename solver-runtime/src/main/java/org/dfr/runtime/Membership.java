@@ -67,6 +67,7 @@ public final class Membership {
     /** Ranks whose member left or was found dead: a rank missing here that is not in it is still joining. */
     private final Set<Integer> departed = ConcurrentHashMap.newKeySet();
     private final PromotionWatch promotionWatch;
+    private final EndNoticeCheck endNotices;
 
     /** A member that left, and when this rank learnt of it. */
     public record MemberLoss(int rank, long observedAtMillis) {
@@ -87,6 +88,7 @@ public final class Membership {
         this.mailbox = mailbox;
         this.runEnded = runEnded;
         this.promotionWatch = new PromotionWatch(rankId, hazelcast, resultsRead);
+        this.endNotices = new EndNoticeCheck(rankId, dataPlane, mailbox);
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
@@ -352,8 +354,8 @@ public final class Membership {
             }
             departed.add(rank);
             dataPlane.forget(rank);
-            countLoss(rank, "is dead (" + how + ")", observedAtMillis);
         }
+        countLoss(rank, "is dead (" + how + ")", observedAtMillis);
         control.bump();
         return true;
     }
@@ -469,8 +471,8 @@ public final class Membership {
             if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
                 return;
             }
-            countLoss(rank, "left the cluster", System.currentTimeMillis());
         }
+        countLoss(rank, "left the cluster", System.currentTimeMillis());
         control.bump();
     }
 
@@ -478,17 +480,32 @@ public final class Membership {
      * Records the loss of {@code rank} (for the detection time of the recovery) and interrupts the epoch for it,
      * unless its end-of-run notice of this epoch arrived ({@link Mailbox#passedEnd}): then this rank's result is
      * complete without it, and it is only counted out (not live, so a recovery that another loss needs treats it as
-     * dead). Called once {@code rank} reads as gone ({@link #isLive}, {@link #liveRanks}), so that a rank the
-     * interruption wakes does not count it among the survivors.
+     * dead). The verdict waits until everything {@code rank} sent here has been read ({@link EndNoticeCheck}).
+     * Called once {@code rank} reads as gone ({@link #isLive}, {@link #liveRanks}), so that a rank the interruption
+     * wakes does not count it among the survivors; and outside {@link #lossCheck}, which the verdict takes. A loss
+     * that a recovery accounted for while its verdict was awaited interrupts nothing; one it did not account for
+     * interrupts the epoch that recovery began, as a late Hazelcast event always did.
      */
     private void countLoss(int rank, String what, long observedAtMillis) {
-        if (mailbox.passedEnd(rank)) {
-            LOG.info("rank {}: rank {} {} after it ended the run: nothing lost", rankId, rank, what);
-        } else {
-            losses.add(new MemberLoss(rank, observedAtMillis));
-            LOG.info("rank {}: rank {} {}", rankId, rank, what);
-            mailbox.interruptEpoch("rank " + rank + " " + what);
-        }
-        lossesHandled.add(rank);
+        endNotices.check(rank, verdict -> {
+            synchronized (lossCheck) {
+                if (verdict == EndNoticeCheck.Verdict.NOTHING_LOST) {
+                    LOG.info("rank {}: rank {} {} after it ended the run: nothing lost", rankId, rank, what);
+                } else if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
+                    LOG.info("rank {}: rank {} {}, already accounted for", rankId, rank, what);
+                } else {
+                    losses.add(new MemberLoss(rank, observedAtMillis));
+                    LOG.info("rank {}: rank {} {}", rankId, rank, what);
+                    mailbox.interruptEpoch("rank " + rank + " " + what);
+                }
+                lossesHandled.add(rank);
+            }
+            control.bump();
+        });
+    }
+
+    /** Stops what waits for verdicts on losses ({@link EndNoticeCheck}). */
+    public void close() {
+        endNotices.close();
     }
 }

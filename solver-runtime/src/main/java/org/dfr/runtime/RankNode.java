@@ -661,6 +661,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             // no goodbye: peers must see this as the death it stands for
             closeExitWatch();
             deathWatch.close();
+            membership.close();
             closeReplicaServer();
             dataPlane.closeAbruptly();
             mailbox.interruptEpoch("this rank was killed");
@@ -714,6 +715,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             backupRepair.close();
             closeExitWatch();
             deathWatch.close();
+            membership.close();
             checkpointing.close();
             // before the data plane: a replication still running then stops instead of trying every rank
             closeReplicaServer();

@@ -1,5 +1,6 @@
 package org.dfr.runtime.net;
 
+import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -10,7 +11,6 @@ import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.Channel;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
@@ -71,8 +71,7 @@ public final class DataPlane implements AutoCloseable {
      * How often the sockets are read while no thread waits on the mailbox: bounds how long a
      * sender can stay blocked on a full socket buffer of a rank that is busy computing.
      */
-    static final long IDLE_READ_INTERVAL_MILLIS = 5;
-    private static final long IDLE_READ_INTERVAL_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_READ_INTERVAL_MILLIS);
+    public static final long IDLE_READ_INTERVAL_MILLIS = 5;
 
     /** Mailboxes of the ranks living in this JVM, per cluster name. */
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
@@ -82,14 +81,21 @@ public final class DataPlane implements AutoCloseable {
     private final String cluster;
     private final ServerSocketChannel server;
     private final Selector selector;
+    /** The listening socket's own selector: {@link #acceptPending} may run on any thread beside the accept loop. */
+    private final Selector acceptSelector;
+    private final Object acceptLock = new Object();
     private final Mailbox mailbox;
     private final IntFunction<InetSocketAddress> addressOfRank;
     private final Map<Integer, Outbound> outbound = new ConcurrentHashMap<>();
     private final List<SocketChannel> inbound = new CopyOnWriteArrayList<>();
+    /** Inbound connections not yet ended, by the rank at their other end. */
+    private final Map<Integer, Integer> openInbound = new ConcurrentHashMap<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
     /** Told the rank of a peer whose connection ended without an orderly goodbye (see the class comment). */
     private volatile IntConsumer peerLossListener = r -> { };
+    /** Told the rank at the other end of an inbound connection that ended, for whatever reason. */
+    private volatile IntConsumer inboundEndListener = r -> { };
     /** The run's secret every connection presents first (see {@link #refusedConnections()}). */
     private final long token;
     private final AtomicLong refused = new AtomicLong();
@@ -120,6 +126,19 @@ public final class DataPlane implements AutoCloseable {
      */
     public DataPlane(String cluster, int localRank, Mailbox mailbox, IntFunction<InetSocketAddress> addressOfRank,
                      InetAddress bindAddress, long token) throws IOException {
+        this(cluster, localRank, mailbox, addressOfRank, bindAddress, token, IDLE_READ_INTERVAL_MILLIS);
+    }
+
+    /**
+     * @param idleReadIntervalMillis how often the sockets are read while nobody waits on the mailbox
+     *     ({@value #IDLE_READ_INTERVAL_MILLIS} ms by default); 0: never, so that what arrives stays unread until
+     *     somebody waits or calls {@link Mailbox#readIfNobodyReads} (for tests of what happens meanwhile)
+     */
+    public DataPlane(String cluster, int localRank, Mailbox mailbox, IntFunction<InetSocketAddress> addressOfRank,
+                     InetAddress bindAddress, long token, long idleReadIntervalMillis) throws IOException {
+        if (idleReadIntervalMillis < 0) {
+            throw new IllegalArgumentException("idle read interval must be 0 (none) or positive: " + idleReadIntervalMillis);
+        }
         this.token = token;
         this.localRank = localRank;
         this.cluster = cluster;
@@ -127,10 +146,16 @@ public final class DataPlane implements AutoCloseable {
         this.addressOfRank = addressOfRank;
         this.server = ServerSocketChannel.open();
         server.bind(new InetSocketAddress(bindAddress, 0));
+        server.configureBlocking(false);
+        this.acceptSelector = Selector.open();
+        server.register(acceptSelector, SelectionKey.OP_ACCEPT);
         this.selector = Selector.open();
         mailbox.attach(new SocketInbound());
         startThread(this::acceptLoop, "accept");
-        startThread(this::idleReadLoop, "idle-read");
+        if (idleReadIntervalMillis > 0) {
+            long intervalNanos = TimeUnit.MILLISECONDS.toNanos(idleReadIntervalMillis);
+            startThread(() -> idleReadLoop(intervalNanos), "idle-read");
+        }
         if (cluster != null) {
             IN_JVM.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, mailbox);
         }
@@ -150,6 +175,22 @@ public final class DataPlane implements AutoCloseable {
      */
     public void onPeerConnectionLost(IntConsumer listener) {
         this.peerLossListener = listener == null ? r -> { } : listener;
+    }
+
+    /**
+     * Sets who is told, with the rank at the other end, when an inbound connection ended (EOF, a reset, or after
+     * a goodbye): every frame it carried has been delivered by then. Called on a reading thread; must not block.
+     */
+    public void onInboundEnded(IntConsumer listener) {
+        this.inboundEndListener = listener == null ? r -> { } : listener;
+    }
+
+    /**
+     * Whether an inbound connection from {@code rank} is open here: frames it sent may still be unread. A
+     * connection still waiting in the listening socket's queue is not counted; {@link #acceptPending} first.
+     */
+    public boolean hasOpenInboundFrom(int rank) {
+        return openInbound.containsKey(rank);
     }
 
     /** What {@link #probe} found out about a peer. */
@@ -417,28 +458,77 @@ public final class DataPlane implements AutoCloseable {
     private void acceptLoop() {
         while (!closed) {
             try {
-                SocketChannel channel = server.accept();
-                int peer = presentedRank(channel);
-                if (peer < 0) {
-                    continue;
-                }
-                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-                channel.configureBlocking(false);
-                inbound.add(channel);
-                channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel, peer));
-                // a select in progress only sees the new channel from its next round, and a rank
-                // waiting on its mailbox alone starts reading once woken
-                selector.wakeup();
-                mailbox.readIfNobodyReads();
-            } catch (ClosedChannelException | ClosedSelectorException e) {
+                acceptSelector.select();
+                acceptSelector.selectedKeys().clear();
+            } catch (ClosedSelectorException e) {
                 return;
             } catch (IOException e) {
                 if (!closed) {
-                    LOG.warn("rank {}: accept failed: {}", localRank, e.toString());
+                    LOG.warn("rank {}: waiting for connections failed: {}", localRank, e.toString());
                 }
                 return;
             }
+            if (!acceptPending()) {
+                return;
+            }
+            // a rank waiting on its mailbox alone starts reading the new connections once woken (not under the
+            // accept lock: what is read may lead to a loss being judged, which admits connections itself)
+            mailbox.readIfNobodyReads();
         }
+    }
+
+    /**
+     * Admits, on the calling thread, every connection waiting in the listening socket's queue: a peer may have
+     * connected, sent and died before the accept loop got the processor, and what it sent counts. Must not be called
+     * while holding a lock that a delivery may need: the connections are admitted under this plane's accept lock.
+     *
+     * @return false once the listening socket is closed or failed
+     */
+    public boolean acceptPending() {
+        synchronized (acceptLock) {
+            while (!closed) {
+                SocketChannel channel;
+                try {
+                    channel = server.accept();
+                } catch (ClosedChannelException e) {
+                    return false;
+                } catch (IOException e) {
+                    if (!closed) {
+                        LOG.warn("rank {}: accept failed: {}", localRank, e.toString());
+                    }
+                    return false;
+                }
+                if (channel == null) {
+                    return true;
+                }
+                admit(channel);
+            }
+            return false;
+        }
+    }
+
+    private void admit(SocketChannel channel) {
+        int peer = presentedRank(channel);
+        if (peer < 0) {
+            return;
+        }
+        try {
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.configureBlocking(false);
+            openInbound.merge(peer, 1, Integer::sum);
+            inbound.add(channel);
+            channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel, peer));
+        } catch (IOException | ClosedSelectorException e) {
+            inbound.remove(channel);
+            openInbound.computeIfPresent(peer, (r, n) -> n > 1 ? n - 1 : null);
+            closeQuietly(channel);
+            if (!closed) {
+                LOG.warn("rank {}: could not admit the connection of rank {}: {}", localRank, peer, e.toString());
+            }
+            return;
+        }
+        // a select in progress only sees the new channel from its next round
+        selector.wakeup();
     }
 
     /**
@@ -477,9 +567,9 @@ public final class DataPlane implements AutoCloseable {
     }
 
     /** Takes messages off the sockets while nobody waits for one (see {@link Mailbox}). */
-    private void idleReadLoop() {
+    private void idleReadLoop(long intervalNanos) {
         while (!closed) {
-            LockSupport.parkNanos(IDLE_READ_INTERVAL_NANOS);
+            LockSupport.parkNanos(intervalNanos);
             mailbox.readIfNobodyReads();
         }
     }
@@ -562,9 +652,13 @@ public final class DataPlane implements AutoCloseable {
                 }
                 key.cancel();
                 inbound.remove(channel);
+                openInbound.computeIfPresent(peer, (r, n) -> n > 1 ? n - 1 : null);
                 closeQuietly(channel);
                 if (!closed && !orderly) {
                     peerLossListener.accept(peer);
+                }
+                if (!closed) {
+                    inboundEndListener.accept(peer);
                 }
             }
         }
@@ -633,11 +727,8 @@ public final class DataPlane implements AutoCloseable {
             });
         }
         closeQuietly(server);
-        try {
-            selector.close();
-        } catch (IOException ignored) {
-            // closing: nothing left to do
-        }
+        closeQuietly(acceptSelector);
+        closeQuietly(selector);
         outbound.values().forEach(o -> closeQuietly(o.channel));
         outbound.clear();
         inbound.forEach(DataPlane::closeQuietly);
@@ -651,9 +742,9 @@ public final class DataPlane implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(Channel channel) {
+    private static void closeQuietly(Closeable closeable) {
         try {
-            channel.close();
+            closeable.close();
         } catch (IOException ignored) {
             // closing: nothing left to do
         }

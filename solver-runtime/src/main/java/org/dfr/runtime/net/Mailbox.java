@@ -180,7 +180,9 @@ public final class Mailbox {
      */
     public void readIfNobodyReads() {
         Inbound in = inbound;
-        if (in == null || !in.hasConnections() || !readerRole.tryLock()) {
+        // the reading thread itself may get here (a delivery's consequence): a read nested in its read would
+        // take the ready connections from under it
+        if (in == null || !in.hasConnections() || readerRole.isHeldByCurrentThread() || !readerRole.tryLock()) {
             return;
         }
         try {
@@ -269,7 +271,7 @@ public final class Mailbox {
      */
     public boolean readWhileWaiting(long timeoutNanos) {
         Inbound in = inbound;
-        if (in == null || !in.hasConnections() || !readerRole.tryLock()) {
+        if (in == null || !in.hasConnections() || readerRole.isHeldByCurrentThread() || !readerRole.tryLock()) {
             return false;
         }
         try {
@@ -313,8 +315,9 @@ public final class Mailbox {
      * still has to hand the results over: its launcher reports that). Such a departure must not interrupt a rank
      * that still waits at the end (the leaver can be the collector, which leaves once it read the results): this
      * rank would otherwise start a recovery alone after the others ended. The notice may still be in the mailbox,
-     * not taken yet: what counts is that it arrived. Over TCP it may also still be on its way when the departure is
-     * seen by another path than its connection (a process exit, a peer's notice): that window is not closed.
+     * not taken yet: what counts is that it arrived. Over TCP it may also still be unread when the departure is seen by
+     * another path than its connection (a process exit, a peer's notice): a loss is therefore judged only once the
+     * departed rank's connections here have been read to their end ({@code EndNoticeCheck}).
      */
     public boolean passedEnd(int rank) {
         lock.lock();

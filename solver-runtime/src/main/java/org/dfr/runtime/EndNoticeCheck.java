@@ -1,0 +1,115 @@
+package org.dfr.runtime;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
+
+/**
+ * Whether a rank found lost had already ended the run, judged only once everything it sent to this rank has been
+ * read.
+ *
+ * <p>A rank sends its end-of-run notice ({@link Mailbox#passedEnd}) once its final states are with the root and its
+ * statistics in the cluster: if it dies or leaves after that, nothing is lost, and the ranks still at the end must
+ * not start a recovery for it. Its death is often seen first by another path than its own connection: the exit
+ * watch, a peer's notice, Hazelcast. Its notice may then sit unread in a socket, or in a connection still waiting
+ * in the listening socket's queue (the notice is the first message to a rank it never exchanged data with). Judged
+ * at that moment, the loss would interrupt this rank's epoch for nothing; and one rank that starts a recovery
+ * interrupts all the others (campaigns on session 24's build: the end-of-run window).
+ *
+ * <p>So a loss whose notice has not arrived yet is judged when the lost rank's last inbound connection here has
+ * ended: the kernel closes a dead process's sockets, and everything sent before is read before the end of the
+ * stream. Connections waiting in the queue are admitted first, and the sockets are read at once if nobody reads
+ * them. A rank with no open connection here is judged at once: nothing of it can still arrive. A host that vanished
+ * closes nothing: then the verdict comes after {@link #MAX_WAIT_MILLIS}, on top of Hazelcast's heartbeat timeout.
+ * In the middle of a run the lost rank's connections end within the next read, which the rank's idle reader does
+ * every {@value DataPlane#IDLE_READ_INTERVAL_MILLIS} ms if its computing thread does not.
+ */
+final class EndNoticeCheck implements AutoCloseable {
+
+    /** The longest a verdict waits for the lost rank's inbound connections to end. */
+    static final long MAX_WAIT_MILLIS = 200;
+
+    /** What a loss cost. */
+    enum Verdict {
+        /** Its end-of-run notice of the current epoch arrived: the run's result is complete without it. */
+        NOTHING_LOST,
+        /** Nothing says it ended the run: a failure to recover from. */
+        LOST
+    }
+
+    private final DataPlane dataPlane;
+    private final Mailbox mailbox;
+    private final ScheduledExecutorService timer;
+    /** Who waits for the verdict on each rank whose connections are still open. */
+    private final Map<Integer, Consumer<Verdict>> waiting = new ConcurrentHashMap<>();
+
+    EndNoticeCheck(int rankId, DataPlane dataPlane, Mailbox mailbox) {
+        this.dataPlane = dataPlane;
+        this.mailbox = mailbox;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dfr-rank" + rankId + "-end-notice-check");
+            t.setDaemon(true);
+            return t;
+        });
+        dataPlane.onInboundEnded(this::inboundEnded);
+    }
+
+    /**
+     * Gives the verdict on {@code rank} to {@code then}, exactly once: at once when its notice arrived or no
+     * connection of it is open here, otherwise when its last one ended or after {@link #MAX_WAIT_MILLIS}. {@code then}
+     * runs on this thread, a reading thread or the timer's, and must take its own locks. A check of a rank that is
+     * already waiting for its verdict is dropped (the first one's caller hears it). Call it holding no lock a
+     * delivery may need: it admits queued connections and may read the sockets.
+     */
+    void check(int rank, Consumer<Verdict> then) {
+        if (mailbox.passedEnd(rank)) {
+            then.accept(Verdict.NOTHING_LOST);
+            return;
+        }
+        if (waiting.putIfAbsent(rank, then) != null) {
+            return;
+        }
+        dataPlane.acceptPending();
+        if (!dataPlane.hasOpenInboundFrom(rank)) {
+            decide(rank);
+            return;
+        }
+        try {
+            timer.schedule(() -> decide(rank), MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+            decide(rank); // closing
+            return;
+        }
+        mailbox.readIfNobodyReads();
+    }
+
+    /** Whether the verdict on {@code rank} is still awaited. */
+    boolean isWaitingFor(int rank) {
+        return waiting.containsKey(rank);
+    }
+
+    private void inboundEnded(int rank) {
+        if (waiting.containsKey(rank) && !dataPlane.hasOpenInboundFrom(rank)) {
+            decide(rank);
+        }
+    }
+
+    private void decide(int rank) {
+        Consumer<Verdict> then = waiting.remove(rank);
+        if (then != null) {
+            then.accept(mailbox.passedEnd(rank) ? Verdict.NOTHING_LOST : Verdict.LOST);
+        }
+    }
+
+    /** Stops the timer; verdicts still awaited come when the lost ranks' connections end, or never. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,141 @@
+package org.dfr.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.dfr.runtime.EndNoticeCheck.Verdict;
+import org.dfr.runtime.net.DataPlane;
+import org.dfr.runtime.net.Mailbox;
+import org.dfr.runtime.net.MessageKey;
+import org.dfr.runtime.net.MessageKind;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The verdict on a lost rank waits until what it sent has been read: its end-of-run notice may sit unread in a
+ * socket when its death is seen by another path (the exit watch, a peer's notice, Hazelcast).
+ *
+ * <pre>
+ *   rank 1 ──halo, then END notice, then SIGKILL (sockets closed)──▶ rank 0 (nobody reads its sockets)
+ *                                                                     └─ check(1): a verdict only after the reads
+ * </pre>
+ *
+ * Rank 0's plane has no idle reader, so that what rank 1 sends stays unread until somebody reads: exactly the
+ * moment the window was about.
+ */
+class EndNoticeCheckTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final int[] ports = new int[3];
+    private final List<Verdict> verdicts = new CopyOnWriteArrayList<>();
+    private Mailbox mailbox0;
+    private DataPlane rank0;
+    private DataPlane rank1;
+    private EndNoticeCheck check;
+
+    @BeforeEach
+    void openTwoPlanesOverTcp() throws Exception {
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        mailbox0 = new Mailbox();
+        rank0 = new DataPlane(null, 0, mailbox0, r -> new InetSocketAddress(loopback, ports[r]), loopback, 0L, 0);
+        rank1 = new DataPlane(1, new Mailbox(), r -> new InetSocketAddress(loopback, ports[r]));
+        ports[0] = rank0.port();
+        ports[1] = rank1.port();
+        check = new EndNoticeCheck(0, rank0, mailbox0);
+        // rank 0 holds an inbound connection from rank 1, admitted and read up to here
+        MessageKey halo = new MessageKey(0, MessageKind.HALO, 1, 1, 0);
+        rank1.send(0, halo, new double[] {1.0});
+        assertThat(mailbox0.take(halo, WAIT.toMillis())).containsExactly(1.0);
+    }
+
+    @AfterEach
+    void close() {
+        check.close();
+        rank0.close();
+        rank1.close();
+    }
+
+    private void sendEndNoticeFromRank1() {
+        rank1.send(0, new MessageKey(0, MessageKind.END_BARRIER, 11, 1, 0), new double[0]);
+    }
+
+    @Test
+    void when_theLostRanksEndNoticeIsStillUnread_then_nothingIsLost() {
+        sendEndNoticeFromRank1();
+        rank1.closeAbruptly();
+        assertThat(mailbox0.passedEnd(1)).as("the notice is unread when the death is seen").isFalse();
+
+        check.check(1, verdicts::add);
+
+        await().atMost(WAIT).until(() -> !verdicts.isEmpty());
+        assertThat(verdicts).containsExactly(Verdict.NOTHING_LOST);
+        assertThat(mailbox0.isInterrupted()).isFalse();
+    }
+
+    @Test
+    void when_theLostRankSentNoEndNotice_then_itIsLostOnceItsConnectionIsRead() {
+        rank1.closeAbruptly();
+
+        check.check(1, verdicts::add);
+
+        await().atMost(WAIT).until(() -> !verdicts.isEmpty());
+        assertThat(verdicts).containsExactly(Verdict.LOST);
+        assertThat(check.isWaitingFor(1)).isFalse();
+    }
+
+    @Test
+    void when_theLostRanksNoticeWasReadBefore_then_theVerdictComesAtOnce() {
+        sendEndNoticeFromRank1();
+        await().atMost(WAIT).until(() -> {
+            mailbox0.readIfNobodyReads();
+            return mailbox0.passedEnd(1);
+        });
+
+        check.check(1, verdicts::add);
+
+        assertThat(verdicts).containsExactly(Verdict.NOTHING_LOST);
+    }
+
+    @Test
+    void when_noConnectionOfTheLostRankIsOpen_then_itIsLostAtOnce() {
+        check.check(2, verdicts::add);
+
+        assertThat(verdicts).containsExactly(Verdict.LOST);
+    }
+
+    @Test
+    void when_theLostRanksConnectionNeverEnds_then_itIsLostAfterTheLongestWait() {
+        // a host that vanished closes nothing: rank 1's connection stays open, with nothing in it
+        long start = System.nanoTime();
+        check.check(1, verdicts::add);
+        assertThat(check.isWaitingFor(1)).isTrue();
+
+        await().atMost(WAIT).until(() -> !verdicts.isEmpty());
+        assertThat(verdicts).containsExactly(Verdict.LOST);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(EndNoticeCheck.MAX_WAIT_MILLIS));
+    }
+
+    @Test
+    void when_aRankIsCheckedTwiceWhileItsVerdictIsAwaited_then_theVerdictComesOnceItsConnectionEnded() {
+        check.check(1, verdicts::add);
+        check.check(1, verdicts::add);
+        assertThat(verdicts).isEmpty();
+        sendEndNoticeFromRank1();
+        rank1.closeAbruptly();
+
+        // what the idle reader does in a run
+        await().atMost(WAIT).until(() -> {
+            mailbox0.readIfNobodyReads();
+            return !check.isWaitingFor(1);
+        });
+        assertThat(verdicts).containsExactly(Verdict.NOTHING_LOST);
+    }
+}
