@@ -247,6 +247,27 @@ public final class Communicator {
      * @return the epoch to pass to {@link #awaitBarrier}
      */
     public int enterBarrier(MessageKind kind, int iteration, int[] ranks) {
+        return notifyOthers(kind, iteration, ranks, false);
+    }
+
+    /**
+     * The first half of the end-of-run barrier: tells every other rank of {@code ranks} that this one handed its
+     * final states to the root and its statistics to the cluster. A rank whose own notice arrived here
+     * ({@link Mailbox#passedEnd}) may have left (or died) since: it waits for nothing more, and nothing of it is lost,
+     * so a notice that cannot reach it is skipped.
+     *
+     * @return the epoch to pass to {@link #awaitEndNotices}
+     */
+    public int sendEndNotices(int iteration, int[] ranks) {
+        return notifyOthers(MessageKind.END_BARRIER, iteration, ranks, true);
+    }
+
+    /** The second half of the end-of-run barrier: waits until every other rank of {@code ranks} sent its notice. */
+    public void awaitEndNotices(int iteration, int[] ranks, int epoch) {
+        awaitBarrier(MessageKind.END_BARRIER, iteration, ranks, epoch);
+    }
+
+    private int notifyOthers(MessageKind kind, int iteration, int[] ranks, boolean skipRanksPastEnd) {
         int epoch = mailbox.epoch();
         double[] empty = new double[0];
         for (int r : ranks) {
@@ -254,9 +275,7 @@ public final class Communicator {
                 try {
                     dataPlane.send(r, new MessageKey(epoch, kind, iteration, rankId, 0), empty);
                 } catch (CommunicationException e) {
-                    // a rank that ended the run may leave (or die) before this one's notice reaches it: it no
-                    // longer waits for it, and nothing of it is lost (Mailbox#passedEnd)
-                    if (kind != MessageKind.END_BARRIER || !mailbox.passedEnd(r)) {
+                    if (!skipRanksPastEnd || !mailbox.passedEnd(r)) {
                         throw e;
                     }
                 }

@@ -22,13 +22,21 @@ import org.dfr.runtime.net.Mailbox;
  * at that moment, the loss would interrupt this rank's epoch for nothing; and one rank that starts a recovery
  * interrupts all the others (campaigns on session 24's build: the end-of-run window).
  *
- * <p>So a loss whose notice has not arrived yet is judged when the lost rank's last inbound connection here has
- * ended: the kernel closes a dead process's sockets, and everything sent before is read before the end of the
- * stream. Connections waiting in the queue are admitted first, and the sockets are read at once if nobody reads
- * them. A rank with no open connection here is judged at once: nothing of it can still arrive. A host that vanished
- * closes nothing: then the verdict comes after {@link #MAX_WAIT_MILLIS}, on top of Hazelcast's heartbeat timeout.
- * In the middle of a run the lost rank's connections end within the next read, which the rank's idle reader does
- * every {@value DataPlane#IDLE_READ_INTERVAL_MILLIS} ms if its computing thread does not.
+ * <p>So a loss whose notice has not arrived yet is judged only once what the lost rank sent here has been read.
+ * Connections waiting in the queue are admitted first, and the sockets are read at once if nobody reads them. A rank
+ * with no open connection here is judged at once: nothing of it can still arrive. Otherwise:
+ * <ul>
+ *   <li>a rank on this machine ({@link DataPlane#isOnLoopback}): after the next complete pass over the sockets
+ *       ({@link Mailbox#readPassesBegun}). Over loopback a write is in the receiver's socket when it returns, so
+ *       whatever the rank sent before it died is there by the time anybody can see it dead. Waiting for the end of
+ *       its stream instead would wait for its process to tear down its memory first: the exit watch sees a dying
+ *       process tens of milliseconds before the kernel closes its sockets (measured, docs/bench.md "Session 25");</li>
+ *   <li>a rank on another host: when its last inbound connection here has ended (the kernel closes a dead
+ *       process's sockets, and everything sent before is read before the end of the stream), so that no frame
+ *       still on the wire is missed.</li>
+ * </ul>
+ * A host that vanished closes nothing: then the verdict comes after {@link #MAX_WAIT_MILLIS}, on top of Hazelcast's
+ * heartbeat timeout.
  */
 final class EndNoticeCheck implements AutoCloseable {
 
@@ -46,8 +54,13 @@ final class EndNoticeCheck implements AutoCloseable {
     private final DataPlane dataPlane;
     private final Mailbox mailbox;
     private final ScheduledExecutorService timer;
-    /** Who waits for the verdict on each rank whose connections are still open. */
-    private final Map<Integer, Consumer<Verdict>> waiting = new ConcurrentHashMap<>();
+    /** Who waits for the verdict on a rank whose connections are still open, and from which read pass on. */
+    private record Waiter(Consumer<Verdict> then, long afterPass) {
+        /** For a rank on another host: only the end of its connections (or the longest wait) decides. */
+        static final long NO_PASS = Long.MAX_VALUE;
+    }
+
+    private final Map<Integer, Waiter> waiting = new ConcurrentHashMap<>();
 
     EndNoticeCheck(int rankId, DataPlane dataPlane, Mailbox mailbox) {
         this.dataPlane = dataPlane;
@@ -58,6 +71,7 @@ final class EndNoticeCheck implements AutoCloseable {
             return t;
         });
         dataPlane.onInboundEnded(this::inboundEnded);
+        mailbox.onReadPassEnded(this::readPassEnded);
     }
 
     /**
@@ -72,10 +86,12 @@ final class EndNoticeCheck implements AutoCloseable {
             then.accept(Verdict.NOTHING_LOST);
             return;
         }
-        if (waiting.putIfAbsent(rank, then) != null) {
+        // the pass under way may have looked at the sockets before the last frames arrived: the next one counts
+        dataPlane.acceptPending();
+        long afterPass = dataPlane.isOnLoopback(rank) ? mailbox.readPassesBegun() : Waiter.NO_PASS;
+        if (waiting.putIfAbsent(rank, new Waiter(then, afterPass)) != null) {
             return;
         }
-        dataPlane.acceptPending();
         if (!dataPlane.hasOpenInboundFrom(rank)) {
             decide(rank);
             return;
@@ -100,10 +116,21 @@ final class EndNoticeCheck implements AutoCloseable {
         }
     }
 
+    private void readPassEnded(long pass) {
+        if (waiting.isEmpty()) {
+            return;
+        }
+        for (Map.Entry<Integer, Waiter> e : waiting.entrySet()) {
+            if (pass > e.getValue().afterPass()) {
+                decide(e.getKey());
+            }
+        }
+    }
+
     private void decide(int rank) {
-        Consumer<Verdict> then = waiting.remove(rank);
-        if (then != null) {
-            then.accept(mailbox.passedEnd(rank) ? Verdict.NOTHING_LOST : Verdict.LOST);
+        Waiter w = waiting.remove(rank);
+        if (w != null) {
+            w.then().accept(mailbox.passedEnd(rank) ? Verdict.NOTHING_LOST : Verdict.LOST);
         }
     }
 

@@ -360,9 +360,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         String encoded = stats().encode();
         promotionRetry.run(() -> stats.set(rankId, encoded));
         int[] active = ownership.activeRanks();
-        int epoch = communicator.enterBarrier(MessageKind.END_BARRIER, spec.iterations() + 1, active);
+        int epoch = communicator.sendEndNotices(spec.iterations() + 1, active);
         hook.afterEndNoticesSent(this);
-        communicator.awaitBarrier(MessageKind.END_BARRIER, spec.iterations() + 1, active, epoch);
+        communicator.awaitEndNotices(spec.iterations() + 1, active, epoch);
         finished = true;
         control.put(ENDED_KEY, Double.toString(loop.lastResidual()));
     }

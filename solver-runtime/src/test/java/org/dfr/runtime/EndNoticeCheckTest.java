@@ -2,9 +2,13 @@ package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,11 +26,11 @@ import org.junit.jupiter.api.Test;
  * socket when its death is seen by another path (the exit watch, a peer's notice, Hazelcast).
  *
  * <pre>
- *   rank 1 ──halo, then END notice, then SIGKILL (sockets closed)──▶ rank 0 (nobody reads its sockets)
- *                                                                     └─ check(1): a verdict only after the reads
+ *   rank 1 (loopback) ──halo, END notice, SIGKILL──▶ rank 0 (nobody reads its sockets) ── check(1)
+ *   rank 2 (this host's other address, "another host") ──halo──▶ rank 0
  * </pre>
  *
- * Rank 0's plane has no idle reader, so that what rank 1 sends stays unread until somebody reads: exactly the
+ * Rank 0's plane has no idle reader, so that what the others send stays unread until somebody reads: exactly the
  * moment the window was about.
  */
 class EndNoticeCheckTest {
@@ -38,13 +42,15 @@ class EndNoticeCheckTest {
     private Mailbox mailbox0;
     private DataPlane rank0;
     private DataPlane rank1;
+    private DataPlane rank2;
     private EndNoticeCheck check;
 
     @BeforeEach
     void openTwoPlanesOverTcp() throws Exception {
         InetAddress loopback = InetAddress.getLoopbackAddress();
         mailbox0 = new Mailbox();
-        rank0 = new DataPlane(null, 0, mailbox0, r -> new InetSocketAddress(loopback, ports[r]), loopback, 0L, 0);
+        rank0 = new DataPlane(null, 0, mailbox0, r -> new InetSocketAddress(r == 2 ? otherAddress() : loopback, ports[r]),
+                loopback, 0L, 0);
         rank1 = new DataPlane(1, new Mailbox(), r -> new InetSocketAddress(loopback, ports[r]));
         ports[0] = rank0.port();
         ports[1] = rank1.port();
@@ -60,6 +66,41 @@ class EndNoticeCheckTest {
         check.close();
         rank0.close();
         rank1.close();
+        if (rank2 != null) {
+            rank2.close();
+        }
+    }
+
+    /** This machine's first address that is not a loopback one: what rank 0 takes for another host. */
+    private static InetAddress otherAddress() {
+        try {
+            return NetworkInterface.networkInterfaces()
+                    .filter(i -> {
+                        try {
+                            return i.isUp() && !i.isLoopback();
+                        } catch (SocketException e) {
+                            return false;
+                        }
+                    })
+                    .flatMap(NetworkInterface::inetAddresses)
+                    .filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress())
+                    .findFirst().orElse(null);
+        } catch (SocketException e) {
+            return null;
+        }
+    }
+
+    /** Rank 2, listening on {@link #otherAddress}; rank 0 holds an inbound connection from it. */
+    private void openRank2OnAnotherAddress() throws Exception {
+        InetAddress other = otherAddress();
+        assumeTrue(other != null, "this machine has no address but loopback");
+        InetAddress loopback = InetAddress.getLoopbackAddress();
+        rank2 = new DataPlane(null, 2, new Mailbox(), r -> new InetSocketAddress(loopback, ports[r]), other, 0L);
+        ports[2] = rank2.port();
+        MessageKey halo = new MessageKey(0, MessageKind.HALO, 1, 2, 0);
+        rank2.send(0, halo, new double[] {2.0});
+        assertThat(mailbox0.take(halo, WAIT.toMillis())).containsExactly(2.0);
+        assertThat(rank0.isOnLoopback(2)).isFalse();
     }
 
     private void sendEndNoticeFromRank1() {
@@ -111,11 +152,45 @@ class EndNoticeCheckTest {
     }
 
     @Test
-    void when_theLostRanksConnectionNeverEnds_then_itIsLostAfterTheLongestWait() {
-        // a host that vanished closes nothing: rank 1's connection stays open, with nothing in it
-        long start = System.nanoTime();
+    void when_aRankOnThisMachineIsSeenDyingBeforeItsSocketsClose_then_oneReadPassDecides() {
+        // the exit watch sees a dying process before the kernel closes its sockets: its connection is still open
+        sendEndNoticeFromRank1();
+
         check.check(1, verdicts::add);
-        assertThat(check.isWaitingFor(1)).isTrue();
+
+        await().atMost(WAIT).until(() -> {
+            mailbox0.readIfNobodyReads();
+            return !verdicts.isEmpty();
+        });
+        assertThat(verdicts).containsExactly(Verdict.NOTHING_LOST);
+        assertThat(rank0.hasOpenInboundFrom(1)).isTrue();
+    }
+
+    @Test
+    void when_aRankOnAnotherHostIsLost_then_theVerdictWaitsForTheEndOfItsConnection() throws Exception {
+        openRank2OnAnotherAddress();
+        check.check(2, verdicts::add);
+        // a pass over the sockets is not enough: a frame of it may still be on the wire
+        mailbox0.readIfNobodyReads();
+        assertThat(check.isWaitingFor(2)).isTrue();
+
+        rank2.send(0, new MessageKey(0, MessageKind.END_BARRIER, 11, 2, 0), new double[0]);
+        rank2.closeAbruptly();
+
+        await().atMost(WAIT).until(() -> {
+            mailbox0.readIfNobodyReads();
+            return !verdicts.isEmpty();
+        });
+        assertThat(verdicts).containsExactly(Verdict.NOTHING_LOST);
+    }
+
+    @Test
+    void when_theConnectionOfALostRankOnAnotherHostNeverEnds_then_itIsLostAfterTheLongestWait() throws Exception {
+        // a host that vanished closes nothing: rank 2's connection stays open, with nothing in it
+        openRank2OnAnotherAddress();
+        long start = System.nanoTime();
+        check.check(2, verdicts::add);
+        assertThat(check.isWaitingFor(2)).isTrue();
 
         await().atMost(WAIT).until(() -> !verdicts.isEmpty());
         assertThat(verdicts).containsExactly(Verdict.LOST);
@@ -124,17 +199,18 @@ class EndNoticeCheckTest {
     }
 
     @Test
-    void when_aRankIsCheckedTwiceWhileItsVerdictIsAwaited_then_theVerdictComesOnceItsConnectionEnded() {
-        check.check(1, verdicts::add);
-        check.check(1, verdicts::add);
+    void when_aRankIsCheckedTwiceWhileItsVerdictIsAwaited_then_theVerdictComesOnce() throws Exception {
+        openRank2OnAnotherAddress();
+        check.check(2, verdicts::add);
+        check.check(2, verdicts::add);
         assertThat(verdicts).isEmpty();
-        sendEndNoticeFromRank1();
-        rank1.closeAbruptly();
+        rank2.send(0, new MessageKey(0, MessageKind.END_BARRIER, 11, 2, 0), new double[0]);
+        rank2.closeAbruptly();
 
         // what the idle reader does in a run
         await().atMost(WAIT).until(() -> {
             mailbox0.readIfNobodyReads();
-            return !check.isWaitingFor(1);
+            return !check.isWaitingFor(2);
         });
         assertThat(verdicts).containsExactly(Verdict.NOTHING_LOST);
     }

@@ -19,7 +19,6 @@ import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.DataPlane;
 import org.dfr.runtime.net.EpochChangedException;
 import org.dfr.runtime.net.Mailbox;
-import org.dfr.runtime.net.MessageKind;
 import org.dfr.runtime.stencil.LinearStencil;
 import org.dfr.runtime.stencil.StencilBoundary;
 import org.dfr.runtime.stencil.StencilKernel;
@@ -148,15 +147,15 @@ class FinalStateGatherTest {
     void when_aRankLeavesAfterItsEndNotices_then_theOthersStillPassTheEndBarrier() throws Exception {
         int[] active = {0, 1, 2};
         int iteration = 9;
-        communicators.get(2).enterBarrier(MessageKind.END_BARRIER, iteration, active);
+        communicators.get(2).sendEndNotices(iteration, active);
         planes.get(2).closeAbruptly();
         // what the skip rests on: rank 2's notice arrived (over a new connection, read by the accepting thread)
         await().atMost(Duration.ofSeconds(10)).until(() -> mailboxes.get(0).passedEnd(2) && mailboxes.get(1).passedEnd(2));
-        CompletableFuture<Void> rank1 = CompletableFuture.runAsync(() -> communicators.get(1).awaitBarrier(
-                MessageKind.END_BARRIER, iteration, new int[] {0, 1},
-                communicators.get(1).enterBarrier(MessageKind.END_BARRIER, iteration, active)));
+        CompletableFuture<Void> rank1 = CompletableFuture.runAsync(() -> communicators.get(1).awaitEndNotices(
+                iteration, new int[] {0, 1}, communicators.get(1).sendEndNotices(iteration, active)));
 
-        communicators.get(0).barrier(MessageKind.END_BARRIER, iteration, active);
+        Communicator root = communicators.get(0);
+        root.awaitEndNotices(iteration, active, root.sendEndNotices(iteration, active));
 
         rank1.get(TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
     }
@@ -165,7 +164,7 @@ class FinalStateGatherTest {
     void when_aRankLeavesBeforeItsEndNotices_then_aNoticeToItFails() {
         planes.get(2).closeAbruptly();
 
-        assertThatThrownBy(() -> communicators.get(0).enterBarrier(MessageKind.END_BARRIER, 9, new int[] {0, 1, 2}))
+        assertThatThrownBy(() -> communicators.get(0).sendEndNotices(9, new int[] {0, 1, 2}))
                 .isInstanceOf(CommunicationException.class);
     }
 

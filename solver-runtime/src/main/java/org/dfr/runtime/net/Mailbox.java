@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongConsumer;
 
 /**
  * Messages that arrived and are not consumed yet, keyed by {@link MessageKey}. Messages of an
@@ -75,6 +76,9 @@ public final class Mailbox {
     private final ReentrantLock lock = new ReentrantLock();
     /** Held by the one thread that reads the inbound connections. */
     private final ReentrantLock readerRole = new ReentrantLock();
+    /** Passes over the inbound connections begun, written under {@link #readerRole}. */
+    private volatile long readPasses;
+    private volatile LongConsumer readPassListener = n -> { };
     private volatile Inbound inbound;
     private volatile Thread reader;
     private final Condition changed = lock.newCondition();
@@ -286,9 +290,31 @@ public final class Mailbox {
     }
 
     private void readAs(Inbound in, long timeoutNanos) {
-        if (!in.readFor(timeoutNanos)) {
-            inbound = null;
+        long pass = ++readPasses; // under the reader role
+        try {
+            if (!in.readFor(timeoutNanos)) {
+                inbound = null;
+            }
+        } finally {
+            readPassListener.accept(pass);
         }
+    }
+
+    /**
+     * How many passes over the inbound connections have begun. Passes follow one another (one reader at a time),
+     * and a pass delivers every frame that was complete in a socket when it began: once a pass numbered above
+     * this figure has ended, everything that had arrived here by now is delivered.
+     */
+    public long readPassesBegun() {
+        return readPasses;
+    }
+
+    /**
+     * Sets who is told the number of each pass over the inbound connections once it ended ({@link #readPassesBegun}).
+     * Called on the reading thread, which still holds the reading role; must not block.
+     */
+    public void onReadPassEnded(LongConsumer listener) {
+        this.readPassListener = listener == null ? n -> { } : listener;
     }
 
     private void wakeReaderUnlessCurrent() {
