@@ -23,7 +23,8 @@ import org.dfr.runtime.net.Mailbox;
  * interrupts all the others (campaigns on session 24's build: the end-of-run window).
  *
  * <p>So a loss whose notice has not arrived yet is judged only once what the lost rank sent here has been read.
- * Connections waiting in the queue are admitted first, and the sockets are read at once if nobody reads them. A rank
+ * Connections waiting in the queue are admitted first, and a pass over the sockets is asked for at once
+ * ({@link Mailbox#passNow}: a reader blocked in its wait would otherwise end its pass only when more arrives). A rank
  * with no open connection here is judged at once: nothing of it can still arrive. Otherwise:
  * <ul>
  *   <li>a rank on this machine ({@link DataPlane#isOnLoopback}): after the next complete pass over the sockets
@@ -102,7 +103,7 @@ final class EndNoticeCheck implements AutoCloseable {
             decide(rank); // closing
             return;
         }
-        mailbox.readIfNobodyReads();
+        mailbox.passNow();
     }
 
     /** Whether the verdict on {@code rank} is still awaited. */

@@ -78,6 +78,8 @@ public final class Mailbox {
     private final ReentrantLock readerRole = new ReentrantLock();
     /** Passes over the inbound connections begun, written under {@link #readerRole}. */
     private volatile long readPasses;
+    /** A pass was asked for ({@link #passNow}): the next one does not wait for frames. */
+    private volatile boolean passAskedFor;
     private volatile LongConsumer readPassListener = n -> { };
     private volatile Inbound inbound;
     private volatile Thread reader;
@@ -291,8 +293,11 @@ public final class Mailbox {
 
     private void readAs(Inbound in, long timeoutNanos) {
         long pass = ++readPasses; // under the reader role
+        // a pass asked for begins now: it takes what is there and does not wait for more
+        long wait = passAskedFor ? 0 : timeoutNanos;
+        passAskedFor = false;
         try {
-            if (!in.readFor(timeoutNanos)) {
+            if (!in.readFor(wait)) {
                 inbound = null;
             }
         } finally {
@@ -307,6 +312,16 @@ public final class Mailbox {
      */
     public long readPassesBegun() {
         return readPasses;
+    }
+
+    /**
+     * Makes a pass over the inbound connections begin at once and end without waiting for more: on this thread if
+     * nobody reads, else on the reading thread, woken from its wait ({@link #readPassesBegun}).
+     */
+    public void passNow() {
+        passAskedFor = true;
+        wakeReaderUnlessCurrent();
+        readIfNobodyReads();
     }
 
     /**
