@@ -589,6 +589,7 @@ public final class ProcessLauncher {
                 synchronized (exitCodes) {
                     exitCodes.put(p.rank(), code);
                 }
+                listener.exited(p.rank(), code);
                 if (code == RankProcessMain.EXIT_OK) {
                     graceDeadline = Math.min(graceDeadline,
                             System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MILLIS));

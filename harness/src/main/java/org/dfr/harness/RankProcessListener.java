@@ -15,6 +15,13 @@ public interface RankProcessListener {
     void started(int rank, ProcessHandle process);
 
     /**
+     * The process of {@code rank} exited by itself with {@code exitCode} (0: it ended the run, 137: SIGKILL). Not
+     * called for processes the launcher kills when it gives up or after the run's grace period.
+     */
+    default void exited(int rank, int exitCode) {
+    }
+
+    /**
      * Every rank process reported that it sees the whole cluster, {@code millis} after the launcher
      * started the first one (JVM start-up included).
      */

@@ -190,6 +190,12 @@ public final class RecoveryProtocol implements FailureHandler {
             if (d != null) {
                 return d;
             }
+            if (node.isLeftAlone()) {
+                // the run's members are gone (a rank respawned after the run ended finds none): nobody can
+                // direct this rank any more
+                LOG.info("rank {}: no other member of the run is left: nothing to wait for", node.rankId());
+                return null;
+            }
             if (node.isCoordinator()) {
                 d = coordinate(node, afterEpoch, state, true);
                 if (d != null) {

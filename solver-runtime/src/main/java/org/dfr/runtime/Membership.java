@@ -446,6 +446,11 @@ public final class Membership {
         return lossesHandled.contains(rank);
     }
 
+    /** Whether a member of the run left or was found dead since this rank joined. */
+    public boolean sawDepartures() {
+        return !departed.isEmpty();
+    }
+
     /** Whether {@code rank}'s member is a current member that nobody found dead yet. */
     public boolean isLive(int rank) {
         Member m = membersByRank.get(rank);

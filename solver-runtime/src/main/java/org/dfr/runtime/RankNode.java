@@ -593,6 +593,12 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
+    public boolean isLeftAlone() {
+        TreeSet<Integer> live = membership.liveRanks();
+        return live.size() == 1 && live.contains(rankId) && (spec.isRespawned(rankId) || membership.sawDepartures());
+    }
+
+    @Override
     public Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis) {
         return membership.awaitMembers(ranks, timeoutMillis);
     }

@@ -34,6 +34,13 @@ public interface RecoveryView extends RankContext {
      */
     Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis);
 
+    /**
+     * Whether this rank is the only member of the run left, and none can come to give it work: it saw the others
+     * leave, or it was respawned into a run whose members had all gone (it then formed a cluster of its own, with
+     * nothing on its board). A waiting spare then has nothing more to wait for.
+     */
+    boolean isLeftAlone();
+
     /** The ranks currently in the cluster, oldest member (the coordinator) first. */
     List<Integer> liveRanksOldestFirst();
 

@@ -42,6 +42,7 @@ class RespawnIT {
     private static String failureFreeDigest;
 
     private final Map<Integer, ProcessHandle> children = new ConcurrentHashMap<>();
+    private final Map<Integer, Integer> exits = new ConcurrentHashMap<>();
 
     @BeforeAll
     static void sequentialReference() {
@@ -94,6 +95,25 @@ class RespawnIT {
         assertThat(children.keySet()).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5, 6, 7, 10, 11);
     }
 
+    @Test
+    void when_aRankIsSigkilledAfterItsEndNoticesWithRespawn_then_theRunEndsExactWithoutARecovery() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
+                .withMode(Mode.PROCESSES)
+                .withFaults(List.of(new FaultPlan.Kill(5, ITERATIONS, FaultPlan.Point.AFTER_END_NOTICES)), List.of(),
+                        Set.of());
+
+        RunReport report = launcher().run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.recoveries()).isEmpty();
+        assertThat(report.failures()).singleElement().satisfies(f -> assertThat(f.ranks()).containsExactly(5));
+        // the fresh rank the launcher started in rank 5's place found the run over and left by itself, instead
+        // of waiting until the launcher's grace after the end ran out and it was killed
+        int fresh = config.runSpec().respawnedRank(5);
+        assertThat(children).containsKey(fresh);
+        assertThat(exits).containsEntry(fresh, 0);
+    }
+
     private ProcessLauncher launcher() {
         ClusterSettings settings = Replacement.RESPAWN.applyTo(new ClusterSettings());
         return new ProcessLauncher(settings)
@@ -103,6 +123,11 @@ class RespawnIT {
                     @Override
                     public void started(int rank, ProcessHandle process) {
                         children.put(rank, process);
+                    }
+
+                    @Override
+                    public void exited(int rank, int exitCode) {
+                        exits.put(rank, exitCode);
                     }
                 });
     }

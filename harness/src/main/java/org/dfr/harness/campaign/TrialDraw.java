@@ -29,8 +29,7 @@ import org.dfr.runtime.RunSpec;
  * the heartbeat timeout. One trial in four commits its checkpoints with another lag than the default
  * ({@link #commitLag}), drawn apart from the rest so that the other draws of a seed stay what they were; so is
  * a death at the end of the run, once the final states are handed over ({@link #endOfRunDeaths}, one trial in
- * {@value #END_OF_RUN_ONE_IN}, not with respawn), of a rank other than rank 0 (the root, which holds the final
- * states).
+ * {@value #END_OF_RUN_ONE_IN}), of a rank other than rank 0 (the root, which holds the final states).
  */
 public final class TrialDraw {
 
@@ -225,10 +224,11 @@ public final class TrialDraw {
         Replacement replacement = spareCount > 0 ? Replacement.SPARE
                 : mode == Mode.PROCESSES && random.nextBoolean() ? Replacement.RESPAWN : Replacement.ADOPT;
         Integer atEnd = endOfRunDeaths ? endOfRunVictim(seed, index, active) : null;
-        // never the root (rank 0 while it lives): the final states are with it; somebody must stay; and not with
-        // respawn, whose launcher would start a fresh rank into a cluster that is ending (not handled yet)
+        // never the root (rank 0 while it lives): the final states are with it; and somebody must stay. With
+        // respawn, the launcher starts a fresh rank into a cluster that is ending: it must find the run over and
+        // leave by itself (RecoveryView#isLeftAlone, session 25)
         if (atEnd != null && !dead.contains(0) && !dead.contains(atEnd) && !paused.contains(atEnd)
-                && dead.size() + 1 < spec.memberCount() && replacement != Replacement.RESPAWN) {
+                && dead.size() + 1 < spec.memberCount()) {
             kills.add(new FaultPlan.Kill(atEnd, n, FaultPlan.Point.AFTER_END_NOTICES));
             drawn.add(FaultKind.AT_RUN_END);
         }
