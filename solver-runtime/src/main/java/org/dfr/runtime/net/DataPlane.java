@@ -1,12 +1,13 @@
 package org.dfr.runtime.net;
 
 import java.io.Closeable;
-import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.SocketTimeoutException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -19,8 +20,10 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -90,6 +93,12 @@ public final class DataPlane implements AutoCloseable {
     private final List<SocketChannel> inbound = new CopyOnWriteArrayList<>();
     /** Inbound connections not yet ended, by the rank at their other end. */
     private final Map<Integer, Integer> openInbound = new ConcurrentHashMap<>();
+    /** Whether each rank's newest inbound connection came from a loopback address (the rank is on this machine). */
+    private final Map<Integer, Boolean> inboundFromLoopback = new ConcurrentHashMap<>();
+    /** The mailbox's read pass in which bytes from each rank were last read ({@link Mailbox#readPassesBegun}). */
+    private final Map<Integer, Long> lastPassWithData = new ConcurrentHashMap<>();
+    /** Accepted connections whose hello the accept loop still has to wait for ({@link #acceptPending}). */
+    private final Queue<SlowHello> slowHellos = new ConcurrentLinkedQueue<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
     /** Told the rank of a peer whose connection ended without an orderly goodbye (see the class comment). */
@@ -191,6 +200,16 @@ public final class DataPlane implements AutoCloseable {
      */
     public boolean hasOpenInboundFrom(int rank) {
         return openInbound.containsKey(rank);
+    }
+
+    /** Whether {@code rank}'s newest inbound connection here came from a loopback address: it runs on this machine. */
+    public boolean isInboundFromLoopback(int rank) {
+        return inboundFromLoopback.getOrDefault(rank, false);
+    }
+
+    /** The read pass of the mailbox in which bytes from {@code rank} were last read; -1 if none ever were. */
+    public long lastPassWithDataFrom(int rank) {
+        return lastPassWithData.getOrDefault(rank, -1L);
     }
 
     /** What {@link #probe} found out about a peer. */
@@ -471,6 +490,7 @@ public final class DataPlane implements AutoCloseable {
             if (!acceptPending()) {
                 return;
             }
+            admitSlowHellos();
             // a rank waiting on its mailbox alone starts reading the new connections once woken (not under the
             // accept lock: what is read may lead to a loss being judged, which admits connections itself)
             mailbox.readIfNobodyReads();
@@ -478,43 +498,107 @@ public final class DataPlane implements AutoCloseable {
     }
 
     /**
-     * Admits, on the calling thread, every connection waiting in the listening socket's queue: a peer may have
-     * connected, sent and died before the accept loop got the processor, and what it sent counts. Must not be called
-     * while holding a lock that a delivery may need: the connections are admitted under this plane's accept lock.
+     * Admits, on the calling thread and without waiting, every connection waiting in the listening socket's queue
+     * whose hello (token and rank) has arrived: a peer may have connected, sent and died before the accept loop got
+     * the processor, and what it sent counts. A connection whose hello is not all there yet goes to the accept loop,
+     * which waits for it (up to {@value #TOKEN_TIMEOUT_MILLIS} ms): no other thread ever waits for a slow or foreign
+     * client. Does nothing on an interrupted thread (an interrupted channel operation would close the connection).
+     * Must not be called holding a lock that a delivery may need: connections are admitted under the accept lock.
      *
      * @return false once the listening socket is closed or failed
      */
     public boolean acceptPending() {
-        synchronized (acceptLock) {
-            while (!closed) {
-                SocketChannel channel;
-                try {
-                    channel = server.accept();
-                } catch (ClosedChannelException e) {
-                    return false;
-                } catch (IOException e) {
-                    if (!closed) {
-                        LOG.warn("rank {}: accept failed: {}", localRank, e.toString());
+        if (Thread.currentThread().isInterrupted()) {
+            return !closed;
+        }
+        boolean slow = false;
+        try {
+            synchronized (acceptLock) {
+                while (!closed) {
+                    SocketChannel channel;
+                    try {
+                        channel = server.accept();
+                    } catch (ClosedChannelException e) {
+                        return false;
+                    } catch (IOException e) {
+                        if (!closed) {
+                            LOG.warn("rank {}: accept failed: {}", localRank, e.toString());
+                        }
+                        return false;
                     }
-                    return false;
+                    if (channel == null) {
+                        return true;
+                    }
+                    ByteBuffer hello = ByteBuffer.allocate(HELLO_BYTES);
+                    try {
+                        channel.configureBlocking(false);
+                        if (channel.read(hello) < 0) {
+                            refuse(channel, "it closed before its token");
+                            continue;
+                        }
+                    } catch (IOException e) {
+                        refuse(channel, "no token (" + e + ")");
+                        continue;
+                    }
+                    if (hello.hasRemaining()) {
+                        slowHellos.add(new SlowHello(channel, hello));
+                        slow = true;
+                    } else {
+                        admit(channel, hello.flip());
+                    }
                 }
-                if (channel == null) {
-                    return true;
-                }
-                admit(channel);
+                return false;
             }
-            return false;
+        } finally {
+            if (slow) {
+                acceptSelector.wakeup();
+            }
         }
     }
 
-    private void admit(SocketChannel channel) {
-        int peer = presentedRank(channel);
-        if (peer < 0) {
+    /** A connection whose hello had not all arrived when it was accepted, and what of it had. */
+    private record SlowHello(SocketChannel channel, ByteBuffer hello) {
+    }
+
+    /** On the accept loop: waits for the rest of each slow hello, up to {@value #TOKEN_TIMEOUT_MILLIS} ms. */
+    private void admitSlowHellos() {
+        SlowHello h;
+        while ((h = slowHellos.poll()) != null) {
+            ByteBuffer hello = h.hello();
+            try {
+                h.channel().configureBlocking(true);
+                h.channel().socket().setSoTimeout(TOKEN_TIMEOUT_MILLIS);
+                InputStream in = h.channel().socket().getInputStream();
+                while (hello.hasRemaining()) {
+                    int n = in.read(hello.array(), hello.position(), hello.remaining());
+                    if (n < 0) {
+                        throw new EOFException("closed before its token");
+                    }
+                    hello.position(hello.position() + n);
+                }
+            } catch (IOException | RuntimeException e) {
+                refuse(h.channel(), "no token (" + e + ")");
+                continue;
+            }
+            synchronized (acceptLock) {
+                admit(h.channel(), hello.flip());
+            }
+        }
+    }
+
+    /** Registers a connection whose hello arrived whole, or refuses it when the token is not this run's. */
+    private void admit(SocketChannel channel, ByteBuffer hello) {
+        long presented = hello.getLong();
+        int peer = hello.getInt();
+        if (presented != token) {
+            refuse(channel, "it did not present this run's token");
             return;
         }
         try {
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            SocketAddress remote = channel.getRemoteAddress();
+            inboundFromLoopback.put(peer, remote instanceof InetSocketAddress a && a.getAddress().isLoopbackAddress());
             openInbound.merge(peer, 1, Integer::sum);
             inbound.add(channel);
             channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel, peer));
@@ -531,34 +615,16 @@ public final class DataPlane implements AutoCloseable {
         selector.wakeup();
     }
 
-    /**
-     * Reads the token a new connection must send first, then the connecting rank; closes the
-     * connection when it sends another value, nothing within {@value #TOKEN_TIMEOUT_MILLIS} ms, or
-     * closes first. A foreign client (a port scanner, another run, an attacker on the network) never
-     * reaches the mailbox.
-     *
-     * @return the connecting rank, or -1 when the connection was refused
-     */
-    private int presentedRank(SocketChannel channel) {
+    private void refuse(SocketChannel channel, String why) {
+        String from;
         try {
-            channel.socket().setSoTimeout(TOKEN_TIMEOUT_MILLIS);
-            DataInputStream in = new DataInputStream(channel.socket().getInputStream());
-            long presented = in.readLong();
-            if (presented == token) {
-                return in.readInt();
-            }
-            LOG.warn("rank {}: refused a data-plane connection from {}: it did not present this run's token", localRank,
-                    channel.getRemoteAddress());
+            from = String.valueOf(channel.getRemoteAddress());
         } catch (IOException e) {
-            LOG.warn("rank {}: refused a data-plane connection: no token ({})", localRank, e.toString());
+            from = "?";
         }
+        LOG.warn("rank {}: refused a data-plane connection from {}: {}", localRank, from, why);
         refused.incrementAndGet();
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing a refused connection: nothing to save
-        }
-        return -1;
+        closeQuietly(channel);
     }
 
     /** Connections closed because they did not present the run's token. */
@@ -636,8 +702,12 @@ public final class DataPlane implements AutoCloseable {
         void readAvailable(SelectionKey key) {
             try {
                 while (true) {
-                    if (channel.read(buffer) < 0) {
+                    int n = channel.read(buffer);
+                    if (n < 0) {
                         throw new EOFException();
+                    }
+                    if (n > 0) {
+                        lastPassWithData.put(peer, mailbox.readPassesBegun());
                     }
                     boolean filled = !buffer.hasRemaining();
                     deliverCompleteFrames();
