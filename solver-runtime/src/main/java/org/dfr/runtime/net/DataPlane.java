@@ -95,8 +95,8 @@ public final class DataPlane implements AutoCloseable {
     private final Map<Integer, Integer> openInbound = new ConcurrentHashMap<>();
     /** Whether each rank's newest inbound connection came from a loopback address (the rank is on this machine). */
     private final Map<Integer, Boolean> inboundFromLoopback = new ConcurrentHashMap<>();
-    /** The mailbox's read pass in which bytes from each rank were last read ({@link Mailbox#readPassesBegun}). */
-    private final Map<Integer, Long> lastPassWithData = new ConcurrentHashMap<>();
+    /** The reader of each rank's newest inbound connection. */
+    private final Map<Integer, FrameReader> readers = new ConcurrentHashMap<>();
     /** Accepted connections whose hello the accept loop still has to wait for ({@link #acceptPending}). */
     private final Queue<SlowHello> slowHellos = new ConcurrentLinkedQueue<>();
     private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -209,7 +209,8 @@ public final class DataPlane implements AutoCloseable {
 
     /** The read pass of the mailbox in which bytes from {@code rank} were last read; -1 if none ever were. */
     public long lastPassWithDataFrom(int rank) {
-        return lastPassWithData.getOrDefault(rank, -1L);
+        FrameReader reader = readers.get(rank);
+        return reader == null ? -1 : reader.lastPassWithData;
     }
 
     /** What {@link #probe} found out about a peer. */
@@ -601,7 +602,9 @@ public final class DataPlane implements AutoCloseable {
             inboundFromLoopback.put(peer, remote instanceof InetSocketAddress a && a.getAddress().isLoopbackAddress());
             openInbound.merge(peer, 1, Integer::sum);
             inbound.add(channel);
-            channel.register(selector, SelectionKey.OP_READ, new FrameReader(channel, peer));
+            FrameReader reader = new FrameReader(channel, peer);
+            channel.register(selector, SelectionKey.OP_READ, reader);
+            readers.put(peer, reader);
         } catch (IOException | ClosedSelectorException e) {
             inbound.remove(channel);
             openInbound.computeIfPresent(peer, (r, n) -> n > 1 ? n - 1 : null);
@@ -693,6 +696,8 @@ public final class DataPlane implements AutoCloseable {
         /** Whether the peer said goodbye ({@link MessageKind#LEAVING}): its end of stream is no death. */
         private boolean orderly;
         private ByteBuffer buffer = newFrameBuffer();
+        /** The mailbox's read pass in which bytes of this connection were last read ({@link Mailbox#readPassesBegun}). */
+        private volatile long lastPassWithData = -1;
 
         FrameReader(SocketChannel channel, int peer) {
             this.channel = channel;
@@ -707,7 +712,7 @@ public final class DataPlane implements AutoCloseable {
                         throw new EOFException();
                     }
                     if (n > 0) {
-                        lastPassWithData.put(peer, mailbox.readPassesBegun());
+                        lastPassWithData = mailbox.readPassesBegun();
                     }
                     boolean filled = !buffer.hasRemaining();
                     deliverCompleteFrames();
@@ -722,6 +727,7 @@ public final class DataPlane implements AutoCloseable {
                 }
                 key.cancel();
                 inbound.remove(channel);
+                readers.remove(peer, this);
                 openInbound.computeIfPresent(peer, (r, n) -> n > 1 ? n - 1 : null);
                 closeQuietly(channel);
                 if (!closed && !orderly) {
