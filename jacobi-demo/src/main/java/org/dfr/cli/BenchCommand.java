@@ -140,6 +140,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (bandwidthMib < 1 || bandwidthMib > 8192) {
             throw new ParameterException(spec.commandLine(), "--bandwidth-mib must be 1..8192, got " + bandwidthMib);
         }
+        CliFiles.requireWritableTarget(spec, "--report", json);
 
         int steps = 1 + bandwidthThreads(layouts, Runtime.getRuntime().availableProcessors()).size() + layouts.size()
                 + (skipProcesses ? 0 : 1) + (checkpoints == 0 ? 0 : 1);

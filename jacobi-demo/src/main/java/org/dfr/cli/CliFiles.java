@@ -1,6 +1,8 @@
 package org.dfr.cli;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,19 +22,44 @@ final class CliFiles {
         if (file == null) {
             return;
         }
-        Path dir = file.toAbsolutePath().getParent();
         if (Files.isDirectory(file)) {
             throw new ParameterException(spec.commandLine(), option + " " + file + " is a directory; give a file name");
+        }
+        requireWritableDirectory(spec, option + " " + file + ": directory", file.toAbsolutePath().getParent());
+    }
+
+    /**
+     * Creates directory {@code dir} if needed and proves it writable by creating and deleting a file in it
+     * ({@code Files.isWritable} answers yes to root even for {@code /proc}, whose writes then fail after the
+     * work); fails with a usage error naming {@code option} otherwise. Does nothing for a null directory.
+     */
+    static void requireWritableDirectory(CommandSpec spec, String option, Path dir) {
+        if (dir == null) {
+            return;
         }
         try {
             Files.createDirectories(dir);
         } catch (IOException | RuntimeException e) {
-            throw new ParameterException(spec.commandLine(), option + " " + file + ": directory " + dir
-                    + " cannot be created (" + e.getMessage() + ")");
+            throw new ParameterException(spec.commandLine(), option + " " + dir + " cannot be created (" + reason(e) + ")");
         }
-        if (!Files.isWritable(dir)) {
-            throw new ParameterException(spec.commandLine(), option + " " + file + ": directory " + dir
-                    + " is not writable");
+        try {
+            Files.delete(Files.createTempFile(dir, ".dfr-write-test-", ".tmp"));
+        } catch (IOException | RuntimeException e) {
+            throw new ParameterException(spec.commandLine(), option + " " + dir + " is not writable (" + reason(e) + ")");
         }
+    }
+
+    /** What went wrong in words: file system exceptions carry only the path as their message. */
+    private static String reason(Exception e) {
+        if (e instanceof FileAlreadyExistsException f) {
+            return f.getFile() + " exists and is not a directory";
+        }
+        if (e instanceof FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        if (e instanceof FileSystemException) {
+            return e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase();
+        }
+        return e.getMessage();
     }
 }

@@ -1,13 +1,16 @@
 package org.dfr.cli;
 
 import com.fasterxml.jackson.core.JacksonException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -95,6 +98,20 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--sample-period-millis", paramLabel = "P", description = "Power sampling period.")
     Long samplePeriodMillis;
 
+    /**
+     * {@code --out} must be a directory that can be written and holds nothing yet: the results of two
+     * experiments in one directory would mix (a runs.csv of one beside the settings of another).
+     */
+    private void requireFreshOutput() throws IOException {
+        CliFiles.requireWritableDirectory(spec, "--out", out);
+        try (Stream<Path> entries = Files.list(out)) {
+            if (entries.findAny().isPresent()) {
+                throw new ParameterException(spec.commandLine(), "--out " + out
+                        + " is not empty: give a new or empty directory, so that results of different experiments do not mix");
+            }
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -110,6 +127,9 @@ public final class ExperimentCommand implements Callable<Integer> {
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
                     : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
             if (config != null) {
+                if (!Files.isRegularFile(config) || !Files.isReadable(config)) {
+                    throw new IllegalArgumentException("--config " + config + ": no such readable file");
+                }
                 base = ExperimentSpec.read(config).orElse(base);
             }
             resolved = flags.orElse(base);
@@ -117,6 +137,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         } catch (IllegalArgumentException | JacksonException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        requireFreshOutput();
         List<Schedule.Entry> schedule = Schedule.of(resolved);
         out.printf(Locale.ROOT, "experiment %s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d runs"
                         + " (%d warm-up) -> %s%n", resolved.name(), resolved.kernel(), resolved.cells(),

@@ -123,6 +123,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
         checkpointCopies.validated(spec);
+        CliFiles.requireWritableTarget(spec, "--report", json);
         RunConfig base;
         try {
             base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -97,6 +98,12 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --idle-power-watts 40 --busy-power-watts 90"
                         + " --model-idle-clock-share 1.5", "--model-idle-clock-share 1.5"),
                 row("run --cells 37x29 --iterations 3 --report FILE/", "is a directory"),
+                // paths no user can write, root included (Files.isWritable says yes to root): refused before the work
+                row("run --cells 37x29 --iterations 3 --report /proc/dfr-report.json", "directory /proc is not writable"),
+                row("run --cells 37x29 --iterations 3 --report /proc/dfr-dir/r.json", "directory /proc/dfr-dir cannot be created"),
+                row("run --cells 37x29 --iterations 3 --checkpoint-dir /proc/dfr-ck", "--checkpoint-dir /proc/dfr-ck cannot be created"),
+                row("bench --report /proc/dfr-bench.json", "--report /proc/dfr-bench.json: directory /proc is not writable"),
+                row("bench-recovery --json /proc/dfr-bench.json", "--report /proc/dfr-bench.json: directory /proc is not writable"),
                 row("run --cells 37x29 --iterations 3 --colour red", "Unknown options: '--colour'"),
                 row("run --iterations 3", "Missing required option: '--cells"),
                 // campaign
@@ -135,9 +142,29 @@ class BadInputTest {
                         "--failure-iteration must be greater than --checkpoint-iteration 3"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-every 0",
                         "--checkpoint-interval must be at least 1 but was 0"),
+                // experiment
+                row("experiment --out FILE/x --sample-period-millis 0", "(--sample-period-millis) 0 is not allowed: give a period >= 1 ms"),
+                row("experiment --out FILE/x --config /no/such.yaml", "--config /no/such.yaml: no such readable file"),
+                row("experiment --out FILE/x --mode cloud", "(--mode) 'cloud' is not allowed: one of [embedded, processes]"),
+                row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
                 // kernels, unknown commands
                 row("kernels --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("frobnicate", "Unmatched argument at index 0: 'frobnicate'"));
+    }
+
+    @Test
+    void when_experimentOutHoldsFilesAlready_then_exit2AndNothingWrittenThere() throws Exception {
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(out.resolve("runs.csv"), "from an earlier experiment\n");
+
+        CliRun r = CliRun.of("experiment", "--out", out.toString(), "--repetitions", "1", "--warmups", "0");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("--out " + out + " is not empty: give a new or empty directory");
+        try (Stream<Path> left = Files.list(out)) {
+            assertThat(left).containsExactly(out.resolve("runs.csv"));
+        }
     }
 
     private static Arguments row(String args, String message) {

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
@@ -143,17 +145,31 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         if (variants.isEmpty()) {
             throw new IllegalArgumentException("give at least one variant");
         }
+        if (samplePeriodMillis != null && samplePeriodMillis < 1) {
+            throw new IllegalArgumentException("samplePeriodMillis (--sample-period-millis) " + samplePeriodMillis
+                    + " is not allowed: give a period >= 1 ms");
+        }
         model();
         for (Variant v : variants) {
             config(v, sysfsRoot == null ? null : Path.of(sysfsRoot), null);
         }
     }
 
+    private static Mode mode(String name) {
+        for (Mode m : Mode.values()) {
+            if (m.name().equalsIgnoreCase(name)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("mode (--mode) '" + name + "' is not allowed: one of "
+                + Arrays.stream(Mode.values()).map(m -> m.name().toLowerCase(Locale.ROOT)).toList());
+    }
+
     /** @return the run configuration of {@code variant} */
     public RunConfig config(Variant variant, Path sysfs, Path journals) {
         RunConfig config = RunConfig.of(KernelChoice.of(kernel), cells, ranksGrid, iterations, checkpointEvery)
                 .withRanksPerHost(ranksPerHost)
-                .withMode(Mode.valueOf(mode.toUpperCase()))
+                .withMode(mode(mode))
                 .withStrategy(variant.strategy())
                 .withFaults(kills(), List.of(), Set.of())
                 .withSamplePeriodMillis(samplePeriodMillis);
