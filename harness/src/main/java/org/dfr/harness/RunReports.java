@@ -52,17 +52,18 @@ public final class RunReports {
         long cells = setup.cellCount();
         int iterationsRun = outcome.iterationsRun();
         List<RunReport.Recovery> recoveries = new ArrayList<>();
-        Map<Integer, Long> detectionByIteration = new TreeMap<>();
+        List<KillDetections.Detected> detected = new ArrayList<>();
         List<FailureRecord> failureRecords = outcome.failureRecords().stream().map(FailureRecord::fromJson).toList();
         for (String json : outcome.recoveryRecords()) {
             RecoveryRecord r = RecoveryRecord.fromJson(json);
             Long detectedAt = r.detectedAtMillis();
             Long decidedAt = r.decidedAtMillis();
             Long resumedAt = r.resumedAtMillis();
-            Long killedAt = killAnsweredBy(failureRecords, r.failureIteration());
-            Long detection = detectedAt != null && killedAt != null ? Math.max(0, detectedAt - killedAt) : null;
-            if (detection != null) {
-                detectionByIteration.putIfAbsent(r.failureIteration(), detection);
+            Long detection = null;
+            if (detectedAt != null) {
+                KillDetections.Detected d = new KillDetections.Detected(r.deadRanks(), detectedAt);
+                detected.add(d);
+                detection = KillDetections.ofRecovery(failureRecords, d);
             }
             recoveries.add(new RunReport.Recovery(r.epoch(), label(r.strategy()), label(r.effectiveStrategy()),
                     r.deadRanks(), r.lostPartitions(), r.checkpointIteration(), r.failureIteration(),
@@ -81,8 +82,12 @@ public final class RunReports {
             List<Integer> ranks = new ArrayList<>(old == null ? List.of() : old.ranks());
             ranks.add(f.rank());
             ranks.sort(null);
-            failures.put(key, new RunReport.Failure(ranks, iteration, point,
-                    iteration > 0 ? detectionByIteration.get(iteration) : null));
+            // ranks killed together: death to the first survivor knowing of the first of them
+            Long detection = iteration > 0 ? KillDetections.ofKill(f, detected) : null;
+            if (old != null && old.detectionMillis() != null && (detection == null || old.detectionMillis() < detection)) {
+                detection = old.detectionMillis();
+            }
+            failures.put(key, new RunReport.Failure(ranks, iteration, point, detection));
         }
         List<RunReport.RankActivity> ranks = new ArrayList<>();
         for (RankStats s : outcome.rankStats()) {
@@ -125,21 +130,6 @@ public final class RunReports {
         return new RunReport.CheckpointInterval(d.mtbfSeconds(), d.checkpointMillis(), d.copyMillis(),
                 d.replicationMillis(), d.iterationMillis(), d.youngIterations(), d.interval(), d.decidedAtIteration(),
                 d.rank());
-    }
-
-    /**
-     * The death a recovery answers: the latest kill at or before its failure iteration (with several
-     * failures in a run, the earlier ones were answered by earlier recoveries).
-     */
-    private static Long killAnsweredBy(List<FailureRecord> failures, int failureIteration) {
-        Long chosen = null;
-        for (FailureRecord f : failures) {
-            long at = f.killedAtMillis();
-            if (f.iteration() <= failureIteration && (chosen == null || at > chosen)) {
-                chosen = at;
-            }
-        }
-        return chosen;
     }
 
     /** The report's name of a strategy; empty when the recovery could not decide one. */
