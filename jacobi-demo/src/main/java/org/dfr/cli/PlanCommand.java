@@ -49,6 +49,9 @@ import picocli.CommandLine.Spec;
                 "  dfr plan --kernel graph-jacobi --cells 10000 --grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4"})
 public final class PlanCommand implements Callable<Integer> {
 
+    /** Most levels times partitions a plan lists (at most about 1 GB of JSON, which Jackson can still write). */
+    static final long MAX_LEVEL_ENTRIES = 120_000_000L;
+
     /** Ranks per node in the paper's runs (8 ranks on 4 nodes): the default node count is partitions / 2. */
     static final int DEFAULT_PARTITIONS_PER_NODE = 2;
     /** 5 years, a common per-node MTBF assumption in exascale resilience studies. */
@@ -200,6 +203,14 @@ public final class PlanCommand implements Callable<Integer> {
         if (failureIteration <= checkpointIteration) {
             throw usage("--failure-iteration must be greater than --checkpoint-iteration " + checkpointIteration
                     + " but was " + failureIteration);
+        }
+        long levelCells = (long) (failureIteration - checkpointIteration) * analyzer.partitionCount();
+        if (levelCells > MAX_LEVEL_ENTRIES) {
+            // the plan lists every level's partitions: beyond this it takes gigabytes and minutes, then cannot print
+            throw usage("--failure-iteration " + failureIteration + " minus --checkpoint-iteration " + checkpointIteration
+                    + " is " + (failureIteration - checkpointIteration) + " levels of up to " + analyzer.partitionCount()
+                    + " partitions: at most " + MAX_LEVEL_ENTRIES + " entries are planned (levels times partitions);"
+                    + " use --expected for the costs over an interval");
         }
         RecoveryPlan plan = analyzer.plan(lost, checkpointIteration, failureIteration);
         if (json) {

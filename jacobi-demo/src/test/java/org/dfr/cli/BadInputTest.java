@@ -147,6 +147,8 @@ class BadInputTest {
                 row("experiment --out FILE/x --config /no/such.yaml", "--config /no/such.yaml: no such readable file"),
                 row("experiment --out FILE/x --mode cloud", "(--mode) 'cloud' is not allowed: one of [embedded, processes]"),
                 row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",
+                        "is 2000000000 levels of up to 8 partitions: at most 120000000 entries are planned"),
                 // kernels, unknown commands
                 row("kernels --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("frobnicate", "Unmatched argument at index 0: 'frobnicate'"));

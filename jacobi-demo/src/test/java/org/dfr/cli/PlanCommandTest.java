@@ -70,6 +70,18 @@ class PlanCommandTest {
     }
 
     @Test
+    void when_manyIterationsAreLost_then_the50FirstLevelsArePrintedAndTheRestNamed() {
+        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "1001");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().lines().filter(l -> l.startsWith("  level "))).hasSize(50);
+        assertThat(r.out()).contains("  level 50 (iteration 50, distance <= 950)")
+                .contains("  ... levels 51..1000 not shown (--json lists every level)")
+                .contains("recomputed work: ");
+    }
+
+    @Test
     void when_1dGridWrittenEitherWay_then_samePlan() throws Exception {
         CliRun a = run("plan", "--layout", "1d", "--grid", "9", "--lost", "4", "--checkpoint-iteration", "2",
                 "--failure-iteration", "6", "--json");

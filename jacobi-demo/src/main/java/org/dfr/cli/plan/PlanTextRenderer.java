@@ -11,6 +11,8 @@ public final class PlanTextRenderer {
 
     /** Id lists longer than this are cut short; {@code --json} has them all. */
     static final int MAX_IDS_SHOWN = 32;
+    /** Level lines printed; a plan over thousands of lost iterations would print thousands. */
+    static final int MAX_LEVELS_SHOWN = 50;
 
     private PlanTextRenderer() {
     }
@@ -24,9 +26,12 @@ public final class PlanTextRenderer {
                 + ": m = " + m + " lost iteration" + (m == 1 ? "" : "s")
                 + (m == 0 ? " (the lost partitions only reload their checkpoint)" : ", recomputed as iterations "
                 + (c + 1) + ".." + (c + m)));
-        for (int k = 1; k <= m; k++) {
+        for (int k = 1; k <= Math.min(m, MAX_LEVELS_SHOWN); k++) {
             out.println(String.format(Locale.ROOT, "  level %d (iteration %d, distance <= %d): %d partition%s %s",
                     k, c + k, m - k, plan.levelSize(k), plan.levelSize(k) == 1 ? "" : "s", idList(plan.level(k))));
+        }
+        if (m > MAX_LEVELS_SHOWN) {
+            out.println("  ... levels " + (MAX_LEVELS_SHOWN + 1) + ".." + m + " not shown (--json lists every level)");
         }
         long dfr = plan.recomputedPartitionIterations();
         long global = plan.globalRollbackPartitionIterations();
