@@ -1,12 +1,19 @@
 package org.dfr.cli;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.dfr.harness.Provenance;
 import org.dfr.harness.RankProcessMain;
 import org.dfr.power.freq.LeftoverJournals;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Help.Column;
+import picocli.CommandLine.Help.TextTable;
+import picocli.CommandLine.Model.UsageMessageSpec;
 
 /**
  * The {@code dfr} command line: one subcommand class per job.
@@ -57,7 +64,41 @@ public final class DfrMain implements Runnable {
         CommandLine cl = new CommandLine(new DfrMain());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(DfrMain::oneLineUsageError);
+        cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, DfrMain::commandList);
         return cl;
+    }
+
+    /**
+     * The commands with the first sentence of each one's description: picocli's own list shows the first
+     * line of the description array, which for most commands ends mid-sentence ("... and writes").
+     */
+    static String commandList(CommandLine.Help help) {
+        Map<CommandLine, String> names = new LinkedHashMap<>();
+        help.commandSpec().subcommands().values().forEach(sub -> names.computeIfAbsent(sub,
+                c -> String.join(", ", c.getCommandSpec().names())));
+        if (names.isEmpty()) {
+            return "";
+        }
+        int nameWidth = 2 + names.values().stream().mapToInt(String::length).max().orElse(0) + 2;
+        int width = help.commandSpec().usageMessage().width();
+        TextTable table = TextTable.forColumns(help.colorScheme(),
+                new Column(nameWidth, 2, Column.Overflow.SPAN),
+                new Column(Math.max(20, width - nameWidth), 2, Column.Overflow.WRAP));
+        names.forEach((sub, name) -> table.addRowValues(name, summary(sub.getCommandSpec().usageMessage())));
+        return table.toString();
+    }
+
+    private static final Pattern SENTENCE_END = Pattern.compile("(?<!\\.)\\.(?!\\.)(\\s|$)");
+
+    /** The header if there is one, else the description's first sentence. */
+    static String summary(UsageMessageSpec usage) {
+        if (usage.header().length > 0) {
+            return usage.header()[0];
+        }
+        String text = String.join(" ", usage.description()).replaceAll("\\s+", " ").trim();
+        // the first full stop that ends a sentence, not one of an ellipsis ("dfr run ... --option")
+        Matcher end = SENTENCE_END.matcher(text);
+        return end.find() ? text.substring(0, end.start() + 1) : text;
     }
 
     /**

@@ -21,6 +21,22 @@ import picocli.CommandLine.Parameters;
 class HelpTextTest {
 
     @Test
+    void when_theTopLevelHelpIsShown_then_everyCommandIsSummedUpInWholeSentences() {
+        String help = DfrMain.commandLine().getUsageMessage(CommandLine.Help.Ansi.OFF);
+        String commands = help.substring(help.indexOf("Commands:"));
+
+        for (CommandLine sub : DfrMain.commandLine().getSubcommands().values()) {
+            String summary = DfrMain.summary(sub.getCommandSpec().usageMessage());
+            assertThat(summary).as(sub.getCommandName()).endsWith(".");
+            assertThat(commands.replaceAll("\\s+", " ")).as(sub.getCommandName()).contains(summary);
+        }
+        assertThat(commands.replaceAll("\\s+", " "))
+                .contains("rank, dfr-rank One rank of a processes-mode run: started by the dfr launcher, or by hand,"
+                        + " ssh, srun or mpirun on each host of a cluster with the configuration `dfr run ..."
+                        + " --write-rank-config FILE` wrote.");
+    }
+
+    @Test
     void when_anyCommandsHelpIsShown_then_everyDescriptionIsAValidFormat() {
         List<String> broken = new ArrayList<>();
         int checked = 0;
