@@ -116,6 +116,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ExperimentSpec resolved;
+        if (sysfsRoot != null && Boolean.TRUE.equals(fakeSysfs)) {
+            throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot
+                    + " and --fake-sysfs exclude each other: give the tree to use, or let the experiment make fake ones");
+        }
         try {
             ExperimentSpec flags = new ExperimentSpec(null, kernel, sizes("--cells", cells), sizes("--ranks-grid", ranksGrid),
                     iterations, checkpointEvery, fail, mode, ranksPerHost,

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
@@ -203,6 +205,25 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--reference", description = "Run the plain sequential implementation instead and print its digest.")
     boolean reference;
 
+    /**
+     * Fault options that would do nothing are refused, not silently dropped: a rank dies once (its replacement
+     * has another id), and a failure during recovery needs a recovery.
+     */
+    private void requireMeaningfulFaults() {
+        Map<Integer, FaultPlan.Kill> firstKill = new HashMap<>();
+        for (FaultPlan.Kill k : fail) {
+            FaultPlan.Kill earlier = firstKill.putIfAbsent(k.rank(), k);
+            if (earlier != null && k.pauseMillis() == 0 && earlier.pauseMillis() == 0) {
+                throw new ParameterException(spec.commandLine(), "--fail kills rank " + k.rank() + " twice (at iterations "
+                        + earlier.iteration() + " and " + k.iteration() + "): a rank dies once; its replacement has another id");
+            }
+        }
+        if (!failDuringRecovery.isEmpty() && fail.isEmpty() && failHost.isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--fail-during-recovery " + failDuringRecovery.get(0)
+                    + " needs a recovery to fail in: give --fail RANK@ITER or --fail-host HOST@ITER too");
+        }
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -230,6 +251,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
+        requireMeaningfulFaults();
         checkpointCopies.validated(spec);
         if (reference) {
             return runReference(out, config);

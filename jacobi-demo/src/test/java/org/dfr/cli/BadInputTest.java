@@ -75,6 +75,10 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --fail 1-2", "expected RANK@ITER"),
                 row("run --cells 37x29 --iterations 3 --fail-host 4@2", "host 4 does not exist; hosts are 0..3"),
                 row("run --cells 37x29 --iterations 3 --fail-during-recovery 12", "--fail-during-recovery 12: ranks are 0..7"),
+                row("run --cells 37x29 --iterations 6 --fail 1@2 --fail 1@4",
+                        "--fail kills rank 1 twice (at iterations 2 and 4): a rank dies once"),
+                row("run --cells 37x29 --iterations 6 --fail-during-recovery 3",
+                        "--fail-during-recovery 3 needs a recovery to fail in: give --fail RANK@ITER or --fail-host HOST@ITER too"),
                 row("run --cells 37x29 --iterations 3 --spares -1", "spares must be >= 0, got -1"),
                 row("run --cells 37x29 --iterations 3 --ranks-per-host 0", "ranksPerHost must be >= 1, got 0"),
                 // run: names and values
@@ -147,6 +151,7 @@ class BadInputTest {
                 row("experiment --out FILE/x --config /no/such.yaml", "--config /no/such.yaml: no such readable file"),
                 row("experiment --out FILE/x --mode cloud", "(--mode) 'cloud' is not allowed: one of [embedded, processes]"),
                 row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
+                row("experiment --out FILE/x --sysfs-root /sys --fake-sysfs", "--sysfs-root /sys and --fake-sysfs exclude each other"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",
                         "is 2000000000 levels of up to 8 partitions: at most 120000000 entries are planned"),
                 // kernels, unknown commands
