@@ -42,6 +42,8 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
      */
     public IdleHostCapping(RunSpec spec, Path sysfsRoot, Set<Integer> hosts, Path journalDirectory) {
         this.spec = spec;
+        // one line per reason, naming its hosts: the same missing cpufreq on every host of a machine is one fact
+        Map<String, Set<Integer>> cannotCap = new LinkedHashMap<>();
         for (int host : hosts) {
             Path root = perHostRoot(sysfsRoot, host);
             SysfsRoot sysfs = SysfsRoot.of(root);
@@ -63,10 +65,13 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
             roots.put(host, root);
             arbiters.put(host, new HostCapArbiter(ranks, controller));
             if (!controller.canCap()) {
-                LOG.warn("host {}: frequency capping requested but not possible on {}: {}", host, root,
-                        controller.capabilities());
+                String reason = controller.capabilities().reason();
+                cannotCap.computeIfAbsent("sysfs root " + root + ": " + (reason == null ? "no controllable cpufreq policy" : reason),
+                        k -> new TreeSet<>()).add(host);
             }
         }
+        cannotCap.forEach((reason, which) -> LOG.warn("frequency capping requested but not possible on host{} {} ({});"
+                + " the run goes on without capping", which.size() == 1 ? "" : "s", which, reason));
     }
 
     /** The sysfs root of a host: {@code root/hostN} when such directories exist, else {@code root}. */
