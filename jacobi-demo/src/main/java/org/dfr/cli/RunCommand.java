@@ -563,7 +563,11 @@ public final class RunCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "iterations/s:    %.1f%n", r.iterationsPerSecond());
         out.printf(Locale.ROOT, "cell updates/s:  %.3e%n", r.cellUpdatesPerSecond());
         if (r.energy() != null) {
-            out.println("energy source:   " + r.energy().get("source"));
+            Object source = r.energy().get("source");
+            Object detail = r.energy().get("detail");
+            // without a meter, say why here and not only in the report (dfr power status has the whole story)
+            out.println("energy source:   " + source + ("none".equals(source) && detail != null
+                    ? " (" + String.valueOf(detail).replaceAll(";\\s*$", "") + ")" : ""));
         }
     }
 
