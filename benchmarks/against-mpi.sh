@@ -89,19 +89,26 @@ for i, (m, d) in enumerate(zip(mpi, dfr), 1):
           f"dfr {d_ff:.1f} / {d_k:.1f} s, MPI {m_ff:.1f} / {m_k:.1f} s; digests {'equal' if same else 'DIFFER'}")
 for l in ckpt:
     if l.startswith("round "):
-        ms = number(r"dfr / MPI ([\d.]+)", l)
-        mi = number(r"per checkpoint \d+ ms \(([\d.-]+) iterations\); dfr", l)
-        di = number(r"dfr iteration [\d.]+ ms, per checkpoint -?\d+ ms \(([\d.-]+) iterations\)", l)
+        ms = number(r"dfr / MPI (-?[\d.]+)", l)
+        mi = number(r"per checkpoint -?\d+ ms \((-?[\d.]+) iterations\); dfr", l)
+        di = number(r"dfr iteration [\d.]+ ms, per checkpoint -?\d+ ms \((-?[\d.]+) iterations\)", l)
         ratios["checkpoint (ms)"].append(ms)
         ratios["checkpoint (iterations)"].append(di / mi if di is not None and mi else None)
-mpi_t = [float(l.split()[2]) for l in tput if l.startswith("mpi 2x4 ")]
-dfr_t = [float(l.split()[2]) for l in tput if l.startswith("dfr 2x4p ")]
+def figure(line):
+    # a run that failed prints its label and nothing after it
+    parts = line.split()
+    try:
+        return float(parts[2]) if len(parts) > 2 else None
+    except ValueError:
+        return None
+mpi_t = [figure(l) for l in tput if l.startswith("mpi 2x4 ")]
+dfr_t = [figure(l) for l in tput if l.startswith("dfr 2x4p ")]
 for m, d in zip(mpi_t, dfr_t):
-    ratios["throughput"].append(d / m)
+    ratios["throughput"].append(d / m if m and d is not None else None)
 print("medians over the rounds, dfr (processes mode) / MPI:")
 for name, values in ratios.items():
     med = median(values)
     if med is not None:
-        shown = ", ".join(f"{v:.2f}" for v in values if v is not None)
+        shown = ", ".join("-" if v is None else f"{v:.2f}" for v in values)
         print(f"  {name:24s} {med:.2f}   (rounds: {shown})")
 PY
