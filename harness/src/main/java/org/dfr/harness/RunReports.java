@@ -82,7 +82,8 @@ public final class RunReports {
             List<Integer> ranks = new ArrayList<>(old == null ? List.of() : old.ranks());
             ranks.add(f.rank());
             ranks.sort(null);
-            // ranks killed together: death to the first survivor knowing of the first of them
+            // ranks killed together: the smallest of their detections, from the last of them to die, as a
+            // recovery's own detection counts from the latest kill before it
             Long detection = iteration > 0 ? KillDetections.ofKill(f, detected) : null;
             if (old != null && old.detectionMillis() != null && (detection == null || old.detectionMillis() < detection)) {
                 detection = old.detectionMillis();

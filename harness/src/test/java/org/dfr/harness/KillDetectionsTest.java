@@ -50,6 +50,16 @@ class KillDetectionsTest {
     }
 
     @Test
+    void when_theDyingRanksClockRunsAheadOfTheSurvivors_then_itsKillIsStillTheOneAnswered() {
+        // rank 6's host stamps its kill 10 ms after the survivor saw it: not the unrelated kill of rank 3
+        FailureRecord lateStamp = new FailureRecord(6, 9, "ITERATION_START", 5030);
+        List<FailureRecord> kills = List.of(RANK1, RANK3, lateStamp);
+
+        assertThat(KillDetections.ofRecovery(kills, EPOCH3)).isZero();
+        assertThat(KillDetections.ofKill(lateStamp, List.of(EPOCH1, EPOCH2, EPOCH3))).isZero();
+    }
+
+    @Test
     void when_theDeadRankWasNotKilledByThePlan_then_theLatestKillBeforeTheDetectionIsTaken() {
         Detected lostOtherwise = new Detected(List.of(7), 1350);
 
