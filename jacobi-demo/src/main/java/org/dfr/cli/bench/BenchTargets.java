@@ -1,5 +1,6 @@
 package org.dfr.cli.bench;
 
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 
@@ -16,6 +17,9 @@ public final class BenchTargets {
 
     /** The sequential kernel should reach this fraction of the memory-bandwidth bound. */
     public static final double MIN_BANDWIDTH_FRACTION = 0.7;
+
+    /** The grid the C + MPI figures were measured on (with jacobi2d5). */
+    public static final List<Integer> MPI_REFERENCE_CELLS = List.of(4096, 4096);
 
     private BenchTargets() {
     }
