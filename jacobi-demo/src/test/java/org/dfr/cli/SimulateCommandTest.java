@@ -31,6 +31,18 @@ class SimulateCommandTest {
     }
 
     @Test
+    void when_theSweptIntervalsAllLieOnOneSideOfTheOptimum_then_theOptimumIsSaidToBeAtTheEdge(@TempDir Path dir) {
+        CliRun r = CliRun.of("simulate", "--preset", "custom", "--nodes", "16", "--dimensions", "1", "--seeds", "2",
+                "--iterations", "120", "--mtbf-hours", "2", "--checkpoint-sweep", "1,2", "--checkpoint-sweep-nodes", "16",
+                "--out", dir.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        // two intervals: whichever is best is one of the two ends
+        assertThat(r.out()).containsPattern("simulated optimum K=[12] \\([^)]*\\) at the edge of the sweep 1\\.\\.2"
+                + " \\(widen --checkpoint-sweep\\)");
+    }
+
+    @Test
     void when_aKernelIsSimulated_then_everyStrategyIsCompared_andDfrRecomputesLessThanGlobal() {
         CliRun r = CliRun.of("simulate", "--kernel", "heat1d3", "--cells", "400", "--ranks-grid", "100", "--seeds", "2",
                 "--iterations", "300", "--mtbf-hours", "5");

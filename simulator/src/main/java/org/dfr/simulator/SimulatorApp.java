@@ -125,9 +125,14 @@ public final class SimulatorApp {
             for (String s : strategies) {
                 CheckpointOptimum o = CheckpointOptimum.of(s, intervalPoints, timing, failures);
                 optima.add(o);
-                out.printf(Locale.ROOT, "  checkpoint interval, %d nodes, %s: simulated optimum K=%d (%.4g h); Young/Daly %.4g s = %.3g iterations%n",
-                        layout.nodes(), s, o.simulatedBestK(), o.simulatedBestRuntimeHours(), o.youngDalySeconds(),
-                        o.youngDalyIterations());
+                // an optimum at either end of the sweep may lie beyond it: say so rather than let it pass for the optimum
+                int lowest = ks.stream().mapToInt(Integer::intValue).min().orElseThrow();
+                int highest = ks.stream().mapToInt(Integer::intValue).max().orElseThrow();
+                boolean atEdge = ks.size() > 1 && (o.simulatedBestK() == lowest || o.simulatedBestK() == highest);
+                out.printf(Locale.ROOT, "  checkpoint interval, %d nodes, %s: simulated optimum K=%d (%.4g h)%s; Young/Daly %.4g s = %.3g iterations%n",
+                        layout.nodes(), s, o.simulatedBestK(), o.simulatedBestRuntimeHours(),
+                        atEdge ? " at the edge of the sweep " + lowest + ".." + highest + " (widen --checkpoint-sweep)" : "",
+                        o.youngDalySeconds(), o.youngDalyIterations());
             }
             files.add(write(dir.resolve("checkpoint-interval.csv"), PointSummary.class, intervalPoints));
             files.add(write(dir.resolve("checkpoint-optimum.csv"), CheckpointOptimum.class, optima));
