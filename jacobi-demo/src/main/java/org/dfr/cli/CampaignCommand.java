@@ -143,6 +143,10 @@ public final class CampaignCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (checkpointEvery < 1) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-every " + checkpointEvery
+                    + " is not allowed: give a number of iterations >= 1");
+        }
         if (trials < 1) {
             throw new ParameterException(spec.commandLine(), "--trials must be >= 1, got " + trials);
         }

@@ -204,11 +204,12 @@ public final class PlanCommand implements Callable<Integer> {
             throw usage("--failure-iteration must be greater than --checkpoint-iteration " + checkpointIteration
                     + " but was " + failureIteration);
         }
-        long levelCells = (long) (failureIteration - checkpointIteration) * analyzer.partitionCount();
+        long levels = (long) failureIteration - 1 - checkpointIteration;
+        long levelCells = levels * analyzer.partitionCount();
         if (levelCells > MAX_LEVEL_ENTRIES) {
             // the plan lists every level's partitions: beyond this it takes gigabytes and minutes, then cannot print
             throw usage("--failure-iteration " + failureIteration + " minus --checkpoint-iteration " + checkpointIteration
-                    + " is " + (failureIteration - checkpointIteration) + " levels of up to " + analyzer.partitionCount()
+                    + " makes " + levels + " levels of up to " + analyzer.partitionCount()
                     + " partitions: at most " + MAX_LEVEL_ENTRIES + " entries are planned (levels times partitions);"
                     + " use --expected for the costs over an interval");
         }
@@ -270,6 +271,12 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private EnergyModel energyModel(int partitionCount) {
+        if (nodes != null && nodes < 1) {
+            throw usage("--nodes " + nodes + " is not allowed: give 1 or more");
+        }
+        if (idlePowerWatts > busyPowerWatts) {
+            throw usage("--idle-power-watts " + idlePowerWatts + " is not allowed above --busy-power-watts " + busyPowerWatts);
+        }
         int nodeCount = nodes != null ? nodes : Math.max(1, partitionCount / DEFAULT_PARTITIONS_PER_NODE);
         try {
             return new EnergyModel(nodeCount, nodeMtbfSeconds, iterationSeconds, busyPowerWatts, idlePowerWatts);

@@ -209,13 +209,15 @@ public final class RunCommand implements Callable<Integer> {
      * Fault options that would do nothing are refused, not silently dropped: a rank dies once (its replacement
      * has another id), and a failure during recovery needs a recovery.
      */
-    private void requireMeaningfulFaults() {
+    private void requireMeaningfulFaults(RunConfig config) {
         Map<Integer, FaultPlan.Kill> firstKill = new HashMap<>();
-        for (FaultPlan.Kill k : fail) {
+        // --fail-host expanded to its ranks: a host's rank given to --fail as well dies once too
+        for (FaultPlan.Kill k : config.faultPlan().kills()) {
             FaultPlan.Kill earlier = firstKill.putIfAbsent(k.rank(), k);
-            if (earlier != null && k.pauseMillis() == 0 && earlier.pauseMillis() == 0) {
-                throw new ParameterException(spec.commandLine(), "--fail kills rank " + k.rank() + " twice (at iterations "
-                        + earlier.iteration() + " and " + k.iteration() + "): a rank dies once; its replacement has another id");
+            if (earlier != null) {
+                throw new ParameterException(spec.commandLine(), "rank " + k.rank() + " is killed twice (at iterations "
+                        + earlier.iteration() + " and " + k.iteration() + ", by --fail or --fail-host): a rank dies once;"
+                        + " its replacement has another id");
             }
         }
         if (!failDuringRecovery.isEmpty() && fail.isEmpty() && failHost.isEmpty()) {
@@ -238,6 +240,12 @@ public final class RunCommand implements Callable<Integer> {
             mode = Mode.PROCESSES;
             hostAddresses = ssh.hosts();
         }
+        if (ranksPerHost < 1) {
+            throw new ParameterException(spec.commandLine(), "--ranks-per-host " + ranksPerHost + " is not allowed: give 1 or more");
+        }
+        if (spares < 0) {
+            throw new ParameterException(spec.commandLine(), "--spares " + spares + " is not allowed: give 0 or more");
+        }
         boolean autoInterval = AUTO.equals(checkpointEvery);
         int interval = autoInterval ? iterations : checkpointInterval();
         checkMtbf(autoInterval);
@@ -251,7 +259,7 @@ public final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        requireMeaningfulFaults();
+        requireMeaningfulFaults(config);
         checkpointCopies.validated(spec);
         if (reference) {
             return runReference(out, config);

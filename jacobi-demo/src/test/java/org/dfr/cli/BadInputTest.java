@@ -76,11 +76,13 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --fail-host 4@2", "host 4 does not exist; hosts are 0..3"),
                 row("run --cells 37x29 --iterations 3 --fail-during-recovery 12", "--fail-during-recovery 12: ranks are 0..7"),
                 row("run --cells 37x29 --iterations 6 --fail 1@2 --fail 1@4",
-                        "--fail kills rank 1 twice (at iterations 2 and 4): a rank dies once"),
+                        "rank 1 is killed twice (at iterations 2 and 4, by --fail or --fail-host): a rank dies once"),
+                row("run --cells 37x29 --iterations 6 --fail-host 0@2 --fail 1@5",
+                        "rank 1 is killed twice (at iterations 5 and 2, by --fail or --fail-host)"),
                 row("run --cells 37x29 --iterations 6 --fail-during-recovery 3",
                         "--fail-during-recovery 3 needs a recovery to fail in: give --fail RANK@ITER or --fail-host HOST@ITER too"),
-                row("run --cells 37x29 --iterations 3 --spares -1", "spares must be >= 0, got -1"),
-                row("run --cells 37x29 --iterations 3 --ranks-per-host 0", "ranksPerHost must be >= 1, got 0"),
+                row("run --cells 37x29 --iterations 3 --spares -1", "--spares -1 is not allowed: give 0 or more"),
+                row("run --cells 37x29 --iterations 3 --ranks-per-host 0", "--ranks-per-host 0 is not allowed: give 1 or more"),
                 // run: names and values
                 row("run --cells 37x29 --iterations 3 --mode cloud", "but was 'cloud'"),
                 row("run --cells 37x29 --iterations 3 --strategy local", "'local' is not a strategy: allowed are global, dfr"),
@@ -112,6 +114,7 @@ class BadInputTest {
                 row("run --iterations 3", "Missing required option: '--cells"),
                 // campaign
                 row("campaign --trials 0", "--trials must be >= 1, got 0"),
+                row("campaign --checkpoint-every 0", "--checkpoint-every 0 is not allowed: give a number of iterations >= 1"),
                 row("campaign --max-seconds 0", "--max-seconds must be >= 1, got 0"),
                 row("campaign --kernel any --cells 9x9", "--kernel any draws kernels"),
                 row("campaign --kernel heat3d7 --cells 9x9", "kernel heat3d7 takes 3 axes"),
@@ -153,7 +156,11 @@ class BadInputTest {
                 row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
                 row("experiment --out FILE/x --sysfs-root /sys --fake-sysfs", "--sysfs-root /sys and --fake-sysfs exclude each other"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",
-                        "is 2000000000 levels of up to 8 partitions: at most 120000000 entries are planned"),
+                        "makes 1999999999 levels of up to 8 partitions: at most 120000000 entries are planned"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --nodes 0",
+                        "--nodes 0 is not allowed: give 1 or more"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --idle-power-watts 200",
+                        "--idle-power-watts 200.0 is not allowed above --busy-power-watts"),
                 // kernels, unknown commands
                 row("kernels --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("frobnicate", "Unmatched argument at index 0: 'frobnicate'"));

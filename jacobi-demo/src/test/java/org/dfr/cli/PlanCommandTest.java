@@ -190,7 +190,7 @@ class PlanCommandTest {
         assertUsageError(new String[] {"--layout", "global", "--periodic", "--grid", "4", "--lost", "1",
                 "--checkpoint-iteration", "0", "--failure-iteration", "3"}, "--periodic");
         assertUsageError(new String[] {"--layout", "2d5", "--grid", "2x4", "--expected", "--checkpoint-interval", "3",
-                "--idle-power-watts", "150"}, "idlePowerWatts", "150");
+                "--idle-power-watts", "150"}, "--idle-power-watts 150.0 is not allowed above --busy-power-watts");
     }
 
     private static void assertUsageError(String[] args, String... messageParts) {

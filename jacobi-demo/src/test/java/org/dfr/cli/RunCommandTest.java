@@ -63,6 +63,11 @@ class RunCommandTest {
             assertThat(json.has(field)).as("report field %s", field).isTrue();
         }
         assertThat(json.get("energy").get("source").asText()).isIn("none", "model", "rapl", "perf");
+        // without a meter the console says why, as the report's detail does
+        String source = json.get("energy").get("source").asText();
+        String detail = json.get("energy").get("detail").asText();
+        assertThat(r.out()).contains("energy source:   " + source
+                + ("none".equals(source) ? " (" + detail.replaceAll(";\\s*$", "") + ")" : ""));
         try (var files = Files.list(report.getParent())) {
             assertThat(files).as("no temporary file left next to the report").containsExactly(report);
         }

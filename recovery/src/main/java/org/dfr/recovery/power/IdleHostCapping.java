@@ -66,7 +66,8 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
             arbiters.put(host, new HostCapArbiter(ranks, controller));
             if (!controller.canCap()) {
                 String reason = controller.capabilities().reason();
-                cannotCap.computeIfAbsent("sysfs root " + root + ": " + (reason == null ? "no controllable cpufreq policy" : reason),
+                String why = reason == null || reason.isBlank() ? "no controllable cpufreq policy" : reason;
+                cannotCap.computeIfAbsent(why.contains(root.toString()) ? why : "sysfs root " + root + ": " + why,
                         k -> new TreeSet<>()).add(host);
             }
         }
