@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dfr side by side with the C + MPI peer (classic checkpoint/restart), interleaved, in one command.
 #
-#   benchmarks/against-mpi.sh [PEER_DIR=../shared/peers/mpi-jacobi] [N=2048] [ITERS=60] [K=10] [KILL=1@15] [ROUNDS=3]
+#   benchmarks/against-mpi.sh PEER_DIR [N=2048] [ITERS=60] [K=10] [KILL=1@15] [ROUNDS=3]
 #                             [CKPT_N=4096] [CKPT_ITERS=600]
 #
 # Builds the peer in a scratch copy with its own setup.sh (installs MPICH or Open MPI where the machine
@@ -20,7 +20,7 @@
 # start-up of 8 JVMs, which varies by seconds: kill to caught up is the figure that compares.
 set -u
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PEER=${1:-$ROOT/../shared/peers/mpi-jacobi}; N=${2:-2048}; IT=${3:-60}; K=${4:-10}; KILL=${5:-1@15}; R=${6:-3}
+PEER=${1:-${DFR_MPI_PEER:-}}; N=${2:-2048}; IT=${3:-60}; K=${4:-10}; KILL=${5:-1@15}; R=${6:-3}
 CKPT_N=${7:-4096}; CKPT_IT=${8:-600}
 for v in "$N" "$IT" "$K" "$R" "$CKPT_N"; do
   if ! [[ "$v" =~ ^[1-9][0-9]*$ ]]; then

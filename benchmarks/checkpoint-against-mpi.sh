@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The loop overhead of one checkpoint, dfr (processes mode) side by side with the C + MPI peer, interleaved.
 #
-#   benchmarks/checkpoint-against-mpi.sh [PEER_DIR=../shared/peers/mpi-jacobi] [N=4096] [ITERS=600] [K=10] [ROUNDS=3]
+#   benchmarks/checkpoint-against-mpi.sh PEER_DIR [N=4096] [ITERS=600] [K=10] [ROUNDS=3]
 #
 # Builds the peer in a scratch copy with its own setup.sh (exit code 3 with a note where MPI cannot be installed).
 # Per round four runs on 2x4 ranks: the peer without and with --checkpoint-every K (files in a scratch directory),
@@ -10,7 +10,7 @@
 # checkpoints in the loop), and dfr / MPI in ms.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PEER=${1:-$ROOT/../shared/peers/mpi-jacobi}; N=${2:-4096}; IT=${3:-600}; K=${4:-10}; R=${5:-3}
+PEER=${1:-${DFR_MPI_PEER:-}}; N=${2:-4096}; IT=${3:-600}; K=${4:-10}; R=${5:-3}
 for v in "$N" "$IT" "$K" "$R"; do
   if ! [[ "$v" =~ ^[1-9][0-9]*$ ]]; then
     echo "checkpoint-against-mpi: $v is not a positive integer (N, ITERS, K and ROUNDS are)" >&2

@@ -3,6 +3,10 @@
 # when PEER_DIR is not a directory, 3 with a note where MPI cannot be installed.
 build_mpi_peer() {
   local name=$1 peer=$2
+  if [[ -z "$peer" ]]; then
+    echo "$name: no MPI peer given: name the directory of the C + MPI peer as the first argument or in DFR_MPI_PEER (docs/bench.md, \"The C + MPI peer\"; it is not part of this repository)" >&2
+    exit 2
+  fi
   if [[ ! -d "$peer" ]]; then
     echo "$name: no MPI peer at $peer (give its directory as the first argument)" >&2
     exit 2
