@@ -37,6 +37,9 @@ import picocli.CommandLine.Model.UsageMessageSpec;
         })
 public final class DfrMain implements Runnable {
 
+    /** The full stop that ends a sentence, not one of an ellipsis ("dfr run ... --option"). */
+    private static final Pattern SENTENCE_END = Pattern.compile("(?<!\\.)\\.(?!\\.)(\\s|$)");
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -88,15 +91,12 @@ public final class DfrMain implements Runnable {
         return table.toString();
     }
 
-    private static final Pattern SENTENCE_END = Pattern.compile("(?<!\\.)\\.(?!\\.)(\\s|$)");
-
     /** The header if there is one, else the description's first sentence. */
     static String summary(UsageMessageSpec usage) {
         if (usage.header().length > 0) {
             return usage.header()[0];
         }
         String text = String.join(" ", usage.description()).replaceAll("\\s+", " ").trim();
-        // the first full stop that ends a sentence, not one of an ellipsis ("dfr run ... --option")
         Matcher end = SENTENCE_END.matcher(text);
         return end.find() ? text.substring(0, end.start() + 1) : text;
     }

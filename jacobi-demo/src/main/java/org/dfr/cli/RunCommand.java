@@ -212,7 +212,8 @@ public final class RunCommand implements Callable<Integer> {
     private void requireMeaningfulFaults(RunConfig config) {
         Map<Integer, FaultPlan.Kill> firstKill = new HashMap<>();
         // --fail-host expanded to its ranks: a host's rank given to --fail as well dies once too
-        for (FaultPlan.Kill k : config.faultPlan().kills()) {
+        List<FaultPlan.Kill> kills = config.faultPlan().kills();
+        for (FaultPlan.Kill k : kills) {
             FaultPlan.Kill earlier = firstKill.putIfAbsent(k.rank(), k);
             if (earlier != null) {
                 throw new ParameterException(spec.commandLine(), "rank " + k.rank() + " is killed twice (at iterations "
@@ -220,7 +221,7 @@ public final class RunCommand implements Callable<Integer> {
                         + " its replacement has another id");
             }
         }
-        if (!failDuringRecovery.isEmpty() && fail.isEmpty() && failHost.isEmpty()) {
+        if (!failDuringRecovery.isEmpty() && kills.isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--fail-during-recovery " + failDuringRecovery.get(0)
                     + " needs a recovery to fail in: give --fail RANK@ITER or --fail-host HOST@ITER too");
         }

@@ -122,12 +122,12 @@ public final class SimulatorApp {
             List<SweepPoint> sweep = ks.stream().map(k -> new SweepPoint(layout, k)).toList();
             Sweep.Outcome intervals = Sweep.run(sweep, settings, line -> out.println("  " + line));
             intervalPoints = intervals.summaries();
+            // an optimum at either end of the sweep may lie beyond it: say so rather than let it pass for the optimum
+            int lowest = ks.stream().mapToInt(Integer::intValue).min().orElseThrow();
+            int highest = ks.stream().mapToInt(Integer::intValue).max().orElseThrow();
             for (String s : strategies) {
                 CheckpointOptimum o = CheckpointOptimum.of(s, intervalPoints, timing, failures);
                 optima.add(o);
-                // an optimum at either end of the sweep may lie beyond it: say so rather than let it pass for the optimum
-                int lowest = ks.stream().mapToInt(Integer::intValue).min().orElseThrow();
-                int highest = ks.stream().mapToInt(Integer::intValue).max().orElseThrow();
                 boolean atEdge = ks.size() > 1 && (o.simulatedBestK() == lowest || o.simulatedBestK() == highest);
                 out.printf(Locale.ROOT, "  checkpoint interval, %d nodes, %s: simulated optimum K=%d (%.4g h)%s; Young/Daly %.4g s = %.3g iterations%n",
                         layout.nodes(), s, o.simulatedBestK(), o.simulatedBestRuntimeHours(),
