@@ -1,5 +1,6 @@
 package org.dfr.harness;
 
+import java.io.IOException;
 import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -9,7 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.JarFile;
 import org.dfr.runtime.kernel.KernelCatalog;
+import org.dfr.runtime.kernel.KernelProvider;
 
 /**
  * The kernels a run can use: those on this JVM's class path plus those of the user's
@@ -20,7 +23,22 @@ public final class KernelJars {
 
     private static final Map<List<Path>, KernelCatalog> CATALOGS = new ConcurrentHashMap<>();
 
+    /** Where a jar lists its kernel providers for {@link java.util.ServiceLoader}. */
+    static final String SERVICES = "META-INF/services/" + KernelProvider.class.getName();
+
     private KernelJars() {
+    }
+
+    /** A jar that is no jar, or one without providers, would add nothing: said before any run starts. */
+    private static void requireProviders(Path jar) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            if (file.getEntry(SERVICES) == null) {
+                throw new IllegalArgumentException("--kernel-jar " + jar + ": lists no kernel provider (a kernel jar"
+                        + " names its providers in " + SERVICES + ")");
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--kernel-jar " + jar + ": not a jar file (" + e.getMessage() + ")");
+        }
     }
 
     /**
@@ -37,8 +55,9 @@ public final class KernelJars {
         for (Path jar : key) {
             if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
                 throw new IllegalArgumentException("--kernel-jar " + jar + ": no such readable file (a jar with kernel"
-                        + " providers listed in META-INF/services/org.dfr.runtime.kernel.KernelProvider)");
+                        + " providers listed in " + SERVICES + ")");
             }
+            requireProviders(jar);
         }
         return CATALOGS.computeIfAbsent(key, k -> {
             List<URL> urls = new ArrayList<>();

@@ -232,6 +232,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         for (String f : result.failures()) {
             out.println("failed: " + f);
         }
+        for (String note : result.plotNotes()) {
+            out.println("note: " + note);
+        }
         out.println("output: " + result.out().toAbsolutePath() + " (index.html)");
         out.flush();
     }

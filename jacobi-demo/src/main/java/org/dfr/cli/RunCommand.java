@@ -236,6 +236,10 @@ public final class RunCommand implements Callable<Integer> {
         if (tolerance != null && !(tolerance > 0 && Double.isFinite(tolerance))) {
             throw new ParameterException(spec.commandLine(), "--tolerance " + tolerance + " is not allowed: give a number > 0");
         }
+        if (ssh.givenWithoutHosts() != null) {
+            throw new ParameterException(spec.commandLine(), ssh.givenWithoutHosts() + " is only used with --hosts"
+                    + " (it says how ranks are started over ssh)");
+        }
         if (ssh.given()) {
             requireSshCompatible();
             mode = Mode.PROCESSES;
@@ -263,6 +267,7 @@ public final class RunCommand implements Callable<Integer> {
         requireMeaningfulFaults(config);
         checkpointCopies.validated(spec);
         if (reference) {
+            requireNoFaults(config);
             return runReference(out, config);
         }
         PowerModel model = powerModel.model(spec.commandLine());
@@ -331,6 +336,16 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The sequential reference runs without failures: a kill asked of it would be silently dropped. */
+    private void requireNoFaults(RunConfig config) {
+        FaultPlan faults = config.faultPlan();
+        if (!faults.kills().isEmpty() || !faults.failDuringRecovery().isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--reference runs the sequential implementation without"
+                    + " failures: leave out --fail, --fail-host and --fail-during-recovery (its digest is what a run"
+                    + " with them must print)");
+        }
     }
 
     /** The option the host addresses came from, for messages. */

@@ -13,8 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.dfr.analysis.CommitLag;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.KernelJars;
@@ -71,62 +73,62 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (CSV, PNG). Default: simulate-out.")
     Path out;
 
-    @Option(names = "--nodes", split = ",", paramLabel = "N[,N...]", description = "Node counts of the sweep.")
+    @Option(names = "--nodes", converter = Ranges.AtLeastOne.class, split = ",", paramLabel = "N[,N...]", description = "Node counts of the sweep.")
     List<Integer> nodes;
 
-    @Option(names = "--dimensions", split = ",", paramLabel = "D[,D...]", description = "Decompositions: 1, 2 and/or 3.")
+    @Option(names = "--dimensions", converter = Ranges.Dimensions.class, split = ",", paramLabel = "D[,D...]", description = "Decompositions: 1, 2 and/or 3.")
     List<Integer> dimensions;
 
-    @Option(names = "--seeds", paramLabel = "S", description = "Seeds (failure histories) per point.")
+    @Option(names = "--seeds", converter = Ranges.AtLeastOne.class, paramLabel = "S", description = "Seeds (failure histories) per point.")
     Integer seeds;
 
     @Option(names = "--first-seed", paramLabel = "SEED", description = "The first seed.")
     Long firstSeed;
 
-    @Option(names = "--iterations", paramLabel = "N", description = "Iterations of every simulated run.")
+    @Option(names = "--iterations", converter = Ranges.AtLeastOne.class, paramLabel = "N", description = "Iterations of every simulated run.")
     Integer iterations;
 
-    @Option(names = "--checkpoint-every", paramLabel = "K", description = "Checkpoint interval, iterations.")
+    @Option(names = "--checkpoint-every", converter = Ranges.AtLeastOne.class, paramLabel = "K", description = "Checkpoint interval, iterations.")
     Integer checkpointEvery;
 
-    @Option(names = "--commit-lag-iterations", paramLabel = "L",
+    @Option(names = "--commit-lag-iterations", converter = Ranges.NonNegativeInteger.class, paramLabel = "L",
             description = "A checkpoint counts only L iterations after it is taken (0..K-1), as dfr run"
                     + " --commit-lag-iterations L commits it: a failure in those L iterations rolls back to the checkpoint"
                     + " before. Default: 0, the paper's model (dfr run's default is 1); the checkpoint sweep uses at most K-1.")
     Integer commitLagIterations;
 
-    @Option(names = "--checkpoint-sweep", split = ",", paramLabel = "K[,K...]",
+    @Option(names = "--checkpoint-sweep", converter = Ranges.AtLeastOne.class, split = ",", paramLabel = "K[,K...]",
             description = "Intervals of the checkpoint-interval sweep.")
     List<Integer> checkpointSweep;
 
-    @Option(names = "--checkpoint-sweep-nodes", paramLabel = "N", description = "Nodes of the checkpoint-interval sweep.")
+    @Option(names = "--checkpoint-sweep-nodes", converter = Ranges.AtLeastOne.class, paramLabel = "N", description = "Nodes of the checkpoint-interval sweep.")
     Integer checkpointSweepNodes;
 
     @Option(names = "--skip-checkpoint-sweep", description = "Leave out the checkpoint-interval sweep.")
     boolean skipCheckpointSweep;
 
-    @Option(names = "--mtbf-hours", paramLabel = "H", description = "MTBF of one node, hours.")
+    @Option(names = "--mtbf-hours", converter = Ranges.Positive.class, paramLabel = "H", description = "MTBF of one node, hours.")
     Double mtbfHours;
 
-    @Option(names = "--task-seconds", paramLabel = "S", description = "Compute time of one task, seconds.")
+    @Option(names = "--task-seconds", converter = Ranges.Positive.class, paramLabel = "S", description = "Compute time of one task, seconds.")
     Double taskSeconds;
 
-    @Option(names = "--task-jitter", paramLabel = "J", description = "Relative spread of task times, [0, 1).")
+    @Option(names = "--task-jitter", converter = Ranges.Fraction.class, paramLabel = "J", description = "Relative spread of task times, [0, 1).")
     Double taskJitter;
 
-    @Option(names = "--partition-bytes", paramLabel = "B", description = "Bytes of a partition (halo and checkpoint size).")
+    @Option(names = "--partition-bytes", converter = Ranges.NonNegative.class, paramLabel = "B", description = "Bytes of a partition (halo and checkpoint size).")
     Double partitionBytes;
 
-    @Option(names = "--link-bits-per-second", paramLabel = "BPS", description = "Link bandwidth, bit/s.")
+    @Option(names = "--link-bits-per-second", converter = Ranges.Positive.class, paramLabel = "BPS", description = "Link bandwidth, bit/s.")
     Double linkBitsPerSecond;
 
-    @Option(names = "--latency-seconds", paramLabel = "S", description = "Latency per message, seconds.")
+    @Option(names = "--latency-seconds", converter = Ranges.NonNegative.class, paramLabel = "S", description = "Latency per message, seconds.")
     Double latencySeconds;
 
-    @Option(names = "--detection-seconds", paramLabel = "S", description = "Failure detection time, seconds.")
+    @Option(names = "--detection-seconds", converter = Ranges.NonNegative.class, paramLabel = "S", description = "Failure detection time, seconds.")
     Double detectionSeconds;
 
-    @Option(names = "--replacement-seconds", paramLabel = "S", description = "Replacement time, seconds.")
+    @Option(names = "--replacement-seconds", converter = Ranges.NonNegative.class, paramLabel = "S", description = "Replacement time, seconds.")
     Double replacementSeconds;
 
     @Option(names = "--failures-during-recovery", description = "Let failures strike during recoveries.")
@@ -136,23 +138,24 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Strategies to compare (same failures for each).")
     List<String> strategies;
 
-    @Option(names = "--busy-watts", paramLabel = "W", description = "Power of a computing node, W.")
+    @Option(names = "--busy-watts", converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of a computing node, W.")
     Double busyWatts;
 
-    @Option(names = "--idle-watts", paramLabel = "W", description = "Power of a waiting (uncapped) node, W.")
+    @Option(names = "--idle-watts", converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of a waiting (uncapped) node, W.")
     Double idleWatts;
 
-    @Option(names = "--capped-idle-watts", paramLabel = "W", description = "Power of an idle, capped node, W.")
+    @Option(names = "--capped-idle-watts", converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of an idle, capped node, W.")
     Double cappedIdleWatts;
 
-    @Option(names = "--task-joules", paramLabel = "J", description = "Fixed energy per task, J (0: busy power x task time).")
+    @Option(names = "--task-joules", converter = Ranges.NonNegative.class, paramLabel = "J", description = "Fixed energy per task, J (0: busy power x task time).")
     Double taskJoules;
 
-    @Option(names = "--threads", paramLabel = "T", description = "Worker threads (0: every core).")
+    @Option(names = "--threads", converter = Ranges.NonNegativeInteger.class, paramLabel = "T", description = "Worker threads (0: every core).")
     Integer threads;
 
     @Override
     public Integer call() {
+        checkCombinations();
         if (cells != null || ranksGrid != null) {
             return simulateKernel();
         }
@@ -269,6 +272,34 @@ public final class SimulateCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "simulated %d tasks: %.3g tasks/s%n", tasks, nanos == 0 ? 0 : tasks * 1e9 / nanos);
         out.flush();
         return 0;
+    }
+
+    /**
+     * The checks that need two options (each option's own range is checked by its converter), with the
+     * defaults standing in for what is not given, so that the message names options, not record fields.
+     */
+    private void checkCombinations() {
+        if ("custom".equals(preset) && nodes == null && cells == null && ranksGrid == null) {
+            throw new ParameterException(spec.commandLine(), "--preset custom needs --nodes N[,N...]: the node counts to sweep");
+        }
+        SimulateOptions d = SimulateOptions.defaults();
+        int k = checkpointEvery != null ? checkpointEvery : d.checkpointEvery();
+        int lag = commitLagIterations != null ? commitLagIterations : d.commitLagIterations();
+        if (!CommitLag.isAllowed(lag, k)) {
+            throw new ParameterException(spec.commandLine(), "--commit-lag-iterations " + lag
+                    + " is not allowed with --checkpoint-every " + k + ": give " + CommitLag.allowed(k));
+        }
+        double busy = busyWatts != null ? busyWatts : d.busyWatts();
+        double idle = idleWatts != null ? idleWatts : d.idleWatts();
+        double capped = cappedIdleWatts != null ? cappedIdleWatts : d.cappedIdleWatts();
+        if (idle > busy) {
+            throw new ParameterException(spec.commandLine(), "--idle-watts " + idle
+                    + " is not allowed above --busy-watts " + busy + ": a waiting node draws at most a computing one");
+        }
+        if (capped > idle) {
+            throw new ParameterException(spec.commandLine(), "--capped-idle-watts " + capped
+                    + " is not allowed above --idle-watts " + idle + ": capping an idle node lowers its power");
+        }
     }
 
     private static <T> void set(T value, Consumer<T> setter) {

@@ -2,8 +2,11 @@ package org.dfr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,7 +135,21 @@ class BadInputTest {
                 row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),
                 // simulate
                 row("simulate --preset quick --checkpoint-every 4 --commit-lag-iterations 4",
-                        "commitLagIterations must be 0..3 (a checkpoint is committed before the next one is written) with checkpointEvery 4 but was 4"),
+                        "--commit-lag-iterations 4 is not allowed with --checkpoint-every 4: give 0..3"),
+                row("simulate --preset quick --commit-lag-iterations 6",
+                        "--commit-lag-iterations 6 is not allowed with --checkpoint-every 6: give 0..5"),
+                row("simulate --preset quick --mtbf-hours 0", "Invalid value for option '--mtbf-hours': '0': give a number > 0"),
+                row("simulate --preset quick --task-jitter 1", "option '--task-jitter': '1': give a number in [0, 1)"),
+                row("simulate --preset quick --link-bits-per-second NaN", "option '--link-bits-per-second': 'NaN' is not a finite number"),
+                row("simulate --preset quick --dimensions 2,4", "option '--dimensions' (D[,D...]): '4': give 1, 2 or 3"),
+                row("simulate --preset quick --nodes 16,0", "option '--nodes' (N[,N...]): '0': give an integer >= 1"),
+                row("simulate --preset quick --seeds few", "option '--seeds': 'few' is not an integer: give an integer >= 1"),
+                row("simulate --preset quick --latency-seconds -1e-6", "option '--latency-seconds': '-1e-6': give a number >= 0"),
+                row("simulate --preset quick --capped-idle-watts 200",
+                        "--capped-idle-watts 200.0 is not allowed above --idle-watts 125.0: capping an idle node lowers its power"),
+                row("simulate --preset quick --busy-watts 100",
+                        "--idle-watts 125.0 is not allowed above --busy-watts 100.0"),
+                row("simulate --preset custom", "--preset custom needs --nodes N[,N...]"),
                 // plan
                 row("plan --layout 2d5 --grid 2x4 --expected --checkpoint-interval 10 --commit-lag-iterations 10",
                         "--commit-lag-iterations 10 is not allowed with --checkpoint-interval 10: give 0..9"),
@@ -161,6 +178,13 @@ class BadInputTest {
                         "--nodes 0 is not allowed: give 1 or more"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --idle-power-watts 200",
                         "--idle-power-watts 200.0 is not allowed above --busy-power-watts"),
+                row("run --cells 37x29 --iterations 3 --ssh-command ssh",
+                        "--ssh-command is only used with --hosts (it says how ranks are started over ssh)"),
+                row("run --cells 37x29 --iterations 3 --shared-dir FILE/shared", "--shared-dir is only used with --hosts"),
+                row("run --cells 37x29 --iterations 6 --fail 1@2 --reference",
+                        "--reference runs the sequential implementation without failures: leave out --fail"),
+                row("run --cells 37x29 --iterations 6 --fail-host 1@2 --reference",
+                        "--reference runs the sequential implementation without failures"),
                 // kernels, unknown commands
                 row("kernels --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("frobnicate", "Unmatched argument at index 0: 'frobnicate'"));
@@ -179,6 +203,34 @@ class BadInputTest {
         try (Stream<Path> left = Files.list(out)) {
             assertThat(left).containsExactly(out.resolve("runs.csv"));
         }
+    }
+
+    @Test
+    void when_kernelJarIsNoJar_then_exit2NamingIt() throws Exception {
+        Path notAJar = Files.writeString(tmp.resolve("kernels.jar"), "not a zip\n");
+
+        CliRun r = CliRun.of("kernels", "--kernel-jar", notAJar.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("--kernel-jar " + notAJar + ": not a jar file");
+    }
+
+    @Test
+    void when_kernelJarListsNoProvider_then_exit2SayingWhereProvidersAreListed() throws Exception {
+        Path jar = tmp.resolve("empty.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new JarEntry("README.txt"));
+            out.write("no kernels here".getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+
+        CliRun r = CliRun.of("run", "--cells", "37x29", "--iterations", "3", "--kernel-jar", jar.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("--kernel-jar " + jar + ": lists no kernel provider (a kernel jar names its"
+                + " providers in META-INF/services/org.dfr.runtime.kernel.KernelProvider)");
     }
 
     private static Arguments row(String args, String message) {

@@ -33,14 +33,16 @@ class BenchCommandTest {
                 .contains("kernel: " + JacobiStencil.implementation())
                 .contains("loop only")
                 .containsPattern("(?m)^sequential +\\d\\.\\d\\de\\+\\d\\d +1\\.00x")
-                .containsPattern("(?m)^1x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=0\\.9x +(yes|NO)")
-                .containsPattern("(?m)^2x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +>=1\\.6x +(yes|NO)")
+                // the targets were set for 4096x4096: no verdict on a 64x48 run
+                .containsPattern("(?m)^1x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +- +- ")
+                .containsPattern("(?m)^2x1 embedded +\\d\\.\\d\\de\\+\\d\\d +\\d+\\.\\d\\dx +- +- ")
                 .contains("sequential kernel / bandwidth bound:")
                 .contains("memory bandwidth (STREAM-like copy, 1 thread)")
                 .contains("of bound")
                 .contains("checkpoint of the whole grid on 2x1")
                 .contains("loop overhead per checkpoint:")
-                .contains("the C + MPI reference figures are for jacobi2d5 on 4096x4096 cells; not shown for this run")
+                .contains("the ratio targets and the C + MPI reference figures are for jacobi2d5 on 4096x4096 cells;"
+                        + " not shown for this run")
                 .doesNotContain("processes");
         JsonNode tree = new ObjectMapper().readTree(json.toFile());
         assertThat(tree.get("rows")).hasSize(3);
@@ -50,10 +52,11 @@ class BenchCommandTest {
         assertThat(twoRanks.get("configuration").asText()).isEqualTo("2x1 embedded");
         // the peer's figure was measured on 4096x4096 only: not beside a 64x48 run
         assertThat(twoRanks.has("mpiCellUpdatesPerSecond")).isFalse();
-        // the ratio is the row's throughput over the sequential one, and the verdict follows from it
+        // the ratio is the row's throughput over the sequential one; the 4096x4096 target is not applied
         assertThat(twoRanks.get("ratioToSequential").doubleValue())
                 .isCloseTo(twoRanks.get("cellUpdatesPerSecond").doubleValue() / seq, Offset.offset(1e-9));
-        assertThat(twoRanks.get("met").booleanValue()).isEqualTo(twoRanks.get("ratioToSequential").doubleValue() >= 1.6);
+        assertThat(twoRanks.has("targetRatio")).isFalse();
+        assertThat(twoRanks.has("met")).isFalse();
         // two ranks are bounded by what min(2, cores) threads can copy together; one rank by one thread
         int twoRankThreads = Math.min(2, Runtime.getRuntime().availableProcessors());
         JsonNode bounds = tree.get("bandwidthBounds");

@@ -2,6 +2,7 @@ package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -197,6 +198,40 @@ class ExperimentIT {
         assertThat(recovery.getWidth()).isEqualTo(1280);
         assertThat(recovery.getHeight()).isEqualTo(420);
         assertThat(colours(recovery)).isGreaterThan(5);
+    }
+
+    @Test
+    void when_noMeter_then_noPowerPlots_andTheIndexAndResultSayWhy() throws IOException {
+        Path file = tmp.resolve("no-meter.yaml");
+        Files.writeString(file, """
+                name: no-meter
+                kernel: jacobi2d5
+                cells: [32, 32]
+                ranksGrid: [2, 2]
+                iterations: 6
+                checkpointEvery: 6
+                failures: ["1@3"]
+                variants: [dfr]
+                repetitions: 1
+                warmups: 0
+                samplePeriodMillis: 20
+                """);
+        Path noMeter = tmp.resolve("no-meter");
+
+        Experiment.Result r = new Experiment(ExperimentSpec.read(file).orElse(ExperimentSpec.defaults()), noMeter).specFile(file).run();
+
+        assertThat(r.failures()).isEmpty();
+        // no load model given: only a machine with readable RAPL (not this VM, not CI) would measure anything
+        assumeThat(r.summary()).extractingByKey("meter").asString().contains("source=none");
+        assertThat(noMeter.resolve("recovery.png")).exists();
+        assertThat(noMeter.resolve("fig5-power.png")).doesNotExist();
+        assertThat(noMeter.resolve("energy.png")).doesNotExist();
+        assertThat(r.plotNotes()).singleElement().asString()
+                .startsWith("fig5-power.png and energy.png are not drawn: no power was measured (meter none");
+        assertThat(Files.readString(noMeter.resolve("index.html")))
+                .contains("fig5-power.png and energy.png are not drawn").doesNotContain("<img src=\"fig5-power.png\"");
+        // the figures of the experiment with a meter are all drawn, with nothing to explain
+        assertThat(result.plotNotes()).isEmpty();
     }
 
     @Test

@@ -88,8 +88,17 @@ public final class Experiment {
         return this;
     }
 
-    /** What an experiment produced. */
-    public record Result(Path out, List<RunRow> rows, Map<String, Object> summary, List<String> failures) {
+    /**
+     * What an experiment produced.
+     *
+     * @param out       the output directory
+     * @param rows      one row per counted run
+     * @param summary   the statistics written to summary.json
+     * @param failures  the runs that failed, one line each
+     * @param plotNotes why a plot was left out, one sentence each (empty when all were drawn)
+     */
+    public record Result(Path out, List<RunRow> rows, Map<String, Object> summary, List<String> failures,
+                         List<String> plotNotes) {
     }
 
     /** Runs the schedule and writes the output directory. */
@@ -157,8 +166,8 @@ public final class Experiment {
         String title = String.valueOf(meter.get("title"));
         Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
         plots.writeAll(out);
-        IndexPage.write(out, spec, title, summary, plots.files());
-        return new Result(out, rows, summary, failures);
+        IndexPage.write(out, spec, title, summary, plots.files(), plots.notes());
+        return new Result(out, rows, summary, failures, List.copyOf(plots.notes()));
     }
 
     private int hostCount() {

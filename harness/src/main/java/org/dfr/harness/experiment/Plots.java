@@ -50,6 +50,7 @@ final class Plots {
     private final Map<Integer, List<TimelineSample>> samples;
     private final Map<Integer, Map<String, Object>> timelines;
     private final List<String> files = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
 
     Plots(ExperimentSpec spec, String meter, List<RunRow> rows, Map<Integer, List<TimelineSample>> samples,
           Map<Integer, Map<String, Object>> timelines) {
@@ -64,10 +65,25 @@ final class Plots {
         return files;
     }
 
+    /** Why a plot was left out, one sentence each (empty when every plot was drawn). */
+    List<String> notes() {
+        return notes;
+    }
+
     void writeAll(Path out) throws IOException {
-        power(out.resolve("fig5-power.png"));
-        energy(out.resolve("energy.png"));
+        if (anyWatts()) {
+            power(out.resolve("fig5-power.png"));
+            energy(out.resolve("energy.png"));
+        } else {
+            // a power axis with nothing on it reads as 0 W; better no figure and a sentence saying why
+            notes.add("fig5-power.png and energy.png are not drawn: no power was measured (meter " + meter
+                    + "); give the load model's --idle-power-watts and --busy-power-watts, or run where RAPL is readable");
+        }
         recovery(out.resolve("recovery.png"));
+    }
+
+    private boolean anyWatts() {
+        return samples.values().stream().flatMap(List::stream).anyMatch(s -> s.watts() != null);
     }
 
     /** The origin of a run's time axis: the start of its first failure's detection, else its loop's start. */

@@ -45,12 +45,13 @@ public record ThroughputRow(String configuration, int ranks, String mode, Double
     }
 
     /**
-     * This row without the C + MPI figure: the peer was measured on jacobi2d5 at 4096 x 4096 only, so beside
-     * another kernel or grid its figure would compare unlike runs.
+     * This row without the issue's ratio target (and verdict) and without the C + MPI figure: both were set and
+     * measured for jacobi2d5 at 4096 x 4096 only, so beside another kernel or grid they would judge or compare
+     * unlike runs (a grid that fits in cache, or one too small to split, says nothing about either).
      */
-    public ThroughputRow withoutMpiReference() {
+    public ThroughputRow withoutReferences() {
         return new ThroughputRow(configuration, ranks, mode, cellUpdatesPerSecond, loopMillis, ratioToSequential,
-                targetRatio, met, null, fractionOfBandwidthBound, note);
+                null, null, null, fractionOfBandwidthBound, note);
     }
 
     private static Double mpi(int ranks) {

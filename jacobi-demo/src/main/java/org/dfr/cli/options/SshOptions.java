@@ -24,10 +24,10 @@ public final class SshOptions {
     @Option(names = "--ssh-command", paramLabel = "CMD",
             description = "The ssh client and its options (split at spaces); the host and the rank's command are"
                     + " appended. Default: " + DEFAULT_SSH_COMMAND + ".")
-    String sshCommand = DEFAULT_SSH_COMMAND;
+    String sshCommand;
 
     @Option(names = "--remote-java", paramLabel = "CMD", description = "The java command on the hosts. Default: java.")
-    String remoteJava = "java";
+    String remoteJava;
 
     @Option(names = "--shared-dir", paramLabel = "DIR",
             description = "With --hosts: where the run's configuration, the ranks' logs and the report go; the same"
@@ -46,12 +46,25 @@ public final class SshOptions {
 
     /** @return the ssh client and its options, split at white space */
     public List<String> sshCommand() {
-        return Arrays.stream(sshCommand.trim().split("\\s+")).filter(w -> !w.isEmpty()).toList();
+        String command = sshCommand != null ? sshCommand : DEFAULT_SSH_COMMAND;
+        return Arrays.stream(command.trim().split("\\s+")).filter(w -> !w.isEmpty()).toList();
     }
 
     /** @return the java command on the hosts */
     public String remoteJava() {
-        return remoteJava;
+        return remoteJava != null ? remoteJava : "java";
+    }
+
+    /**
+     * The first of {@code --ssh-command}, {@code --remote-java} and {@code --shared-dir} given without
+     * {@code --hosts} (where nothing is started over ssh, so it would be silently ignored), or null.
+     */
+    public String givenWithoutHosts() {
+        if (given()) {
+            return null;
+        }
+        return sshCommand != null ? "--ssh-command" : remoteJava != null ? "--remote-java"
+                : sharedDirectory != null ? "--shared-dir" : null;
     }
 
     /** @return the shared directory, or the default for a cluster name */

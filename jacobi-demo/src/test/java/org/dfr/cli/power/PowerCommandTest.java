@@ -125,6 +125,21 @@ class PowerCommandTest {
     }
 
     @Test
+    void when_the_journal_is_corrupt_then_restore_says_so_in_one_line_and_keeps_it() throws IOException {
+        Path root = acpiTree();
+        Path journal = Files.writeString(tmp.resolve("j.json"), "{\"version\": 1, \"policies\": [tru");
+
+        int code = run("power", "restore", "--sysfs-root", root.toString(), "--journal", journal.toString());
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString().strip().lines()).hasSize(1);
+        assertThat(err.toString()).startsWith("dfr power restore: " + journal + " is not a readable restore journal (")
+                .contains("the limits it saved are lost").doesNotContain("Exception");
+        assertThat(journal).exists();
+        assertThat(read(root, POLICIES + "/policy0/scaling_max_freq")).isEqualTo("2600000");
+    }
+
+    @Test
     void when_there_is_no_journal_then_restore_says_nothing_to_restore_and_exits_zero() throws IOException {
         Path root = vmTree();
 

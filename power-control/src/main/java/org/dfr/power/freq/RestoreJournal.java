@@ -1,5 +1,6 @@
 package org.dfr.power.freq;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.FileNotFoundException;
@@ -83,6 +84,11 @@ public final class RestoreJournal {
             return Optional.of(record);
         } catch (NoSuchFileException | FileNotFoundException e) {
             return Optional.empty();
+        } catch (JsonProcessingException e) {
+            // one line, not Jackson's two with the source location: the user needs the file and what to do
+            throw new IOException(file + " is not a readable restore journal (" + e.getOriginalMessage().replace('\n', ' ')
+                    + "): the limits it saved are lost; set each policy's scaling_min_freq and scaling_max_freq back"
+                    + " by hand (dfr power status shows them), then delete the journal", e);
         }
     }
 

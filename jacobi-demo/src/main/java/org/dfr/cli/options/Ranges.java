@@ -1,0 +1,105 @@
+package org.dfr.cli.options;
+
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * picocli converters for numbers with a range, so that a bad value is refused while the command line is
+ * parsed, in a message picocli starts with the option's name ({@code Invalid value for option
+ * '--mtbf-hours': '0': give a number > 0}), instead of by a library record that only knows its field.
+ */
+public final class Ranges {
+
+    private Ranges() {
+    }
+
+    /** An integer of at least 1 (counts, intervals, node counts). */
+    public static final class AtLeastOne implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return integerAtLeast(value, 1);
+        }
+    }
+
+    /** An integer of at least 0 (0 usually meaning "the default" or "none"). */
+    public static final class NonNegativeInteger implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            return integerAtLeast(value, 0);
+        }
+    }
+
+    /** A decomposition's number of axes: 1, 2 or 3. */
+    public static final class Dimensions implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            int d = integerAtLeast(value, 1);
+            if (d > 3) {
+                throw new TypeConversionException("'" + value + "': give 1, 2 or 3");
+            }
+            return d;
+        }
+    }
+
+    /** A finite number above 0 (times, bandwidths, MTBFs). */
+    public static final class Positive implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double v = finite(value);
+            if (!(v > 0)) {
+                throw new TypeConversionException("'" + value + "': give a number > 0");
+            }
+            return v;
+        }
+    }
+
+    /** A finite number of at least 0 (powers, energies, sizes, delays). */
+    public static final class NonNegative implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double v = finite(value);
+            if (!(v >= 0)) {
+                throw new TypeConversionException("'" + value + "': give a number >= 0");
+            }
+            return v;
+        }
+    }
+
+    /** A share in [0, 1): 0 inclusive, 1 exclusive (a relative spread). */
+    public static final class Fraction implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double v = finite(value);
+            if (!(v >= 0 && v < 1)) {
+                throw new TypeConversionException("'" + value + "': give a number in [0, 1)");
+            }
+            return v;
+        }
+    }
+
+    private static int integerAtLeast(String value, int min) {
+        int v;
+        try {
+            v = Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("'" + value + "' is not an integer: give an integer >= " + min);
+        }
+        if (v < min) {
+            throw new TypeConversionException("'" + value + "': give an integer >= " + min);
+        }
+        return v;
+    }
+
+    private static double finite(String value) {
+        double v;
+        try {
+            v = Double.parseDouble(value.strip());
+        } catch (NumberFormatException e) {
+            throw new TypeConversionException("'" + value + "' is not a number");
+        }
+        if (!Double.isFinite(v)) {
+            throw new TypeConversionException("'" + value + "' is not a finite number");
+        }
+        return v;
+    }
+}
