@@ -44,7 +44,7 @@ echo "== recovery: ${N}x${N}, 2x4 ranks, ${IT} iterations, checkpoint every ${K}
 "$WORK/recovery.sh" "$ROOT" "$N" "$IT" "$K" "$KILL" "$R" dfr | tee "$WORK/recovery.out"
 if (( CKPT_IT > 0 )); then
   echo "== checkpoint cost: ${CKPT_N}x${CKPT_N}, 2x4 ranks, ${CKPT_IT} iterations, checkpoint every ${K}, ${R} rounds"
-  "$ROOT/benchmarks/checkpoint-against-mpi.sh" "$PEER" "$CKPT_N" "$CKPT_IT" "$K" "$R" 2>&1 \
+  DFR_MPI_PEER_BUILT="$WORK" "$ROOT/benchmarks/checkpoint-against-mpi.sh" "$PEER" "$CKPT_N" "$CKPT_IT" "$K" "$R" 2>&1 \
     | grep -v "^WARNING" | tee "$WORK/checkpoint.out"
 fi
 echo "== throughput: ${N}x${N}, ${IT} iterations, ${R} rounds"

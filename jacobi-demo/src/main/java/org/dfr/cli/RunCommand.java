@@ -297,8 +297,11 @@ public final class RunCommand implements Callable<Integer> {
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }
-        // before the run, not as a warning per checkpoint that fails to be written (a run that looks fine but kept no file)
-        CliFiles.requireWritableDirectory(spec, "--checkpoint-dir", checkpointDir);
+        // before the run, not as a warning per checkpoint that fails to be written (a run that looks fine but kept no
+        // file); with --write-rank-config the ranks start on other machines, where this one cannot look
+        if (writeRankConfig == null) {
+            CliFiles.requireWritableDirectory(spec, "--checkpoint-dir", checkpointDir);
+        }
         try {
             settings.diskCheckpoints(FileCheckpoints.resolve(config, checkpointDir,
                     fileCheckpointEvery == null ? 1 : fileCheckpointEvery, restartFrom,

@@ -100,4 +100,18 @@ class RunCommandTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains(seq.digest());
     }
+
+    @Test
+    void when_rankConfigIsWritten_then_theCheckpointDirIsLeftToTheRanksHosts(@TempDir Path tmp) throws Exception {
+        Path config = tmp.resolve("ranks.json");
+        Path checkpoints = tmp.resolve("on-the-cluster/ckpt");
+
+        CliRun r = run("run", "--cells", "37x29", "--iterations", "6", "--write-rank-config", config.toString(),
+                "--checkpoint-dir", checkpoints.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(new ObjectMapper().readTree(config.toFile()).toString()).contains("ckpt");
+        // the ranks start on other machines: this one neither creates nor probes their directory
+        assertThat(tmp.resolve("on-the-cluster")).doesNotExist();
+    }
 }
