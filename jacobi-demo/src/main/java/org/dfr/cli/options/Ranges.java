@@ -42,36 +42,64 @@ public final class Ranges {
     }
 
     /** A finite number above 0 (times, bandwidths, MTBFs). */
-    public static final class Positive implements ITypeConverter<Double> {
+    public static final class Positive extends FiniteNumber {
+        public Positive() {
+            super("a number > 0");
+        }
+
         @Override
-        public Double convert(String value) {
-            double v = finite(value);
-            if (!(v > 0)) {
-                throw new TypeConversionException("'" + value + "': give a number > 0");
-            }
-            return v;
+        boolean allows(double v) {
+            return v > 0;
         }
     }
 
     /** A finite number of at least 0 (powers, energies, sizes, delays). */
-    public static final class NonNegative implements ITypeConverter<Double> {
+    public static final class NonNegative extends FiniteNumber {
+        public NonNegative() {
+            super("a number >= 0");
+        }
+
         @Override
-        public Double convert(String value) {
-            double v = finite(value);
-            if (!(v >= 0)) {
-                throw new TypeConversionException("'" + value + "': give a number >= 0");
-            }
-            return v;
+        boolean allows(double v) {
+            return v >= 0;
         }
     }
 
     /** A share in [0, 1): 0 inclusive, 1 exclusive (a relative spread). */
-    public static final class Fraction implements ITypeConverter<Double> {
+    public static final class Fraction extends FiniteNumber {
+        public Fraction() {
+            super("a number in [0, 1)");
+        }
+
+        @Override
+        boolean allows(double v) {
+            return v >= 0 && v < 1;
+        }
+    }
+
+    /** A finite number in the range {@link #allows} accepts, which the message names as {@code allowed}. */
+    abstract static class FiniteNumber implements ITypeConverter<Double> {
+        private final String allowed;
+
+        FiniteNumber(String allowed) {
+            this.allowed = allowed;
+        }
+
+        abstract boolean allows(double v);
+
         @Override
         public Double convert(String value) {
-            double v = finite(value);
-            if (!(v >= 0 && v < 1)) {
-                throw new TypeConversionException("'" + value + "': give a number in [0, 1)");
+            double v;
+            try {
+                v = Double.parseDouble(value.strip());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a number: give " + allowed);
+            }
+            if (!Double.isFinite(v)) {
+                throw new TypeConversionException("'" + value + "' is not a finite number: give " + allowed);
+            }
+            if (!allows(v)) {
+                throw new TypeConversionException("'" + value + "': give " + allowed);
             }
             return v;
         }
@@ -86,19 +114,6 @@ public final class Ranges {
         }
         if (v < min) {
             throw new TypeConversionException("'" + value + "': give an integer >= " + min);
-        }
-        return v;
-    }
-
-    private static double finite(String value) {
-        double v;
-        try {
-            v = Double.parseDouble(value.strip());
-        } catch (NumberFormatException e) {
-            throw new TypeConversionException("'" + value + "' is not a number");
-        }
-        if (!Double.isFinite(v)) {
-            throw new TypeConversionException("'" + value + "' is not a finite number");
         }
         return v;
     }
