@@ -67,6 +67,7 @@ public final class DfrMain implements Runnable {
         CommandLine cl = new CommandLine(new DfrMain());
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setParameterExceptionHandler(DfrMain::oneLineUsageError);
+        cl.setExecutionExceptionHandler(DfrMain::oneLineFailure);
         cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, DfrMain::commandList);
         return cl;
     }
@@ -112,6 +113,31 @@ public final class DfrMain implements Runnable {
         cl.getErr().println(command + ": " + message + " (" + command + " --help lists the options)");
         cl.getErr().flush();
         return 2;
+    }
+
+    /** Set to 1 to have {@link #oneLineFailure} print the stack trace after its line. */
+    static final String STACK_TRACE_VARIABLE = "DFR_STACK_TRACE";
+
+    /**
+     * What nothing else caught (typically a bug in a user's kernel: an exception from its {@code create},
+     * {@code packHalo} or {@code options}) gets one line: the command, the exception and where it was thrown,
+     * exit code 1. The stack trace follows only with {@value #STACK_TRACE_VARIABLE}=1, and always for a rank
+     * process, whose log is read after the fact.
+     */
+    static int oneLineFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        String command = cl.getCommandSpec().qualifiedName();
+        boolean rank = RANK_COMMANDS.contains(cl.getCommandName());
+        boolean trace = rank || "1".equals(System.getenv(STACK_TRACE_VARIABLE));
+        StackTraceElement[] frames = e.getStackTrace();
+        String where = frames.length == 0 ? "" : " at " + frames[0];
+        String what = String.valueOf(e).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
+        cl.getErr().println(command + ": failed: " + what + where
+                + (trace ? "" : " (" + STACK_TRACE_VARIABLE + "=1 prints the stack trace)"));
+        if (trace) {
+            e.printStackTrace(cl.getErr());
+        }
+        cl.getErr().flush();
+        return 1;
     }
 
     public static void main(String[] args) {

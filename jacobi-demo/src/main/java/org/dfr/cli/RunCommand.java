@@ -3,6 +3,8 @@ package org.dfr.cli;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -240,6 +242,9 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), ssh.givenWithoutHosts() + " is only used with --hosts"
                     + " (it says how ranks are started over ssh)");
         }
+        if (writeRankConfig != null) {
+            requireRankConfigCompatible();
+        }
         if (ssh.given()) {
             requireSshCompatible();
             mode = Mode.PROCESSES;
@@ -356,15 +361,37 @@ public final class RunCommand implements Callable<Integer> {
         return ssh.given() ? "--hosts" : "--host-addresses";
     }
 
+    /** Whether the user asked for embedded mode on the command line (not just by default). */
+    private boolean embeddedAskedFor() {
+        return mode == Mode.EMBEDDED && spec.commandLine().getParseResult().hasMatchedOption("--mode");
+    }
+
     /** The options --hosts does not work with (yet), each named in one line. */
     private void requireSshCompatible() {
         String conflict = !hostAddresses.isEmpty() ? "--host-addresses (--hosts gives the addresses)"
                 : writeRankConfig != null ? "--write-rank-config (it starts nothing)"
                 : capIdleHosts ? "--cap-idle-hosts (capping over ssh is not supported yet)"
                 : samples != null ? "--samples (power is sampled by a local launcher only)"
+                : embeddedAskedFor() ? "--mode embedded (it starts one rank process per rank)"
                 : null;
         if (conflict != null) {
             throw new ParameterException(spec.commandLine(), "--hosts cannot be combined with " + conflict);
+        }
+    }
+
+    /**
+     * The options that need the launcher, which --write-rank-config does not run (it only describes the ranks
+     * that someone else starts): accepted, they would silently do nothing, or worse (the ranks of a run with
+     * --cap-idle-hosts waited 10 s at every recovery for a launcher to cap their hosts).
+     */
+    private void requireRankConfigCompatible() {
+        String conflict = capIdleHosts ? "--cap-idle-hosts (capping is done by a launcher, and no launcher runs)"
+                : samples != null ? "--samples (power is sampled by a launcher, and no launcher runs)"
+                : report != null ? "--report (each rank writes its own: dfr rank --result FILE)"
+                : embeddedAskedFor() ? "--mode embedded (the ranks it describes are processes)"
+                : null;
+        if (conflict != null) {
+            throw new ParameterException(spec.commandLine(), "--write-rank-config cannot be combined with " + conflict);
         }
     }
 
@@ -455,20 +482,35 @@ public final class RunCommand implements Callable<Integer> {
             return settings;
         }
         int hosts = config.runSpec().hostCount();
-        if (hostAddresses.size() < hosts) {
+        if (hostAddresses.size() != hosts) {
             throw new ParameterException(spec.commandLine(), addressOption() + " gives " + hostAddresses.size()
                     + " addresses but the run has " + hosts + " hosts (" + config.runSpec().memberCount()
                     + " ranks, " + config.ranksPerHost() + " per host): give one per host");
         }
         for (String a : hostAddresses) {
+            InetAddress address;
             try {
-                InetAddress.getByName(a);
+                address = InetAddress.getByName(a);
             } catch (UnknownHostException e) {
                 throw new ParameterException(spec.commandLine(), addressOption() + ": '" + a
                         + "' is not an address or a known host name");
             }
+            // every rank of a run without --hosts or --write-rank-config starts on this machine and binds its address
+            if (!ssh.given() && writeRankConfig == null && !isLocal(address)) {
+                throw new ParameterException(spec.commandLine(), "--host-addresses: " + a + " is not an address of this"
+                        + " machine, where every rank of this run starts (any of 127.0.0.0/8 is; ranks on other machines"
+                        + " need --hosts or --write-rank-config)");
+            }
         }
         return settings.hostAddresses(hostAddresses);
+    }
+
+    private static boolean isLocal(InetAddress address) {
+        try {
+            return address.isLoopbackAddress() || NetworkInterface.getByInetAddress(address) != null;
+        } catch (SocketException e) {
+            return false;
+        }
     }
 
     /** The --ranks-grid given, or the default for as many axes as --cells has. */

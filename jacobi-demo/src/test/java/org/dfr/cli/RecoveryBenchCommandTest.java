@@ -51,6 +51,25 @@ class RecoveryBenchCommandTest {
                 + " every partition, so dfr is global rollback)");
     }
 
+    /**
+     * A 1-D kernel: 8 partitions in a line, rank 3 killed at 4 with c = 0, m = 3. Levels: {1..5}, {2..4}, {3}:
+     * dfr recomputes 5 + 3 + 1 = 9 partition-iterations, global 8 * 3 = 24; the header names the one axis.
+     */
+    @Test
+    void when_kernelHasOneAxis_then_theTableAndJsonAreWritten(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("rec1d.json");
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--kernel", "heat1d3", "--ranks-grid", "8",
+                "--cells", "400", "--iterations", "6", "--checkpoint-every", "10", "--fail", "3@4", "--repetitions", "1",
+                "--json", json.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("8 ranks, 400 cells, 6 iterations")
+                .containsPattern("(?m)^global +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +24 ")
+                .containsPattern("(?m)^dfr +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +9 ")
+                .contains("dfr work equals plan: yes (plan: 9 partition-iterations)");
+        assertThat(new ObjectMapper().readTree(json.toFile()).get("planWork").longValue()).isEqualTo(9);
+    }
+
     @Test
     void when_zeroRepetitions_then_exit2() {
         CliRun r = run("bench-recovery", "--mode", "embedded", "--repetitions", "0");

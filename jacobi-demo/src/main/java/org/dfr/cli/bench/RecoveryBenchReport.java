@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * Everything {@code dfr bench-recovery} measured; written as JSON by {@code --json}.
  *
- * @param ranksGrid              {@code [PX, PY]}
- * @param cells                  {@code [NX, NY]}
+ * @param ranksGrid              partitions per axis, as many axes as the kernel has
+ * @param cells                  interior cells per axis
  * @param iterations             iterations of every run
  * @param checkpointEvery        checkpoint interval
  * @param checkpointBackups      backups of every replicated checkpoint ({@code --checkpoint-backups})

@@ -1,7 +1,9 @@
 package org.dfr.cli.bench;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /** Prints a {@link RecoveryBenchReport} as the text table of {@code dfr bench-recovery}. */
 public final class RecoveryBenchTable {
@@ -13,9 +15,9 @@ public final class RecoveryBenchTable {
 
     /** Writes the whole report to {@code out}. */
     public static void print(RecoveryBenchReport r, PrintWriter out) {
-        out.printf(Locale.ROOT, "%dx%d ranks, %dx%d cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
-                        + " %s mode, %d repetitions per strategy (medians)%n", r.ranksGrid().get(0), r.ranksGrid().get(1),
-                r.cells().get(0), r.cells().get(1), r.iterations(), r.checkpointEvery(), r.checkpointBackups(),
+        out.printf(Locale.ROOT, "%s ranks, %s cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
+                        + " %s mode, %d repetitions per strategy (medians)%n", axes(r.ranksGrid()), axes(r.cells()),
+                r.iterations(), r.checkpointEvery(), r.checkpointBackups(),
                 r.checkpointBackups() == 1 ? "" : "s", r.failure(), r.mode(), r.repetitions());
         if (r.modeNote() != null) {
             out.println("note: " + r.modeNote());
@@ -47,6 +49,11 @@ public final class RecoveryBenchTable {
                 r.dfrWorkEqualsPlan() ? "yes" : "no", r.planWork() == null ? "-" : r.planWork(),
                 r.planIsGlobal() ? "; the cone covers every partition, so dfr is global rollback" : "");
         out.printf(Locale.ROOT, "same field digest in every run: %s%n", r.sameDigest() ? "yes" : "NO");
+    }
+
+    /** 400, 2x4 or 12x12x12: every axis the kernel has. */
+    static String axes(List<Integer> sizes) {
+        return sizes.stream().map(String::valueOf).collect(Collectors.joining("x"));
     }
 
     private static String ms(Double v) {
