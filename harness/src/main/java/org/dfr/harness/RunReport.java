@@ -57,11 +57,17 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
                 commitLagIterations, checkpointBackups, checkpointReplication);
     }
 
-    /** This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not). */
+    /**
+     * This report of a run that restarted from the file checkpoint of {@code iteration} (null: it did not), its
+     * throughput counting only the iterations it computed, {@code iteration+1 .. iterationsRun}, over its loop.
+     */
     public RunReport withRestartedFromIteration(Integer iteration) {
+        double computedShare = iteration == null || iterationsRun <= 0 ? 1
+                : Math.max(0, iterationsRun - iteration) / (double) iterationsRun;
         return new RunReport(kernel, kernelOptions, strategy, ranksGrid, cells, iterations, tolerance, iterationsRun,
                 stoppedBy, checkpointEvery, mode, ranksPerHost, spares, fieldSha256, finalResidual, wallMillis,
-                loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond, cellUpdatesPerSecond, failures,
+                loopMillis, checkpointsTaken, checkpointMillisEach, iterationsPerSecond * computedShare,
+                cellUpdatesPerSecond * computedShare, failures,
                 recoveries, ranks, energy, provenance, iteration, checkpointInterval,
                 commitLagIterations, checkpointBackups, checkpointReplication);
     }

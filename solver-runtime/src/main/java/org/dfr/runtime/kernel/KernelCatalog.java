@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.regex.Pattern;
 
 /**
  * The kernels installed on a class path, found with {@link ServiceLoader}. Built-in kernels and those
@@ -47,6 +48,11 @@ public final class KernelCatalog {
                 errors.add(e.getMessage());
                 continue;
             }
+            String broken = contractBroken(p);
+            if (broken != null) {
+                errors.add(p.getClass().getName() + ": " + broken);
+                continue;
+            }
             for (KernelProvider q : found) {
                 if (q.name().equals(p.name())) {
                     throw new IllegalArgumentException("two kernels are named '" + p.name() + "': "
@@ -57,6 +63,31 @@ public final class KernelCatalog {
         }
         found.sort(Comparator.comparing(KernelProvider::name));
         return new KernelCatalog(found, errors);
+    }
+
+    /** A kernel name as the command line takes it: lowercase letters, digits and '-', starting with a letter or digit. */
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
+
+    /**
+     * What of {@link KernelProvider}'s contract a provider breaks in its name or axes, or null: such a kernel
+     * could not be named on every command line, or would be given a grid no part of dfr can lay out.
+     */
+    private static String contractBroken(KernelProvider p) {
+        String name;
+        int dimensions;
+        try {
+            name = p.name();
+            dimensions = p.dimensions();
+        } catch (RuntimeException e) {
+            return "name() or dimensions() failed: " + e;
+        }
+        if (name == null || !NAME.matcher(name).matches()) {
+            return "kernel name '" + name + "' is not allowed: lowercase letters, digits and '-'";
+        }
+        if (dimensions < 1 || dimensions > 3) {
+            return "kernel " + name + " takes " + dimensions + " axes: a kernel takes 1, 2 or 3";
+        }
+        return null;
     }
 
     /** Why providers listed on the class path could not be loaded; empty when all were. */
