@@ -359,6 +359,7 @@ public final class ProcessLauncher {
                         + " collector could not finish)");
             }
             RunReport report = RunReports.read(resultFile);
+            report = report.withProvenance(report.provenance().withLauncherCommandLine());
             Map<String, Object> cappingSummary = capping == null ? null : capping.summary();
             RunEnergy.Result result = power.finish(report, cappingSummary);
             Map<String, Object> energy = new LinkedHashMap<>(result.energy());

@@ -37,6 +37,17 @@ public record Provenance(String dfrVersion, String gitCommit, String jvm, String
                 readCpuModel(), HostName.local(), STARTED.toString(), commandLineOfThisJvm);
     }
 
+    /**
+     * This provenance (a rank's, of the machine that wrote the report) with the command line of the launcher
+     * that started the rank, when this JVM has one: a rank process is started with its own arguments, not the
+     * user's {@code dfr run ...}.
+     */
+    public Provenance withLauncherCommandLine() {
+        List<String> launcher = commandLineOfThisJvm;
+        return launcher.isEmpty() ? this
+                : new Provenance(dfrVersion, gitCommit, jvm, os, cpuModel, hostName, startedAt, launcher);
+    }
+
     private static Properties buildProperties() {
         Properties p = new Properties();
         try (InputStream in = Provenance.class.getResourceAsStream("/dfr-build.properties")) {

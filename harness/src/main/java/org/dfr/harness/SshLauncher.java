@@ -121,7 +121,8 @@ public final class SshLauncher {
             throw new RunFailedException(RunFailedException.Kind.OTHER, "no rank wrote the report " + report
                     + "; the ranks' output is in " + sharedDirectory.resolve("rank-*.log"));
         }
-        return RunReports.read(report);
+        RunReport read = RunReports.read(report);
+        return read.withProvenance(read.provenance().withLauncherCommandLine());
     }
 
     private Process start(RunConfig config, ClusterSettings settings, Path configFile, int rank, Path report)

@@ -150,10 +150,17 @@ public final class PlanCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** --periodic for a layout; null for a kernel, which takes its boundary as a kernel option (not echoed). */
+    private Boolean periodicOfLayout() {
+        return layout != null ? periodic : null;
+    }
+
     private PartitionDependencies declare() {
         boolean kernelGiven = spec.commandLine().getParseResult().hasMatchedOption("--kernel") || cells != null;
         if (layout != null && kernelGiven) {
-            throw usage("give either --layout or --kernel (with --cells), not both");
+            throw usage(spec.commandLine().getParseResult().hasMatchedOption("--kernel")
+                    ? "give either --layout or --kernel (with --cells), not both"
+                    : "--cells is for --kernel: a --layout plans partitions, not cells");
         }
         if (layout == null && !kernelGiven) {
             throw usage("missing --layout or --kernel: plan a ready-made layout, or the dependencies a kernel declares");
@@ -215,7 +222,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
         RecoveryPlan plan = analyzer.plan(lost, checkpointIteration, failureIteration);
         if (json) {
-            out.println(toJson(PlanReport.of(layoutName(), periodic, grid, plan)));
+            out.println(toJson(PlanReport.of(layoutName(), periodicOfLayout(), grid, plan)));
         } else {
             PlanTextRenderer.render(description(), grid.grid(), plan, out);
         }
@@ -257,7 +264,7 @@ public final class PlanCommand implements Callable<Integer> {
                 ? expectedAnalyzer.overSingleFailures(checkpointInterval, commitLagIterations)
                 : expectedAnalyzer.forLostPartitions(lost, checkpointInterval, commitLagIterations);
         if (json) {
-            out.println(toJson(ExpectedReport.of(layoutName(), periodic, grid, lost, cost, model)));
+            out.println(toJson(ExpectedReport.of(layoutName(), periodicOfLayout(), grid, lost, cost, model)));
         } else {
             ExpectedTextRenderer.render(description(), lost, cost, model, out);
             if (advice != null) {

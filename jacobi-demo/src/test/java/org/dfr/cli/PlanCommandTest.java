@@ -106,6 +106,24 @@ class PlanCommandTest {
         assertThat(json.get("idlePartitions")).isEmpty();
     }
 
+    /**
+     * heat1d3 with a periodic boundary, 8 partitions, partition 0 lost at 3 (m = 2): level 1 wraps to {7, 0, 1}. The
+     * boundary is the kernel's option, so the JSON does not echo --periodic (it said false).
+     */
+    @Test
+    void when_kernelIsPeriodicByItsOption_then_theLevelsWrap_andNoPeriodicFlagIsEchoed() throws Exception {
+        CliRun r = run("plan", "--kernel", "heat1d3", "--kernel-option", "boundary=periodic", "--cells", "64",
+                "--grid", "8", "--lost", "0", "--checkpoint-iteration", "0", "--failure-iteration", "3", "--json");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(ints(json.get("levels").get(0))).containsExactly(0, 1, 7);
+        assertThat(json.has("periodic")).isFalse();
+        assertThat(new ObjectMapper().readTree(run("plan", "--layout", "1d", "--grid", "8", "--lost", "0",
+                "--checkpoint-iteration", "0", "--failure-iteration", "2", "--json").out()).get("periodic").booleanValue())
+                .isFalse();
+    }
+
     @Test
     void when_failureRightAfterCheckpoint_then_onlyReload() throws Exception {
         CliRun r = run("plan", "--layout", "global", "--grid", "4", "--lost", "2",

@@ -1,5 +1,6 @@
 package org.dfr.cli.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.dfr.analysis.EnergyModel;
 import org.dfr.analysis.EnergySavings;
@@ -13,12 +14,12 @@ import org.dfr.analysis.MeanRecoveryCost;
 @JsonPropertyOrder({"layout", "periodic", "grid", "partitionCount", "lostPartitions", "averagedOverSingleFailures",
         "checkpointIntervalIterations", "commitLagIterations", "meanLostIterations", "dataFlowRollback", "globalRollback",
         "energyModel", "energySavings"})
-public record ExpectedReport(String layout, boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
+public record ExpectedReport(String layout, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
                              boolean averagedOverSingleFailures, int checkpointIntervalIterations,
                              int commitLagIterations, double meanLostIterations, MeanRecoveryCost dataFlowRollback,
                              MeanRecoveryCost globalRollback, EnergyModel energyModel, EnergySavings energySavings) {
 
-    public static ExpectedReport of(String layout, boolean periodic, GridArgument grid, int[] lost,
+    public static ExpectedReport of(String layout, Boolean periodic, GridArgument grid, int[] lost,
                                     ExpectedRecoveryCost cost, EnergyModel model) {
         return new ExpectedReport(layout, periodic, grid.writtenSizes(), cost.partitionCount(), lost,
                 lost == null, cost.checkpointIntervalIterations(), cost.commitLagIterations(), cost.meanLostIterations(),

@@ -1,5 +1,6 @@
 package org.dfr.cli.plan;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 import org.dfr.analysis.RecoveryPlan;
@@ -13,12 +14,12 @@ import org.dfr.analysis.RecoveryPlan;
 @JsonPropertyOrder({"layout", "periodic", "grid", "partitionCount", "lostPartitions", "checkpointIteration",
         "failureIteration", "lostIterations", "levels", "recomputedPartitionIterations",
         "globalRollbackPartitionIterations", "participatingPartitions", "idlePartitions", "coversEverything"})
-public record PlanReport(String layout, boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
+public record PlanReport(String layout, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
                          int checkpointIteration, int failureIteration, int lostIterations, List<int[]> levels,
                          long recomputedPartitionIterations, long globalRollbackPartitionIterations,
                          int[] participatingPartitions, int[] idlePartitions, boolean coversEverything) {
 
-    public static PlanReport of(String layout, boolean periodic, GridArgument grid, RecoveryPlan plan) {
+    public static PlanReport of(String layout, Boolean periodic, GridArgument grid, RecoveryPlan plan) {
         return new PlanReport(layout, periodic, grid.writtenSizes(), plan.partitionCount(),
                 plan.lostPartitions(), plan.checkpointIteration(), plan.failureIteration(), plan.lostIterations(),
                 plan.levels(), plan.recomputedPartitionIterations(), plan.globalRollbackPartitionIterations(),

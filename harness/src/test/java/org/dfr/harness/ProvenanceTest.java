@@ -1,0 +1,35 @@
+package org.dfr.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A report written by a rank process names the user's command, which only its launcher knows. */
+class ProvenanceTest {
+
+    private static final Provenance OF_RANK_0 = new Provenance("0.1.0", "abc", "jvm", "os", "cpu", "host1",
+            "2026-11-27T04:00:00Z", List.of("rank", "--config", "/tmp/run.json", "--rank", "0"));
+
+    @AfterEach
+    void forgetTheCommandLine() {
+        Provenance.recordCommandLine(List.of());
+    }
+
+    @Test
+    void when_theLauncherRanFromTheCommandLine_then_itsArgumentsReplaceTheRanks_andTheRanksMachineStays() {
+        Provenance.recordCommandLine(List.of("run", "--mode", "processes", "--cells", "64x64"));
+
+        Provenance p = OF_RANK_0.withLauncherCommandLine();
+
+        assertThat(p.commandLine()).containsExactly("run", "--mode", "processes", "--cells", "64x64");
+        assertThat(p.hostName()).isEqualTo("host1");
+        assertThat(p.startedAt()).isEqualTo("2026-11-27T04:00:00Z");
+    }
+
+    @Test
+    void when_theLauncherRanFromTheApi_then_theReportIsLeftAsTheRankWroteIt() {
+        assertThat(OF_RANK_0.withLauncherCommandLine()).isEqualTo(OF_RANK_0);
+    }
+}
