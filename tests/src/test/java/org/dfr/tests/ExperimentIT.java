@@ -1,6 +1,7 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -24,6 +25,7 @@ import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
+import org.dfr.harness.experiment.RunRow;
 import org.dfr.harness.experiment.Schedule;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.power.sysfs.FakeCpufreqTree;
@@ -232,6 +234,43 @@ class ExperimentIT {
                 .contains("fig5-power.png and energy.png are not drawn").doesNotContain("<img src=\"fig5-power.png\"");
         // the figures of the experiment with a meter are all drawn, with nothing to explain
         assertThat(result.plotNotes()).isEmpty();
+        assertThat(noMeter.resolve("samples.csv")).exists();
+        assertThat(noMeter.resolve("samples.csv.part")).doesNotExist();
+    }
+
+    @Test
+    void when_interruptedAfterTheFirstRun_then_onlyAPartialSamplesFileAndNoSummary() throws IOException {
+        Path file = tmp.resolve("interrupted.yaml");
+        Files.writeString(file, """
+                name: interrupted
+                cells: [32, 32]
+                ranksGrid: [2, 2]
+                iterations: 4
+                checkpointEvery: 4
+                failures: ["1@2"]
+                variants: [global, dfr]
+                repetitions: 1
+                warmups: 0
+                samplePeriodMillis: 20
+                """);
+        Path interrupted = tmp.resolve("interrupted");
+        Experiment experiment = new Experiment(ExperimentSpec.read(file).orElse(ExperimentSpec.defaults()), interrupted).specFile(file)
+                .listener(new Experiment.Listener() {
+                    @Override
+                    public void finished(Schedule.Entry entry, RunRow row) {
+                        throw new IllegalStateException("interrupted after run " + entry.index());
+                    }
+                });
+
+        assertThatThrownBy(experiment::run).hasMessage("interrupted after run 1");
+
+        assertThat(interrupted.resolve("samples.csv")).doesNotExist();
+        assertThat(Files.readAllLines(interrupted.resolve("samples.csv.part")))
+                .first().asString().startsWith("run,variant,repetition,warmup,loop_seconds,");
+        assertThat(Files.readString(interrupted.resolve("samples.csv.part"))).endsWith("\n");
+        assertThat(interrupted.resolve("runs.csv")).doesNotExist();
+        assertThat(interrupted.resolve("summary.json")).doesNotExist();
+        assertThat(interrupted.resolve("index.html")).doesNotExist();
     }
 
     @Test

@@ -124,7 +124,10 @@ public final class Experiment {
         Map<Integer, List<TimelineSample>> samplesByRun = new LinkedHashMap<>();
         Map<Integer, Map<String, Object>> timelines = new LinkedHashMap<>();
         Map<String, Object> meter = null;
-        try (BufferedWriter samples = Files.newBufferedWriter(out.resolve("samples.csv"), StandardCharsets.UTF_8)) {
+        // samples.csv appears only when every run is done: an interrupted experiment leaves samples.csv.part
+        // (whole runs' lines) and no summary, not a samples.csv that looks complete and ends mid-line
+        Path partialSamples = out.resolve("samples.csv.part");
+        try (BufferedWriter samples = Files.newBufferedWriter(partialSamples, StandardCharsets.UTF_8)) {
             samples.write("run,variant,repetition,warmup,loop_seconds," + TimelineCsv.HEADER + "\n");
             for (Schedule.Entry e : schedule) {
                 listener.starting(e, schedule.size());
@@ -147,6 +150,7 @@ public final class Experiment {
                     samples.write(e.index() + "," + e.variant() + "," + e.repetition() + "," + e.warmup() + ","
                             + RunRow.num(s.seconds() - loopStart) + "," + TimelineCsv.row(s) + "\n");
                 }
+                samples.flush();
                 if (!e.warmup()) {
                     rows.add(row);
                     samplesByRun.put(e.index(), got);
@@ -155,6 +159,7 @@ public final class Experiment {
                 listener.finished(e, row);
             }
         }
+        Files.move(partialSamples, out.resolve("samples.csv"), StandardCopyOption.ATOMIC_MOVE);
         if (meter == null) {
             meter = Map.of("source", "none", "title", "none: not measured");
         }
