@@ -8,8 +8,8 @@ import java.util.Map;
  * The run report of DESIGN.md, written as JSON by {@code dfr run --report} and read by tools and
  * tests. Field names are the contract; more fields may be added.
  *
- * <p>{@code wallMillis} spans the whole run after the cluster formed (checkpoints, recoveries and
- * collection of the final state included); {@code loopMillis} spans the iteration loop of the
+ * <p>{@code wallMillis} spans the run after the cluster formed, to the last rank's end (checkpoints and
+ * recoveries included, collection of the final state not); {@code loopMillis} spans the iteration loop of the
  * slowest rank, and the throughput figures are computed over it. {@code restartedFromIteration} is
  * set only for a run started from a file checkpoint ({@code --restart-from}): it ran iterations
  * {@code restartedFromIteration+1 .. iterationsRun}. {@code checkpointInterval} is set only for a run

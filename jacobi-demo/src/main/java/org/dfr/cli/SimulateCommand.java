@@ -28,6 +28,7 @@ import org.dfr.simulator.Simulation;
 import org.dfr.simulator.SimulationSpec;
 import org.dfr.simulator.SimulatorApp;
 import org.dfr.simulator.Strategy;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,8 +49,14 @@ import picocli.CommandLine.Spec;
                 "  dfr simulate --preset quick --out /tmp/sim",
                 "  dfr simulate --preset custom --nodes 100,1000,10000 --dimensions 2 --seeds 5 --mtbf-hours 50 --out sim",
                 "  dfr simulate --kernel graph-jacobi --cells 100000 --ranks-grid 1000 --mtbf-hours 10 --seeds 5",
-                "", "Exit codes: 0 done, 1 the output could not be written, 2 bad arguments."})
+                "", "Exit codes: 0 done, 1 writing the output failed after the simulation ran, 2 bad arguments (an",
+                "--out that cannot be created or written among them)."})
 public final class SimulateCommand implements Callable<Integer> {
+
+    /** What a simulation of one kernel's dependencies ({@code --cells}) reads; the rest is the sweep's. */
+    static final List<String> KERNEL_MODE_OPTIONS = List.of("--kernel", "--kernel-option", "--kernel-jar", "--cells",
+            "--ranks-grid", "--seeds", "--first-seed", "--iterations", "--checkpoint-every", "--commit-lag-iterations",
+            "--mtbf-hours");
 
     @Spec
     CommandSpec spec;
@@ -218,6 +225,13 @@ public final class SimulateCommand implements Callable<Integer> {
     private int simulateKernel() {
         if (cells == null || ranksGrid == null) {
             throw new ParameterException(spec.commandLine(), "simulating a kernel needs both --cells and --ranks-grid");
+        }
+        for (CommandLine.Model.OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
+            if (!KERNEL_MODE_OPTIONS.contains(given.longestName())) {
+                throw new ParameterException(spec.commandLine(), given.longestName() + " is for the sweep: with --cells the"
+                        + " simulation takes the kernel's own partitions, the paper's timing and power, and only "
+                        + String.join(", ", KERNEL_MODE_OPTIONS));
+            }
         }
         PartitionDependencies dependencies;
         SimulateOptions o;

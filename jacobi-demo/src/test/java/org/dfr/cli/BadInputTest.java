@@ -150,6 +150,9 @@ class BadInputTest {
                 row("simulate --preset quick --busy-watts 100",
                         "--idle-watts 125.0 is not allowed above --busy-watts 100.0"),
                 row("simulate --preset custom", "--preset custom needs --nodes N[,N...]"),
+                row("simulate --kernel heat1d3 --cells 400 --ranks-grid 100 --nodes 5",
+                        "--nodes is for the sweep: with --cells the simulation takes the kernel's own partitions"),
+                row("simulate --preset quick --kernel heat1d3 --cells 400 --ranks-grid 100", "--preset is for the sweep"),
                 // plan
                 row("plan --layout 2d5 --grid 2x4 --expected --checkpoint-interval 10 --commit-lag-iterations 10",
                         "--commit-lag-iterations 10 is not allowed with --checkpoint-interval 10: give 0..9"),

@@ -109,6 +109,8 @@ public final class SimulatorApp {
             for (QuadraticFit f : fits) {
                 out.println("  energy saving (MJ) of " + f.label() + " vs global: " + f.formula());
             }
+        } else if (options.strategies().contains(Strategy.DFR) && options.strategies().contains(Strategy.GLOBAL)) {
+            out.println("  no fits.csv: fitting a + b P + c P^2 to DFR's saving needs 3 or more node counts per dimension");
         }
 
         List<PointSummary> intervalPoints = List.of();
