@@ -51,6 +51,14 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--kernel", paramLabel = "NAME", description = "Kernel (default jacobi2d5).")
     String kernel;
 
+    @Option(names = "--kernel-option", paramLabel = "KEY=VALUE",
+            description = "An option of the kernel (repeatable; `dfr kernels` lists each kernel's options).")
+    Map<String, String> kernelOptions;
+
+    @Option(names = "--kernel-jar", paramLabel = "FILE",
+            description = "A jar with more kernel providers (repeatable), for a kernel of your own.")
+    List<Path> kernelJars;
+
     @Option(names = "--cells", paramLabel = "NXxNY", description = "Interior cells per axis.")
     String cells;
 
@@ -127,7 +135,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                     powerModel.idlePowerWatts(), powerModel.busyPowerWatts(), powerModel.modelAlpha(),
                     powerModel.modelIdleClockShare(),
                     sysfsRoot == null ? null : sysfsRoot.toString(),
-                    sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs, null, null, samplePeriodMillis);
+                    sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs, null, null, samplePeriodMillis,
+                    kernelOptions, kernelJars == null ? null : kernelJars.stream().map(Path::toString).toList());
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
                     : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
             if (config != null) {

@@ -203,16 +203,17 @@ class ExperimentIT {
     }
 
     @Test
-    void when_noMeter_then_noPowerPlots_andTheIndexAndResultSayWhy() throws IOException {
+    void when_noMeterAndAKernelOption_then_theOptionIsUsed_andNoPowerPlots_andTheIndexAndResultSayWhy() throws IOException {
         Path file = tmp.resolve("no-meter.yaml");
         Files.writeString(file, """
                 name: no-meter
-                kernel: jacobi2d5
-                cells: [32, 32]
-                ranksGrid: [2, 2]
+                kernel: heat1d3
+                kernelOptions: {boundary: periodic}
+                cells: [64]
+                ranksGrid: [4]
                 iterations: 6
                 checkpointEvery: 6
-                failures: ["1@3"]
+                failures: ["0@3"]
                 variants: [dfr]
                 repetitions: 1
                 warmups: 0
@@ -223,6 +224,10 @@ class ExperimentIT {
         Experiment.Result r = new Experiment(ExperimentSpec.read(file).orElse(ExperimentSpec.defaults()), noMeter).specFile(file).run();
 
         assertThat(r.failures()).isEmpty();
+        // the kernel's option reached the runs: partition 0's cone wraps, level 1 = {3, 0, 1}, level 2 = {0}
+        // (with the fixed boundary it would be {0, 1} and {0}: 3)
+        assertThat(csv(noMeter.resolve("runs.csv"))).singleElement()
+                .satisfies(row -> assertThat(Double.parseDouble(row.get("recomputed_partition_iterations"))).isEqualTo(4.0));
         // no load model given: only a machine with readable RAPL (not this VM, not CI) would measure anything
         assumeThat(r.summary()).extractingByKey("meter").asString().contains("source=none");
         assertThat(noMeter.resolve("recovery.png")).exists();

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
@@ -45,6 +46,8 @@ import org.dfr.runtime.kernel.KernelChoice;
  * @param fakeMinKHz        the fake tree's {@code cpuinfo_min_freq}
  * @param fakeMaxKHz        the fake tree's {@code cpuinfo_max_freq}
  * @param samplePeriodMillis power sampling period
+ * @param kernelOptions     the kernel's options ({@code --kernel-option KEY=VALUE}; {@code dfr kernels} lists them)
+ * @param kernelJars        jars with more kernels ({@code --kernel-jar FILE}), for a kernel of your own
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -53,7 +56,8 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
                              List<Variant> variants, Integer repetitions, Integer warmups, Long seed,
                              Double idlePowerWatts, Double busyPowerWatts, Double modelAlpha,
                              Double modelIdleClockShare, String sysfsRoot, Boolean fakeSysfs, Long fakeMinKHz,
-                             Long fakeMaxKHz, Long samplePeriodMillis) {
+                             Long fakeMaxKHz, Long samplePeriodMillis, Map<String, String> kernelOptions,
+                             List<String> kernelJars) {
 
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -61,14 +65,14 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
     /** Every field empty: {@link #orElse} fills them. */
     public static ExperimentSpec empty() {
         return new ExperimentSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The defaults of anything not given. */
     public static ExperimentSpec defaults() {
         return new ExperimentSpec("experiment", KernelCatalog.DEFAULT_KERNEL, List.of(256, 256), List.of(2, 4), 10, 10,
                 List.of("1@4"), "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 3, 1, 1L, null, null, 1.0,
-                0.0, null, false, 1_200_000L, 2_600_000L, 100L);
+                0.0, null, false, 1_200_000L, 2_600_000L, 100L, Map.of(), List.of());
     }
 
     /**
@@ -80,7 +84,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
     public static ExperimentSpec paperFig5() {
         return new ExperimentSpec("paper-fig5", KernelCatalog.DEFAULT_KERNEL, List.of(8192, 8192), List.of(2, 4), 10, 10,
                 List.of("1@4"), "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 5, 1, 1L,
-                40.0, 120.0, 1.0, 0.25, null, true, 1_200_000L, 2_600_000L, 50L);
+                40.0, 120.0, 1.0, 0.25, null, true, 1_200_000L, 2_600_000L, 50L, Map.of(), List.of());
     }
 
     /** @return the named preset */
@@ -106,7 +110,8 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
                 or(seed, base.seed), or(idlePowerWatts, base.idlePowerWatts), or(busyPowerWatts, base.busyPowerWatts),
                 or(modelAlpha, base.modelAlpha), or(modelIdleClockShare, base.modelIdleClockShare),
                 or(sysfsRoot, base.sysfsRoot), or(fakeSysfs, base.fakeSysfs), or(fakeMinKHz, base.fakeMinKHz),
-                or(fakeMaxKHz, base.fakeMaxKHz), or(samplePeriodMillis, base.samplePeriodMillis));
+                or(fakeMaxKHz, base.fakeMaxKHz), or(samplePeriodMillis, base.samplePeriodMillis),
+                or(kernelOptions, base.kernelOptions), or(kernelJars, base.kernelJars));
     }
 
     private static <T> T or(T value, T fallback) {
@@ -167,7 +172,9 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
 
     /** @return the run configuration of {@code variant} */
     public RunConfig config(Variant variant, Path sysfs, Path journals) {
-        RunConfig config = RunConfig.of(KernelChoice.of(kernel), cells, ranksGrid, iterations, checkpointEvery)
+        RunConfig config = RunConfig.of(KernelChoice.of(kernel, kernelOptions == null ? Map.of() : kernelOptions),
+                        kernelJars == null ? List.of() : kernelJars.stream().map(Path::of).toList(), cells, ranksGrid,
+                        iterations, checkpointEvery)
                 .withRanksPerHost(ranksPerHost)
                 .withMode(mode(mode))
                 .withStrategy(variant.strategy())
