@@ -611,7 +611,9 @@ public final class RunCommand implements Callable<Integer> {
                     r.restartedFromIteration(), r.restartedFromIteration() + 1, r.iterationsRun());
         }
         for (RunReport.Recovery rec : r.recoveries()) {
-            out.printf(Locale.ROOT, "recovery %d:      ranks %s died at iteration %d; lost partitions %s; checkpoint %d; "
+            // t is the recovery's, one past what every survivor computed: the kill's iteration unless no partition
+            // reads the lost one (docs/design.md), so it is not printed as "died at"
+            out.printf(Locale.ROOT, "recovery %d:      ranks %s died; t = %d; lost partitions %s; checkpoint %d; "
                             + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
                     rec.checkpointIteration(), rec.lostIterations());
             out.printf(Locale.ROOT, "                 %s%s: recomputed %d partition-iterations; participating ranks %s; "

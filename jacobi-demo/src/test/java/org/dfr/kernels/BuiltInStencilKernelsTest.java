@@ -321,7 +321,7 @@ class BuiltInStencilKernelsTest {
     @Test
     void when_wrongShape_then_rejectedNamingTheKernel() {
         assertThatThrownBy(() -> create(new Heat1d3Provider(), new int[] {8, 8}, new int[] {2, 2}, "fixed"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernel heat1d3 takes 1 axes");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernel heat1d3 takes 1 axis (--cells N");
         assertThatThrownBy(() -> create(new Jacobi2d9Provider(), new int[] {8, 2}, new int[] {2, 3}, "fixed"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("every partition needs at least one cell");
         assertThatThrownBy(() -> KernelOptions.resolve("heat3d7", new Heat3d7Provider().options(), Map.of("boundary", "open")))

@@ -68,7 +68,7 @@ public record KernelProblem(int[] cells, int[] ranksGrid, KernelOptions options)
      */
     public void requireShape(String kernel, int expected) {
         if (dimensions() != expected) {
-            throw new IllegalArgumentException("kernel " + kernel + " takes " + expected + " axes (--cells "
+            throw new IllegalArgumentException("kernel " + kernel + " takes " + expected + (expected == 1 ? " axis" : " axes") + " (--cells "
                     + example(expected, "N") + ", --ranks-grid " + example(expected, "P") + ") but got --cells "
                     + join(cells) + " and --ranks-grid " + join(ranksGrid));
         }
