@@ -107,8 +107,6 @@ public final class RankProcessMain implements Callable<Integer> {
      * run (and kills this rank) at once anyway.
      */
     static final long FOUNDER_TIMEOUT_MILLIS = 300_000;
-    /** Attempts of a rank other than the founder to start a member that joins (see {@link #startMember}). */
-    static final int JOIN_ATTEMPTS = 3;
     /** How often a rank looks for the founder's file while it waits. */
     static final long FOUNDER_POLL_MILLIS = 5;
 
@@ -286,25 +284,16 @@ public final class RankProcessMain implements Callable<Integer> {
     }
 
     /**
-     * Starts this rank's member. A rank other than the founder tries again when its member could not
-     * join: with 7 members joining rank 0 within milliseconds of each other on 2 loaded cores, about
-     * one run in six had a member give up at once ("Could not join cluster"; a connection to rank 0
-     * that failed once is not tried again by Hazelcast, see hazelcast.connection.monitor.max.faults).
+     * Starts this rank's member; a rank other than the founder tries again when its member could not join
+     * ({@link RankNode#startJoining}).
      */
     private RankNode startMember(RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
                                  ResilientRun resilient) {
-        for (int attempt = 1; ; attempt++) {
-            try {
-                return RankNode.start(rank, spec, kernel, settings, resilient.failureHandler(),
+        return rank == 0
+                ? RankNode.start(rank, spec, kernel, settings, resilient.failureHandler(),
+                        resilient.faultInjector(RankKiller.SIGKILL_PROCESS))
+                : RankNode.startJoining(rank, spec, kernel, settings, resilient.failureHandler(),
                         resilient.faultInjector(RankKiller.SIGKILL_PROCESS));
-            } catch (IllegalStateException e) {
-                if (rank == 0 || attempt >= JOIN_ATTEMPTS) {
-                    throw e;
-                }
-                LOG.warn("rank {}: its member could not join ({}); attempt {} of {}", rank, e.getMessage(),
-                        attempt + 1, JOIN_ATTEMPTS);
-            }
-        }
     }
 
     private void collect(RankNode node, RunConfig config, ClusterSettings settings, KernelSetup setup, long endedAt) {

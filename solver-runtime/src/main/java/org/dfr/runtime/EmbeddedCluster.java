@@ -92,7 +92,7 @@ public final class EmbeddedCluster {
                 int rank = r;
                 starting.add(threads.submit(() -> {
                     Thread.currentThread().setName("dfr-rank" + rank);
-                    return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
+                    return RankNode.startJoining(rank, spec, kernel, settings, failureHandler, hook);
                 }));
             }
             try {

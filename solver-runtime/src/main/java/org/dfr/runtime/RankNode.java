@@ -199,6 +199,32 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         return new RankNode(rankId, spec, kernel, settings, failureHandler, hook);
     }
 
+    /** Attempts of a rank other than the founder to start a member that joins (see {@link #startJoining}). */
+    public static final int JOIN_ATTEMPTS = 3;
+
+    /**
+     * {@link #start} for a rank that joins the founder's cluster, trying again when its member could not join:
+     * with 7 members joining rank 0 within milliseconds of each other on 2 loaded cores, a member now and then
+     * gives up at once ("Node failed to start!": a connection to rank 0 that failed once is not tried again,
+     * see hazelcast.connection.monitor.max.faults). Each attempt is bounded by Hazelcast's join limit.
+     *
+     * @throws RunFailedException of kind CLUSTER_NOT_FORMED after {@link #JOIN_ATTEMPTS} failed attempts
+     */
+    public static RankNode startJoining(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
+                                        FailureHandler failureHandler, IterationHook hook) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return start(rankId, spec, kernel, settings, failureHandler, hook);
+            } catch (RunFailedException e) {
+                if (e.kind() != RunFailedException.Kind.CLUSTER_NOT_FORMED || attempt >= JOIN_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.warn("rank {}: its member could not join ({}); attempt {} of {}", rankId, e.getMessage(),
+                        attempt + 1, JOIN_ATTEMPTS);
+            }
+        }
+    }
+
     /** Partition {@code p}'s state of the restart iteration, from its checkpoint file. */
     private static double[] loadFileCheckpoint(DiskCheckpoints disk, int p, PartitionKernel kernel) {
         Path file = CheckpointFile.path(disk.restartFrom(), disk.runKey(), disk.restartIteration(), p);
