@@ -78,6 +78,8 @@ public final class DataPlane implements AutoCloseable {
 
     /** Mailboxes of the ranks living in this JVM, per cluster name. */
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
+    /** The planes of {@link #IN_JVM}'s ranks, told when one of them dies ({@link #closeAbruptly}). */
+    private static final Map<String, Map<Integer, DataPlane>> IN_JVM_PLANES = new ConcurrentHashMap<>();
 
     private final int localRank;
     private final AtomicLong largestFrameBuffer = new AtomicLong(MIN_BUFFER_BYTES);
@@ -167,6 +169,7 @@ public final class DataPlane implements AutoCloseable {
         }
         if (cluster != null) {
             IN_JVM.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, mailbox);
+            IN_JVM_PLANES.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, this);
         }
     }
 
@@ -790,12 +793,37 @@ public final class DataPlane implements AutoCloseable {
                 }
             }
         }
-        closeAbruptly();
+        shutDown();
     }
 
-    /** Closes without a goodbye, as a death does (an in-JVM rank killed in embedded mode). */
+    /**
+     * Closes without a goodbye, as a death does (an in-JVM rank killed in embedded mode), and tells the data
+     * planes of the other ranks of this JVM's run, as their kernels would if this were a SIGKILLed process:
+     * ranks of one JVM hand each other their messages without a socket ({@link #lend}), so no connection of
+     * theirs would end, and they would learn of the death only from Hazelcast (seconds when the master died
+     * with its successor). Each takes it as a suspicion ({@link #onPeerConnectionLost}) and probes this
+     * plane's listening socket, closed by now.
+     */
     public void closeAbruptly() {
+        shutDown();
+        if (cluster != null) {
+            Map<Integer, DataPlane> peers = IN_JVM_PLANES.getOrDefault(cluster, Map.of());
+            for (DataPlane peer : peers.values()) {
+                if (peer != this && !peer.closed) {
+                    peer.peerLossListener.accept(localRank);
+                }
+            }
+        }
+    }
+
+    private void shutDown() {
         closed = true;
+        if (cluster != null) {
+            IN_JVM_PLANES.computeIfPresent(cluster, (c, ranks) -> {
+                ranks.remove(localRank, this);
+                return ranks.isEmpty() ? null : ranks;
+            });
+        }
         if (cluster != null) {
             IN_JVM.computeIfPresent(cluster, (c, ranks) -> {
                 ranks.remove(localRank, mailbox);
