@@ -198,6 +198,8 @@ class BadInputTest {
                         "--write-rank-config cannot be combined with --mode embedded"),
                 row("run --hosts a,b,c,d --mode embedded --cells 37x29 --iterations 3",
                         "--hosts cannot be combined with --mode embedded"),
+                row("run --cells 37x29 --iterations 3 --cap-idle-hosts --sysfs-root FILE/no-such-tree",
+                        "/no-such-tree: no such directory (give the root of a sysfs tree"),
                 row("run --cells 37x29 --iterations 3 --ssh-command ssh",
                         "--ssh-command is only used with --hosts (it says how ranks are started over ssh)"),
                 row("run --cells 37x29 --iterations 3 --shared-dir FILE/shared", "--shared-dir is only used with --hosts"),
