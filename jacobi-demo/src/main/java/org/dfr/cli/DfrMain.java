@@ -125,13 +125,15 @@ public final class DfrMain implements Runnable {
      * process, whose log is read after the fact.
      */
     static int oneLineFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        return oneLineFailure(e, cl);
+    }
+
+    private static int oneLineFailure(Throwable e, CommandLine cl) {
         String command = cl.getCommandSpec().qualifiedName();
         boolean rank = RANK_COMMANDS.contains(cl.getCommandName());
         boolean trace = rank || "1".equals(System.getenv(STACK_TRACE_VARIABLE));
-        StackTraceElement[] frames = e.getStackTrace();
-        String where = frames.length == 0 ? "" : " at " + frames[0];
         String what = String.valueOf(e).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
-        cl.getErr().println(command + ": failed: " + what + where
+        cl.getErr().println(command + ": failed: " + what + where(e)
                 + (trace ? "" : " (" + STACK_TRACE_VARIABLE + "=1 prints the stack trace)"));
         if (trace) {
             e.printStackTrace(cl.getErr());
@@ -140,12 +142,38 @@ public final class DfrMain implements Runnable {
         return 1;
     }
 
+    /** The first frame outside the JDK (where the user's or dfr's code called it), else the top one. */
+    static String where(Throwable e) {
+        StackTraceElement[] frames = e.getStackTrace();
+        for (StackTraceElement f : frames) {
+            String c = f.getClassName();
+            if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
+                return " at " + f;
+            }
+        }
+        return frames.length == 0 ? "" : " at " + frames[0];
+    }
+
     public static void main(String[] args) {
         Provenance.recordCommandLine(List.of(args));
         if (args.length == 0 || !RANK_COMMANDS.contains(args[0])) {
             restoreLeftoverJournals();
         }
-        int code = commandLine().execute(args);
+        CommandLine cl = commandLine();
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (Throwable e) {
+            // picocli hands the handler Exceptions only: an Error (NoClassDefFoundError from a kernel jar built
+            // against another SPI, StackOverflowError) gets the same one line
+            CommandLine.ParseResult parsed = cl.getParseResult();
+            CommandLine failed = cl;
+            while (parsed != null && parsed.subcommand() != null) {
+                parsed = parsed.subcommand();
+                failed = parsed.commandSpec().commandLine();
+            }
+            code = oneLineFailure(e, failed);
+        }
         System.exit(code);
     }
 }

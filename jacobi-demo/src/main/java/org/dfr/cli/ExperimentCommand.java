@@ -124,6 +124,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ExperimentSpec resolved;
+        if (sysfsRoot != null && !Files.isDirectory(sysfsRoot)) {
+            throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot + ": no such directory (give"
+                    + " the root of a sysfs tree, or --fake-sysfs for fake ones)");
+        }
         if (sysfsRoot != null && Boolean.TRUE.equals(fakeSysfs)) {
             throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot
                     + " and --fake-sysfs exclude each other: give the tree to use, or let the experiment make fake ones");
@@ -136,7 +140,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                     powerModel.modelIdleClockShare(),
                     sysfsRoot == null ? null : sysfsRoot.toString(),
                     sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs, null, null, samplePeriodMillis,
-                    kernelOptions, kernelJars == null ? null : kernelJars.stream().map(Path::toString).toList());
+                    kernelOptions, kernelJars == null ? null
+                            : kernelJars.stream().map(j -> j.toAbsolutePath().normalize().toString()).toList());
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
                     : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
             if (config != null) {

@@ -28,10 +28,10 @@ import org.dfr.simulator.Simulation;
 import org.dfr.simulator.SimulationSpec;
 import org.dfr.simulator.SimulatorApp;
 import org.dfr.simulator.Strategy;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -226,7 +226,7 @@ public final class SimulateCommand implements Callable<Integer> {
         if (cells == null || ranksGrid == null) {
             throw new ParameterException(spec.commandLine(), "simulating a kernel needs both --cells and --ranks-grid");
         }
-        for (CommandLine.Model.OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
+        for (OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
             if (!KERNEL_MODE_OPTIONS.contains(given.longestName())) {
                 throw new ParameterException(spec.commandLine(), given.longestName() + " is for the sweep: with --cells the"
                         + " simulation takes the kernel's own partitions, the paper's timing and power, and only "
@@ -307,13 +307,20 @@ public final class SimulateCommand implements Callable<Integer> {
         double idle = idleWatts != null ? idleWatts : d.idleWatts();
         double capped = cappedIdleWatts != null ? cappedIdleWatts : d.cappedIdleWatts();
         if (idle > busy) {
-            throw new ParameterException(spec.commandLine(), "--idle-watts " + idle
-                    + " is not allowed above --busy-watts " + busy + ": a waiting node draws at most a computing one");
+            throw new ParameterException(spec.commandLine(), "--idle-watts " + idle + given(idleWatts)
+                    + " is not allowed above --busy-watts " + busy + given(busyWatts)
+                    + ": a waiting node draws at most a computing one");
         }
         if (capped > idle) {
-            throw new ParameterException(spec.commandLine(), "--capped-idle-watts " + capped
-                    + " is not allowed above --idle-watts " + idle + ": capping an idle node lowers its power");
+            throw new ParameterException(spec.commandLine(), "--capped-idle-watts " + capped + given(cappedIdleWatts)
+                    + " is not allowed above --idle-watts " + idle + given(idleWatts)
+                    + ": capping an idle node lowers its power");
         }
+    }
+
+    /** " (the default)" for an option the user left out, so that a message does not blame it on them. */
+    private static String given(Object option) {
+        return option == null ? " (the default)" : "";
     }
 
     private static <T> void set(T value, Consumer<T> setter) {

@@ -92,7 +92,9 @@ public final class EmbeddedCluster {
                 int rank = r;
                 starting.add(threads.submit(() -> {
                     Thread.currentThread().setName("dfr-rank" + rank);
-                    return RankNode.startJoining(rank, spec, kernel, settings, failureHandler, hook);
+                    // not startJoining: a retry may outlast the wait below and leave a member behind; the
+                    // whole formation is tried again instead (FORMATION_ATTEMPTS)
+                    return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
                 }));
             }
             try {

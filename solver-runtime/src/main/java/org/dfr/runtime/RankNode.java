@@ -206,7 +206,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
      * {@link #start} for a rank that joins the founder's cluster, trying again when its member could not join:
      * with 7 members joining rank 0 within milliseconds of each other on 2 loaded cores, a member now and then
      * gives up at once ("Node failed to start!": a connection to rank 0 that failed once is not tried again,
-     * see hazelcast.connection.monitor.max.faults). Each attempt is bounded by Hazelcast's join limit.
+     * see hazelcast.connection.monitor.max.faults). Each attempt is bounded by Hazelcast's join limit, so this
+     * is for a rank process, whose launcher ends it when the run gives up; in one JVM, where a late success would
+     * leave a member behind, {@link EmbeddedCluster} tries the whole formation again instead.
      *
      * @throws RunFailedException of kind CLUSTER_NOT_FORMED after {@link #JOIN_ATTEMPTS} failed attempts
      */

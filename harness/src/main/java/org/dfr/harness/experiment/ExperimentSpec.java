@@ -47,7 +47,8 @@ import org.dfr.runtime.kernel.KernelChoice;
  * @param fakeMaxKHz        the fake tree's {@code cpuinfo_max_freq}
  * @param samplePeriodMillis power sampling period
  * @param kernelOptions     the kernel's options ({@code --kernel-option KEY=VALUE}; {@code dfr kernels} lists them)
- * @param kernelJars        jars with more kernels ({@code --kernel-jar FILE}), for a kernel of your own
+ * @param kernelJars        jars with more kernels ({@code --kernel-jar FILE}), for a kernel of your own; in a
+ *                          config file relative to the file's directory
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -98,7 +99,20 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
     /** Reads a YAML or JSON file (by its extension; YAML otherwise, which also reads JSON). */
     public static ExperimentSpec read(Path file) throws IOException {
         ObjectMapper mapper = file.getFileName().toString().toLowerCase().endsWith(".json") ? JSON : YAML;
-        return mapper.readValue(file.toFile(), ExperimentSpec.class);
+        ExperimentSpec read = mapper.readValue(file.toFile(), ExperimentSpec.class);
+        return read.withKernelJarsFrom(file.toAbsolutePath().getParent());
+    }
+
+    /** This spec with its relative kernel jars resolved against {@code dir} (a config file's directory). */
+    ExperimentSpec withKernelJarsFrom(Path dir) {
+        if (kernelJars == null || kernelJars.isEmpty()) {
+            return this;
+        }
+        List<String> absolute = kernelJars.stream().map(j -> dir.resolve(j).normalize().toString()).toList();
+        return new ExperimentSpec(name, kernel, cells, ranksGrid, iterations, checkpointEvery, failures, mode,
+                ranksPerHost, variants, repetitions, warmups, seed, idlePowerWatts, busyPowerWatts, modelAlpha,
+                modelIdleClockShare, sysfsRoot, fakeSysfs, fakeMinKHz, fakeMaxKHz, samplePeriodMillis, kernelOptions,
+                absolute);
     }
 
     /** @return this spec with every empty field taken from {@code base} */

@@ -86,7 +86,7 @@ public final class RestoreJournal {
             return Optional.empty();
         } catch (JsonProcessingException e) {
             // one line, not Jackson's two with the source location: the user needs the file and what to do
-            throw new IOException(file + " is not a readable restore journal (" + e.getOriginalMessage().replace('\n', ' ')
+            throw new IOException(file + " is not a readable restore journal (" + String.valueOf(e.getOriginalMessage()).replace('\n', ' ')
                     + "): the limits it saved are lost; set each policy's scaling_min_freq and scaling_max_freq back"
                     + " by hand (dfr power status shows them), then delete the journal", e);
         }

@@ -78,7 +78,8 @@ public final class KernelCatalog {
         try {
             name = p.name();
             dimensions = p.dimensions();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
+            // a LinkageError: a jar built against another version of the SPI
             return "name() or dimensions() failed: " + e;
         }
         if (name == null || !NAME.matcher(name).matches()) {

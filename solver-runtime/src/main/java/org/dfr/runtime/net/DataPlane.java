@@ -805,26 +805,35 @@ public final class DataPlane implements AutoCloseable {
      * plane's listening socket, closed by now.
      */
     public void closeAbruptly() {
-        shutDown();
+        closeChannels();
         if (cluster != null) {
-            Map<Integer, DataPlane> peers = IN_JVM_PLANES.getOrDefault(cluster, Map.of());
-            for (DataPlane peer : peers.values()) {
+            for (DataPlane peer : IN_JVM_PLANES.getOrDefault(cluster, Map.of()).values()) {
                 if (peer != this && !peer.closed) {
-                    peer.peerLossListener.accept(localRank);
+                    try {
+                        peer.peerLossListener.accept(localRank);
+                    } catch (RuntimeException e) {
+                        // one peer's trouble (it may be closing too) must not keep the others from hearing of it
+                        LOG.debug("rank {}: telling rank {} of this death failed: {}", localRank, peer.localRank,
+                                e.toString());
+                    }
                 }
             }
         }
+        joinThreads();
     }
 
     private void shutDown() {
+        closeChannels();
+        joinThreads();
+    }
+
+    private void closeChannels() {
         closed = true;
         if (cluster != null) {
             IN_JVM_PLANES.computeIfPresent(cluster, (c, ranks) -> {
                 ranks.remove(localRank, this);
                 return ranks.isEmpty() ? null : ranks;
             });
-        }
-        if (cluster != null) {
             IN_JVM.computeIfPresent(cluster, (c, ranks) -> {
                 ranks.remove(localRank, mailbox);
                 return ranks.isEmpty() ? null : ranks;
@@ -836,6 +845,9 @@ public final class DataPlane implements AutoCloseable {
         outbound.values().forEach(o -> closeQuietly(o.channel));
         outbound.clear();
         inbound.forEach(DataPlane::closeQuietly);
+    }
+
+    private void joinThreads() {
         for (Thread t : threads) {
             try {
                 t.join(2_000);
