@@ -1,6 +1,7 @@
 package org.dfr.cli;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -152,8 +153,13 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
             resolved = flags.orElse(base);
             resolved.validate();
-        } catch (IllegalArgumentException | JacksonException e) {
+        } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        } catch (JacksonException e) {
+            // Jackson's own message adds its source location and "through reference chain ..." on more lines
+            JsonLocation at = e.getLocation();
+            throw new ParameterException(spec.commandLine(), "--config " + config + (at == null ? "" : " (line "
+                    + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": " + e.getOriginalMessage(), e);
         }
         requireFreshOutput();
         List<Schedule.Entry> schedule = Schedule.of(resolved);

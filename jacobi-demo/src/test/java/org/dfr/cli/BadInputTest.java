@@ -230,6 +230,19 @@ class BadInputTest {
     }
 
     @Test
+    void when_theExperimentConfigHasAWrongValue_then_oneLineWithWhereItIs() throws Exception {
+        Path config = Files.writeString(tmp.resolve("bad.yaml"), "name: bad\niterations: many\n");
+
+        CliRun r = CliRun.of("experiment", "--config", config.toString(), "--out", tmp.resolve("out").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("--config " + config + " (line 2, column").contains("many")
+                .doesNotContain("reference chain");
+        assertThat(tmp.resolve("out")).doesNotExist();
+    }
+
+    @Test
     void when_kernelJarIsNoJar_then_exit2NamingIt() throws Exception {
         Path notAJar = Files.writeString(tmp.resolve("kernels.jar"), "not a zip\n");
 

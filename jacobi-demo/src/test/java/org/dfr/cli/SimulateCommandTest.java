@@ -22,6 +22,11 @@ class SimulateCommandTest {
         List<String> points = Files.readAllLines(dir.resolve("points.csv"));
         // a header and one row per (node count, strategy) at least
         assertThat(points.size()).isGreaterThanOrEqualTo(1 + 2 * 3);
+        // Jackson quoted every string longer than 24 characters, headers too: only what needs quotes is quoted
+        assertThat(points.get(0)).contains(",recomputedPerRecoveryMean,").doesNotContain("\"");
+        // two node counts are too few for the quadratic fit of the saving: said, not silently left out
+        assertThat(r.out()).contains("no fits.csv: fitting a + b P + c P^2 to DFR's saving needs 3 or more node counts");
+        assertThat(dir.resolve("fits.csv")).doesNotExist();
         BufferedImage plot = ImageIO.read(dir.resolve("recomputed-1d.png").toFile());
         assertThat(plot.getWidth()).isGreaterThan(200);
         assertThat(plot.getHeight()).isGreaterThan(200);

@@ -2,6 +2,7 @@ package org.dfr.harness.campaign;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
@@ -56,7 +57,8 @@ public final class CampaignFiles {
                 t.failures(),
                 t.outcome(), t.millis(), t.recomputedPartitionIterations(), t.ports().size(),
                 String.join("; ", concat(t.detail(), t.violations())), t.replay())).toList();
-        CsvMapper csv = new CsvMapper();
+        // quotes only what needs it (by default every string of more than 24 characters, headers too)
+        CsvMapper csv = CsvMapper.builder().enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();
         CsvSchema schema = csv.schemaFor(Row.class).withHeader();
         atomically(file, p -> JSON.writeValue(p.toFile(), report));
         atomically(csvOf(file), p -> csv.writer(schema).writeValue(p.toFile(), rows));

@@ -1,6 +1,7 @@
 package org.dfr.simulator.report;
 
 import com.fasterxml.jackson.databind.SequenceWriter;
+import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
@@ -11,7 +12,9 @@ import java.util.List;
 /** Writes records as CSV with a header row, columns in the records' {@code @JsonPropertyOrder}. */
 public final class CsvFiles {
 
-    private static final CsvMapper MAPPER = new CsvMapper();
+    /** Quotes only what needs it: by default Jackson quotes every string of more than 24 characters, headers too. */
+    private static final CsvMapper MAPPER = CsvMapper.builder().enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING)
+            .build();
 
     private CsvFiles() {
     }
