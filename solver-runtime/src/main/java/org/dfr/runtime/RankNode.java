@@ -690,20 +690,15 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         finished = true;
         checkpointing.stopReplication();
         try {
-            // no goodbye: peers must see this as the death it stands for. The data plane goes first, as a
-            // SIGKILLed process's sockets do: terminating a member can take seconds (the master's, with another
-            // member of this JVM terminating beside it, took 5 s now and then), and peers saw nothing meanwhile
+            hazelcast.getLifecycleService().terminate();
+        } finally {
+            // no goodbye: peers must see this as the death it stands for
             closeExitWatch();
             deathWatch.close();
             membership.close();
             closeReplicaServer();
             dataPlane.closeAbruptly();
-        } finally {
-            try {
-                hazelcast.getLifecycleService().terminate();
-            } finally {
-                mailbox.interruptEpoch("this rank was killed");
-            }
+            mailbox.interruptEpoch("this rank was killed");
         }
         return new RankKilledException(rankId);
     }

@@ -2,6 +2,7 @@ package org.dfr.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.net.Inet4Address;
@@ -113,7 +114,10 @@ class EndNoticeCheckTest {
     void when_theLostRanksEndNoticeIsStillUnread_then_nothingIsLost() {
         sendEndNoticeFromRank1();
         rank1.closeAbruptly();
-        assertThat(mailbox0.passedEnd(1)).as("the notice is unread when the death is seen").isFalse();
+        // the window this test builds: the notice unread when the death is seen. Rank 0's accept loop reads once
+        // after admitting rank 1's connection (DataPlane#acceptLoop), and on a loaded machine that read can come
+        // after the notice was sent (it did once in a fresh-clone verify): then there is no window to test
+        assumeFalse(mailbox0.passedEnd(1), "rank 0's accept loop read the notice before the death was seen");
 
         check.check(1, verdicts::add);
 

@@ -78,8 +78,6 @@ public final class DataPlane implements AutoCloseable {
 
     /** Mailboxes of the ranks living in this JVM, per cluster name. */
     private static final Map<String, Map<Integer, Mailbox>> IN_JVM = new ConcurrentHashMap<>();
-    /** The planes of {@link #IN_JVM}'s ranks, told when one of them dies ({@link #closeAbruptly}). */
-    private static final Map<String, Map<Integer, DataPlane>> IN_JVM_PLANES = new ConcurrentHashMap<>();
 
     private final int localRank;
     private final AtomicLong largestFrameBuffer = new AtomicLong(MIN_BUFFER_BYTES);
@@ -169,7 +167,6 @@ public final class DataPlane implements AutoCloseable {
         }
         if (cluster != null) {
             IN_JVM.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, mailbox);
-            IN_JVM_PLANES.computeIfAbsent(cluster, c -> new ConcurrentHashMap<>()).put(localRank, this);
         }
     }
 
@@ -793,47 +790,13 @@ public final class DataPlane implements AutoCloseable {
                 }
             }
         }
-        shutDown();
+        closeAbruptly();
     }
 
-    /**
-     * Closes without a goodbye, as a death does (an in-JVM rank killed in embedded mode), and tells the data
-     * planes of the other ranks of this JVM's run, as their kernels would if this were a SIGKILLed process:
-     * ranks of one JVM hand each other their messages without a socket ({@link #lend}), so no connection of
-     * theirs would end, and they would learn of the death only from Hazelcast (seconds when the master died
-     * with its successor). Each takes it as a suspicion ({@link #onPeerConnectionLost}) and probes this
-     * plane's listening socket, closed by now.
-     */
+    /** Closes without a goodbye, as a death does (an in-JVM rank killed in embedded mode). */
     public void closeAbruptly() {
-        closeChannels();
-        if (cluster != null) {
-            for (DataPlane peer : IN_JVM_PLANES.getOrDefault(cluster, Map.of()).values()) {
-                if (peer != this && !peer.closed) {
-                    try {
-                        peer.peerLossListener.accept(localRank);
-                    } catch (RuntimeException e) {
-                        // one peer's trouble (it may be closing too) must not keep the others from hearing of it
-                        LOG.debug("rank {}: telling rank {} of this death failed: {}", localRank, peer.localRank,
-                                e.toString());
-                    }
-                }
-            }
-        }
-        joinThreads();
-    }
-
-    private void shutDown() {
-        closeChannels();
-        joinThreads();
-    }
-
-    private void closeChannels() {
         closed = true;
         if (cluster != null) {
-            IN_JVM_PLANES.computeIfPresent(cluster, (c, ranks) -> {
-                ranks.remove(localRank, this);
-                return ranks.isEmpty() ? null : ranks;
-            });
             IN_JVM.computeIfPresent(cluster, (c, ranks) -> {
                 ranks.remove(localRank, mailbox);
                 return ranks.isEmpty() ? null : ranks;
@@ -845,9 +808,6 @@ public final class DataPlane implements AutoCloseable {
         outbound.values().forEach(o -> closeQuietly(o.channel));
         outbound.clear();
         inbound.forEach(DataPlane::closeQuietly);
-    }
-
-    private void joinThreads() {
         for (Thread t : threads) {
             try {
                 t.join(2_000);

@@ -9,7 +9,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -101,59 +100,6 @@ class PeerLossTest {
         for (int cut = 0; cut <= text.length(); cut++) {
             String s = text.substring(0, cut);
             assertThat(TextPayload.decode(TextPayload.encode(s))).isEqualTo(s);
-        }
-    }
-
-    /** Three ranks of one JVM's run (one cluster name), which lend each other their messages without sockets. */
-    private static List<DataPlane> inJvmRanks(String cluster, List<List<Integer>> suspected) throws Exception {
-        InetAddress loopback = InetAddress.getLoopbackAddress();
-        int[] inJvmPorts = new int[3];
-        List<DataPlane> planes = new ArrayList<>();
-        for (int r = 0; r < 3; r++) {
-            DataPlane plane = new DataPlane(cluster, r, new Mailbox(), rank -> new InetSocketAddress(loopback,
-                    inJvmPorts[rank]), loopback, 0L);
-            inJvmPorts[r] = plane.port();
-            List<Integer> heard = new CopyOnWriteArrayList<>();
-            plane.onPeerConnectionLost(heard::add);
-            suspected.add(heard);
-            planes.add(plane);
-        }
-        return planes;
-    }
-
-    @Test
-    void when_anInJvmRankIsKilled_then_theOtherRanksOfItsRunSuspectIt_andItsSocketIsClosed() throws Exception {
-        List<List<Integer>> suspected = new ArrayList<>();
-        List<DataPlane> run = inJvmRanks("run-" + System.nanoTime(), suspected);
-        List<List<Integer>> otherSuspected = new ArrayList<>();
-        List<DataPlane> otherRun = inJvmRanks("other-run-" + System.nanoTime(), otherSuspected);
-        try {
-            run.get(1).closeAbruptly();
-
-            assertThat(suspected.get(0)).containsExactly(1);
-            assertThat(suspected.get(2)).containsExactly(1);
-            assertThat(suspected.get(1)).as("the dead rank itself").isEmpty();
-            assertThat(run.get(0).probe(1, 1_000)).isEqualTo(DataPlane.PeerState.DEAD);
-            assertThat(otherSuspected).as("another run's ranks").allMatch(List::isEmpty);
-        } finally {
-            run.forEach(DataPlane::close);
-            otherRun.forEach(DataPlane::close);
-        }
-    }
-
-    @Test
-    void when_anInJvmRankClosesInOrder_orAPeerIsClosedAlready_then_nobodyIsToldOfADeath() throws Exception {
-        List<List<Integer>> suspected = new ArrayList<>();
-        List<DataPlane> run = inJvmRanks("run-" + System.nanoTime(), suspected);
-        try {
-            run.get(2).close();
-            run.get(1).closeAbruptly();
-
-            assertThat(suspected.get(1)).as("rank 2 left in order").isEmpty();
-            assertThat(suspected.get(0)).as("rank 1 died; rank 2 left in order").containsExactly(1);
-            assertThat(suspected.get(2)).as("closed before rank 1 died").isEmpty();
-        } finally {
-            run.forEach(DataPlane::close);
         }
     }
 }
