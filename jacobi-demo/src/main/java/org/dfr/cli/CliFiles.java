@@ -49,6 +49,13 @@ final class CliFiles {
         }
     }
 
+    /** Fails with a usage error naming {@code option} when {@code dir} is given but is no directory. */
+    static void requireExistingDirectory(CommandSpec spec, String option, Path dir, String what) {
+        if (dir != null && !Files.isDirectory(dir)) {
+            throw new ParameterException(spec.commandLine(), option + " " + dir + ": no such directory (give " + what + ")");
+        }
+    }
+
     /** What went wrong in words: file system exceptions carry only the path as their message. */
     private static String reason(Exception e) {
         if (e instanceof FileAlreadyExistsException f) {

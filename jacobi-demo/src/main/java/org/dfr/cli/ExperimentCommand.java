@@ -125,10 +125,8 @@ public final class ExperimentCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         ExperimentSpec resolved;
-        if (sysfsRoot != null && !Files.isDirectory(sysfsRoot)) {
-            throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot + ": no such directory (give"
-                    + " the root of a sysfs tree, or --fake-sysfs for fake ones)");
-        }
+        CliFiles.requireExistingDirectory(spec, "--sysfs-root", sysfsRoot,
+                "the root of a sysfs tree, or --fake-sysfs for fake ones");
         if (sysfsRoot != null && Boolean.TRUE.equals(fakeSysfs)) {
             throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot
                     + " and --fake-sysfs exclude each other: give the tree to use, or let the experiment make fake ones");

@@ -6,7 +6,6 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -251,11 +250,9 @@ public final class RunCommand implements Callable<Integer> {
             mode = Mode.PROCESSES;
             hostAddresses = ssh.hosts();
         }
-        if (sysfsRoot != null && !Files.isDirectory(sysfsRoot)) {
-            // a typo here used to run without capping, saying so only in a warning
-            throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot + ": no such directory (give"
-                    + " the root of a sysfs tree: / for this machine's, or a fake tree)");
-        }
+        // a typo here used to run without capping, saying so only in a warning
+        CliFiles.requireExistingDirectory(spec, "--sysfs-root", sysfsRoot,
+                "the root of a sysfs tree: / for this machine's, or a fake tree");
         if (ranksPerHost < 1) {
             throw new ParameterException(spec.commandLine(), "--ranks-per-host " + ranksPerHost + " is not allowed: give 1 or more");
         }

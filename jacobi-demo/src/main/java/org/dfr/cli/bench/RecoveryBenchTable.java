@@ -1,9 +1,8 @@
 package org.dfr.cli.bench;
 
 import java.io.PrintWriter;
-import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
+import org.dfr.cli.options.Sizes;
 
 /** Prints a {@link RecoveryBenchReport} as the text table of {@code dfr bench-recovery}. */
 public final class RecoveryBenchTable {
@@ -16,7 +15,7 @@ public final class RecoveryBenchTable {
     /** Writes the whole report to {@code out}. */
     public static void print(RecoveryBenchReport r, PrintWriter out) {
         out.printf(Locale.ROOT, "%s ranks, %s cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
-                        + " %s mode, %d repetitions per strategy (medians)%n", axes(r.ranksGrid()), axes(r.cells()),
+                        + " %s mode, %d repetitions per strategy (medians)%n", new Sizes(r.ranksGrid()), new Sizes(r.cells()),
                 r.iterations(), r.checkpointEvery(), r.checkpointBackups(),
                 r.checkpointBackups() == 1 ? "" : "s", r.failure(), r.mode(), r.repetitions());
         if (r.modeNote() != null) {
@@ -49,11 +48,6 @@ public final class RecoveryBenchTable {
                 r.dfrWorkEqualsPlan() ? "yes" : "no", r.planWork() == null ? "-" : r.planWork(),
                 r.planIsGlobal() ? "; the cone covers every partition, so dfr is global rollback" : "");
         out.printf(Locale.ROOT, "same field digest in every run: %s%n", r.sameDigest() ? "yes" : "NO");
-    }
-
-    /** 400, 2x4 or 12x12x12: every axis the kernel has. */
-    static String axes(List<Integer> sizes) {
-        return sizes.stream().map(String::valueOf).collect(Collectors.joining("x"));
     }
 
     private static String ms(Double v) {
