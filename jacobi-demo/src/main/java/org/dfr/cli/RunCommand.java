@@ -18,6 +18,8 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.dfr.cli.options.CheckpointCopiesMixin;
+import org.dfr.cli.options.HostList;
+import org.dfr.cli.options.HostListConverter;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.SshOptions;
@@ -146,11 +148,11 @@ public final class RunCommand implements Callable<Integer> {
             description = "RANK dies after the first recomputed level of the next recovery.")
     List<Integer> failDuringRecovery = new ArrayList<>();
 
-    @Option(names = "--host-addresses", paramLabel = "ADDR[,ADDR...]", split = ",",
+    @Option(names = "--host-addresses", paramLabel = "ADDR[,ADDR...]", converter = HostListConverter.class,
             description = "The address each host's ranks bind and advertise, host 0 first (rank 0's is the seed the"
                     + " others join through); e.g. 127.0.0.2,127.0.0.3,... to give every simulated host its own"
                     + " loopback address. Default: all on 127.0.0.1.")
-    List<String> hostAddresses = new ArrayList<>();
+    HostList hostAddresses;
 
     @Option(names = "--base-port", paramLabel = "PORT",
             description = "First port of the members' range on every host (rank 0 holds it). Default: a free range.")
@@ -371,7 +373,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The options --hosts does not work with (yet), each named in one line. */
     private void requireSshCompatible() {
-        String conflict = !hostAddresses.isEmpty() ? "--host-addresses (--hosts gives the addresses)"
+        String conflict = hostAddresses != null ? "--host-addresses (--hosts gives the addresses)"
                 : writeRankConfig != null ? "--write-rank-config (it starts nothing)"
                 : capIdleHosts ? "--cap-idle-hosts (capping over ssh is not supported yet)"
                 : samples != null ? "--samples (power is sampled by a local launcher only)"
@@ -481,7 +483,7 @@ public final class RunCommand implements Callable<Integer> {
     /** The cluster of this run: a fresh name and token, and the hosts' addresses when given. */
     private ClusterSettings clusterSettings(RunConfig config) {
         ClusterSettings settings = new ClusterSettings();
-        if (hostAddresses.isEmpty()) {
+        if (hostAddresses == null) {
             return settings;
         }
         int hosts = config.runSpec().hostCount();
@@ -490,7 +492,7 @@ public final class RunCommand implements Callable<Integer> {
                     + " addresses but the run has " + hosts + " hosts (" + config.runSpec().memberCount()
                     + " ranks, " + config.ranksPerHost() + " per host): give one per host");
         }
-        for (String a : hostAddresses) {
+        for (String a : hostAddresses.hosts()) {
             InetAddress address;
             try {
                 address = InetAddress.getByName(a);
@@ -505,7 +507,7 @@ public final class RunCommand implements Callable<Integer> {
                         + " need --hosts or --write-rank-config)");
             }
         }
-        return settings.hostAddresses(hostAddresses);
+        return settings.hostAddresses(hostAddresses.hosts());
     }
 
     private static boolean isLocal(InetAddress address) {

@@ -190,6 +190,13 @@ class BadInputTest {
                         "--idle-power-watts 200.0 is not allowed above --busy-power-watts"),
                 row("run --cells 37x29 --iterations 3 --host-addresses 192.0.2.1,127.0.0.3,127.0.0.4,127.0.0.5",
                         "--host-addresses: 192.0.2.1 is not an address of this machine, where every rank of this run starts"),
+                // an empty entry was dropped at the end, and read as this machine's name in the middle
+                row("run --cells 37x29 --iterations 3 --host-addresses 127.0.0.2,127.0.0.3,127.0.0.4,",
+                        "'127.0.0.2,127.0.0.3,127.0.0.4,' has an empty entry (number 4)"),
+                row("run --cells 37x29 --iterations 3 --host-addresses 127.0.0.2,,127.0.0.4,127.0.0.5",
+                        "'127.0.0.2,,127.0.0.4,127.0.0.5' has an empty entry (number 2)"),
+                row("run --cells 37x29 --iterations 3 --hosts a,b,,d",
+                        "'a,b,,d' has an empty entry (number 3)"),
                 row("run --cells 37x29 --iterations 3 --host-addresses 127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6",
                         "--host-addresses gives 5 addresses but the run has 4 hosts (8 ranks, 2 per host): give one per host"),
                 row("run --cells 37x29 --iterations 3 --write-rank-config FILE/r.json --cap-idle-hosts",

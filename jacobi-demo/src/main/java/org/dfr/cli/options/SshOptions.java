@@ -1,7 +1,6 @@
 package org.dfr.cli.options;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -15,11 +14,11 @@ public final class SshOptions {
     /** The ssh client by default: never ask for a password (a run cannot answer it). */
     public static final String DEFAULT_SSH_COMMAND = "ssh -o BatchMode=yes";
 
-    @Option(names = "--hosts", split = ",", paramLabel = "HOST[,HOST...]",
+    @Option(names = "--hosts", paramLabel = "HOST[,HOST...]", converter = HostListConverter.class,
             description = "Start the ranks on these hosts over ssh (processes mode), host 0 first; each host's ranks"
                     + " bind its name's address. The dfr jar and --shared-dir must have the same path on every host"
                     + " (docs/cluster.md).")
-    List<String> hosts = new ArrayList<>();
+    HostList hosts;
 
     @Option(names = "--ssh-command", paramLabel = "CMD",
             description = "The ssh client and its options (split at spaces); the host and the rank's command are"
@@ -36,12 +35,12 @@ public final class SshOptions {
 
     /** @return whether {@code --hosts} was given */
     public boolean given() {
-        return !hosts.isEmpty();
+        return hosts != null;
     }
 
-    /** @return the hosts, host 0 first */
-    public List<String> hosts() {
-        return List.copyOf(hosts);
+    /** @return the hosts, host 0 first, or null without {@code --hosts} */
+    public HostList hosts() {
+        return hosts;
     }
 
     /** @return the ssh client and its options, split at white space */
