@@ -614,7 +614,7 @@ public final class ProcessLauncher {
             int code = p.exitValue();
             StringBuilder msg = new StringBuilder("rank ").append(p.rank()).append(" exited with code ").append(code)
                     .append(" (").append(describe(code)).append("); its last lines:");
-            List<String> lines = p.lastLines();
+            List<String> lines = StackTraceLines.condensed(p.lastLines());
             if (lines.isEmpty()) {
                 msg.append(" (none)");
             }
