@@ -132,15 +132,19 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + " and --fake-sysfs exclude each other: give the tree to use, or let the experiment make fake ones");
         }
         try {
-            ExperimentSpec flags = new ExperimentSpec(null, kernel, sizes("--cells", cells), sizes("--ranks-grid", ranksGrid),
-                    iterations, checkpointEvery, fail, mode, ranksPerHost,
-                    variants == null ? null : variants.stream().map(Variant::parse).toList(), repetitions, warmups, seed,
-                    powerModel.idlePowerWatts(), powerModel.busyPowerWatts(), powerModel.modelAlpha(),
-                    powerModel.modelIdleClockShare(),
-                    sysfsRoot == null ? null : sysfsRoot.toString(),
-                    sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs, null, null, samplePeriodMillis,
-                    kernelOptions, kernelJars == null ? null
-                            : kernelJars.stream().map(j -> j.toAbsolutePath().normalize().toString()).toList());
+            ExperimentSpec flags = ExperimentSpec.builder().kernel(kernel).cells(sizes("--cells", cells))
+                    .ranksGrid(sizes("--ranks-grid", ranksGrid)).iterations(iterations).checkpointEvery(checkpointEvery)
+                    .failures(fail).mode(mode).ranksPerHost(ranksPerHost)
+                    .variants(variants == null ? null : variants.stream().map(Variant::parse).toList())
+                    .repetitions(repetitions).warmups(warmups).seed(seed)
+                    .idlePowerWatts(powerModel.idlePowerWatts()).busyPowerWatts(powerModel.busyPowerWatts())
+                    .modelAlpha(powerModel.modelAlpha()).modelIdleClockShare(powerModel.modelIdleClockShare())
+                    .sysfsRoot(sysfsRoot == null ? null : sysfsRoot.toString())
+                    .fakeSysfs(sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs)
+                    .samplePeriodMillis(samplePeriodMillis).kernelOptions(kernelOptions)
+                    .kernelJars(kernelJars == null ? null
+                            : kernelJars.stream().map(j -> j.toAbsolutePath().normalize().toString()).toList())
+                    .build();
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
                     : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
             if (config != null) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,15 +67,17 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
 
     /** Every field empty: {@link #orElse} fills them. */
     public static ExperimentSpec empty() {
-        return new ExperimentSpec(null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null);
+        return builder().build();
     }
 
     /** The defaults of anything not given. */
     public static ExperimentSpec defaults() {
-        return new ExperimentSpec("experiment", KernelCatalog.DEFAULT_KERNEL, List.of(256, 256), List.of(2, 4), 10, 10,
-                List.of("1@4"), "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 3, 1, 1L, null, null, 1.0,
-                0.0, null, false, 1_200_000L, 2_600_000L, 100L, Map.of(), List.of());
+        return builder().name("experiment").kernel(KernelCatalog.DEFAULT_KERNEL).cells(List.of(256, 256))
+                .ranksGrid(List.of(2, 4)).iterations(10).checkpointEvery(10).failures(List.of("1@4")).mode("embedded")
+                .ranksPerHost(2).variants(List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING)).repetitions(3)
+                .warmups(1).seed(1L).modelAlpha(1.0).modelIdleClockShare(0.0).fakeSysfs(false)
+                .fakeMinKHz(1_200_000L).fakeMaxKHz(2_600_000L).samplePeriodMillis(100L).kernelOptions(Map.of())
+                .kernelJars(List.of()).build();
     }
 
     /**
@@ -83,9 +87,9 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
      * load model on a fake cpufreq tree per host (this VM has neither RAPL nor cpufreq).
      */
     public static ExperimentSpec paperFig5() {
-        return new ExperimentSpec("paper-fig5", KernelCatalog.DEFAULT_KERNEL, List.of(8192, 8192), List.of(2, 4), 10, 10,
-                List.of("1@4"), "embedded", 2, List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING), 5, 1, 1L,
-                40.0, 120.0, 1.0, 0.25, null, true, 1_200_000L, 2_600_000L, 50L, Map.of(), List.of());
+        return defaults().toBuilder().name("paper-fig5").cells(List.of(8192, 8192)).repetitions(5)
+                .idlePowerWatts(40.0).busyPowerWatts(120.0).modelIdleClockShare(0.25).fakeSysfs(true)
+                .samplePeriodMillis(50L).build();
     }
 
     /** @return the named preset */
@@ -108,28 +112,36 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         if (kernelJars == null || kernelJars.isEmpty()) {
             return this;
         }
-        List<String> absolute = kernelJars.stream().map(j -> dir.resolve(j).normalize().toString()).toList();
-        return new ExperimentSpec(name, kernel, cells, ranksGrid, iterations, checkpointEvery, failures, mode,
-                ranksPerHost, variants, repetitions, warmups, seed, idlePowerWatts, busyPowerWatts, modelAlpha,
-                modelIdleClockShare, sysfsRoot, fakeSysfs, fakeMinKHz, fakeMaxKHz, samplePeriodMillis, kernelOptions,
-                absolute);
+        return toBuilder().kernelJars(kernelJars.stream().map(j -> dir.resolve(j).normalize().toString()).toList())
+                .build();
     }
 
     /** @return this spec with every empty field taken from {@code base} */
     public ExperimentSpec orElse(ExperimentSpec base) {
-        return new ExperimentSpec(or(name, base.name), or(kernel, base.kernel), or(cells, base.cells),
-                or(ranksGrid, base.ranksGrid), or(iterations, base.iterations), or(checkpointEvery, base.checkpointEvery),
-                or(failures, base.failures), or(mode, base.mode), or(ranksPerHost, base.ranksPerHost),
-                or(variants, base.variants), or(repetitions, base.repetitions), or(warmups, base.warmups),
-                or(seed, base.seed), or(idlePowerWatts, base.idlePowerWatts), or(busyPowerWatts, base.busyPowerWatts),
-                or(modelAlpha, base.modelAlpha), or(modelIdleClockShare, base.modelIdleClockShare),
-                or(sysfsRoot, base.sysfsRoot), or(fakeSysfs, base.fakeSysfs), or(fakeMinKHz, base.fakeMinKHz),
-                or(fakeMaxKHz, base.fakeMaxKHz), or(samplePeriodMillis, base.samplePeriodMillis),
-                or(kernelOptions, base.kernelOptions), or(kernelJars, base.kernelJars));
+        // component by component, so that a field added to the record cannot be forgotten here
+        RecordComponent[] components = ExperimentSpec.class.getRecordComponents();
+        Object[] merged = new Object[components.length];
+        try {
+            for (int i = 0; i < components.length; i++) {
+                Object value = components[i].getAccessor().invoke(this);
+                merged[i] = value != null ? value : components[i].getAccessor().invoke(base);
+            }
+            return CANONICAL.newInstance(merged);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot merge experiment specs: " + e, e);
+        }
     }
 
-    private static <T> T or(T value, T fallback) {
-        return value != null ? value : fallback;
+    private static final Constructor<ExperimentSpec> CANONICAL = canonicalConstructor();
+
+    private static Constructor<ExperimentSpec> canonicalConstructor() {
+        Class<?>[] types = Arrays.stream(ExperimentSpec.class.getRecordComponents()).map(RecordComponent::getType)
+                .toArray(Class<?>[]::new);
+        try {
+            return ExperimentSpec.class.getDeclaredConstructor(types);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     /** @return the load model, or null when not configured */
@@ -200,5 +212,226 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
     /** @return the JSON text */
     public String toJson() throws IOException {
         return JSON.writeValueAsString(this);
+    }
+
+    /** @return a builder with every field empty */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding this spec's fields */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.name = name;
+        b.kernel = kernel;
+        b.cells = cells;
+        b.ranksGrid = ranksGrid;
+        b.iterations = iterations;
+        b.checkpointEvery = checkpointEvery;
+        b.failures = failures;
+        b.mode = mode;
+        b.ranksPerHost = ranksPerHost;
+        b.variants = variants;
+        b.repetitions = repetitions;
+        b.warmups = warmups;
+        b.seed = seed;
+        b.idlePowerWatts = idlePowerWatts;
+        b.busyPowerWatts = busyPowerWatts;
+        b.modelAlpha = modelAlpha;
+        b.modelIdleClockShare = modelIdleClockShare;
+        b.sysfsRoot = sysfsRoot;
+        b.fakeSysfs = fakeSysfs;
+        b.fakeMinKHz = fakeMinKHz;
+        b.fakeMaxKHz = fakeMaxKHz;
+        b.samplePeriodMillis = samplePeriodMillis;
+        b.kernelOptions = kernelOptions;
+        b.kernelJars = kernelJars;
+        return b;
+    }
+
+    /**
+     * Builds an {@link ExperimentSpec} by field name; a field not set stays empty (null), for {@link #orElse}
+     * to fill.
+     */
+    public static final class Builder {
+        private String name;
+        private String kernel;
+        private List<Integer> cells;
+        private List<Integer> ranksGrid;
+        private Integer iterations;
+        private Integer checkpointEvery;
+        private List<String> failures;
+        private String mode;
+        private Integer ranksPerHost;
+        private List<Variant> variants;
+        private Integer repetitions;
+        private Integer warmups;
+        private Long seed;
+        private Double idlePowerWatts;
+        private Double busyPowerWatts;
+        private Double modelAlpha;
+        private Double modelIdleClockShare;
+        private String sysfsRoot;
+        private Boolean fakeSysfs;
+        private Long fakeMinKHz;
+        private Long fakeMaxKHz;
+        private Long samplePeriodMillis;
+        private Map<String, String> kernelOptions;
+        private List<String> kernelJars;
+
+        private Builder() {
+        }
+
+        /** @see ExperimentSpec#name() */
+        public Builder name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        /** @see ExperimentSpec#kernel() */
+        public Builder kernel(String kernel) {
+            this.kernel = kernel;
+            return this;
+        }
+
+        /** @see ExperimentSpec#cells() */
+        public Builder cells(List<Integer> cells) {
+            this.cells = cells;
+            return this;
+        }
+
+        /** @see ExperimentSpec#ranksGrid() */
+        public Builder ranksGrid(List<Integer> ranksGrid) {
+            this.ranksGrid = ranksGrid;
+            return this;
+        }
+
+        /** @see ExperimentSpec#iterations() */
+        public Builder iterations(Integer iterations) {
+            this.iterations = iterations;
+            return this;
+        }
+
+        /** @see ExperimentSpec#checkpointEvery() */
+        public Builder checkpointEvery(Integer checkpointEvery) {
+            this.checkpointEvery = checkpointEvery;
+            return this;
+        }
+
+        /** @see ExperimentSpec#failures() */
+        public Builder failures(List<String> failures) {
+            this.failures = failures;
+            return this;
+        }
+
+        /** @see ExperimentSpec#mode() */
+        public Builder mode(String mode) {
+            this.mode = mode;
+            return this;
+        }
+
+        /** @see ExperimentSpec#ranksPerHost() */
+        public Builder ranksPerHost(Integer ranksPerHost) {
+            this.ranksPerHost = ranksPerHost;
+            return this;
+        }
+
+        /** @see ExperimentSpec#variants() */
+        public Builder variants(List<Variant> variants) {
+            this.variants = variants;
+            return this;
+        }
+
+        /** @see ExperimentSpec#repetitions() */
+        public Builder repetitions(Integer repetitions) {
+            this.repetitions = repetitions;
+            return this;
+        }
+
+        /** @see ExperimentSpec#warmups() */
+        public Builder warmups(Integer warmups) {
+            this.warmups = warmups;
+            return this;
+        }
+
+        /** @see ExperimentSpec#seed() */
+        public Builder seed(Long seed) {
+            this.seed = seed;
+            return this;
+        }
+
+        /** @see ExperimentSpec#idlePowerWatts() */
+        public Builder idlePowerWatts(Double idlePowerWatts) {
+            this.idlePowerWatts = idlePowerWatts;
+            return this;
+        }
+
+        /** @see ExperimentSpec#busyPowerWatts() */
+        public Builder busyPowerWatts(Double busyPowerWatts) {
+            this.busyPowerWatts = busyPowerWatts;
+            return this;
+        }
+
+        /** @see ExperimentSpec#modelAlpha() */
+        public Builder modelAlpha(Double modelAlpha) {
+            this.modelAlpha = modelAlpha;
+            return this;
+        }
+
+        /** @see ExperimentSpec#modelIdleClockShare() */
+        public Builder modelIdleClockShare(Double modelIdleClockShare) {
+            this.modelIdleClockShare = modelIdleClockShare;
+            return this;
+        }
+
+        /** @see ExperimentSpec#sysfsRoot() */
+        public Builder sysfsRoot(String sysfsRoot) {
+            this.sysfsRoot = sysfsRoot;
+            return this;
+        }
+
+        /** @see ExperimentSpec#fakeSysfs() */
+        public Builder fakeSysfs(Boolean fakeSysfs) {
+            this.fakeSysfs = fakeSysfs;
+            return this;
+        }
+
+        /** @see ExperimentSpec#fakeMinKHz() */
+        public Builder fakeMinKHz(Long fakeMinKHz) {
+            this.fakeMinKHz = fakeMinKHz;
+            return this;
+        }
+
+        /** @see ExperimentSpec#fakeMaxKHz() */
+        public Builder fakeMaxKHz(Long fakeMaxKHz) {
+            this.fakeMaxKHz = fakeMaxKHz;
+            return this;
+        }
+
+        /** @see ExperimentSpec#samplePeriodMillis() */
+        public Builder samplePeriodMillis(Long samplePeriodMillis) {
+            this.samplePeriodMillis = samplePeriodMillis;
+            return this;
+        }
+
+        /** @see ExperimentSpec#kernelOptions() */
+        public Builder kernelOptions(Map<String, String> kernelOptions) {
+            this.kernelOptions = kernelOptions;
+            return this;
+        }
+
+        /** @see ExperimentSpec#kernelJars() */
+        public Builder kernelJars(List<String> kernelJars) {
+            this.kernelJars = kernelJars;
+            return this;
+        }
+
+        /** @return the spec */
+        public ExperimentSpec build() {
+            return new ExperimentSpec(name, kernel, cells, ranksGrid, iterations, checkpointEvery, failures, mode,
+                    ranksPerHost, variants, repetitions, warmups, seed, idlePowerWatts, busyPowerWatts, modelAlpha,
+                    modelIdleClockShare, sysfsRoot, fakeSysfs, fakeMinKHz, fakeMaxKHz, samplePeriodMillis,
+                    kernelOptions, kernelJars);
+        }
     }
 }
