@@ -165,8 +165,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         requireFreshOutput();
         List<Schedule.Entry> schedule = Schedule.of(resolved);
-        out.printf(Locale.ROOT, "experiment %s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d runs"
-                        + " (%d warm-up) -> %s%n", resolved.name(), resolved.kernel(), resolved.cells(),
+        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d runs"
+                        + " (%d warm-up) -> %s%n", resolved.name() == null ? "" : " " + resolved.name(),
+                resolved.kernel(), resolved.cells(),
                 resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), schedule.size(),
                 resolved.warmups(), this.out);
         out.flush();

@@ -26,7 +26,7 @@ import org.dfr.runtime.kernel.KernelChoice;
  * An energy experiment: one scenario times variants, repeated. Read from YAML or JSON (the same field
  * names), from a preset, or from flags; written back into the output directory as {@code experiment.json}.
  *
- * @param name              a name for titles
+ * @param name              a name for titles (none by default: titles then name the kernel and the cells)
  * @param kernel            the kernel ({@code dfr kernels})
  * @param cells             interior cells per axis
  * @param ranksGrid         ranks per axis
@@ -72,7 +72,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
 
     /** The defaults of anything not given. */
     public static ExperimentSpec defaults() {
-        return builder().name("experiment").kernel(KernelCatalog.DEFAULT_KERNEL).cells(List.of(256, 256))
+        return builder().kernel(KernelCatalog.DEFAULT_KERNEL).cells(List.of(256, 256))
                 .ranksGrid(List.of(2, 4)).iterations(10).checkpointEvery(10).failures(List.of("1@4")).mode("embedded")
                 .ranksPerHost(2).variants(List.of(Variant.GLOBAL, Variant.DFR, Variant.DFR_CAPPING)).repetitions(3)
                 .warmups(1).seed(1L).modelAlpha(1.0).modelIdleClockShare(0.0).fakeSysfs(false)
@@ -142,6 +142,14 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         } catch (NoSuchMethodException e) {
             throw new ExceptionInInitializerError(e);
         }
+    }
+
+    /** @return the {@link #name}, or for an unnamed experiment its kernel and cells, e.g. {@code jacobi2d5 256x256} */
+    public String title() {
+        if (name != null) {
+            return name;
+        }
+        return kernel + (cells == null ? "" : " " + String.join("x", cells.stream().map(String::valueOf).toList()));
     }
 
     /** @return the load model, or null when not configured */

@@ -18,11 +18,11 @@ final class IndexPage {
                       List<String> plotNotes) throws IOException {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dfr experiment ")
-                .append(esc(spec.name())).append("</title>\n<style>body{font-family:sans-serif;margin:2em}"
+                .append(esc(spec.title())).append("</title>\n<style>body{font-family:sans-serif;margin:2em}"
                         + "table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #bbb;padding:2px 8px;"
                         + "text-align:right}th{background:#eee}td:first-child,td:nth-child(2){text-align:left}"
                         + "img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}</style></head><body>\n");
-        h.append("<h1>Experiment ").append(esc(spec.name())).append(" [").append(esc(meter)).append("]</h1>\n");
+        h.append("<h1>Experiment ").append(esc(spec.title())).append(" [").append(esc(meter)).append("]</h1>\n");
         h.append("<p>").append(esc(spec.kernel())).append(", cells ").append(spec.cells()).append(", ranks ")
                 .append(spec.ranksGrid()).append(" (").append(spec.ranksPerHost()).append(" per host), ")
                 .append(spec.iterations()).append(" iterations, checkpoint every ").append(spec.checkpointEvery())
