@@ -1,5 +1,7 @@
 package org.dfr.harness;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -115,6 +117,13 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
     public static RankProcessConfig read(Path file) {
         try {
             return RunReports.JSON.readValue(file.toFile(), RankProcessConfig.class);
+        } catch (JacksonException e) {
+            // Jackson's own message spans lines (its source location, "through reference chain ..."): one line here
+            JsonLocation at = e.getLocation();
+            throw new UncheckedIOException("cannot read rank configuration " + file + (at == null ? "" : " (line "
+                    + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": "
+                    + e.getOriginalMessage().replace('\n', ' ') + "; write it again with dfr run ... --write-rank-config",
+                    e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read rank configuration " + file + ": " + e.getMessage(), e);
         }

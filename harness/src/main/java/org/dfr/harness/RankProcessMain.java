@@ -58,11 +58,11 @@ public final class RankProcessMain implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(RankProcessMain.class);
 
     /** Printed on stdout once this rank's member is up; the launcher starts the other ranks then. */
-    public static final String MEMBER_UP_LINE = "dfr-rank: member up";
+    public static final String MEMBER_UP_LINE = "dfr rank: member up";
     /** Printed on stdout once this rank sees every member of the run. */
-    public static final String CLUSTER_FORMED_LINE = "dfr-rank: cluster formed";
+    public static final String CLUSTER_FORMED_LINE = "dfr rank: cluster formed";
     /** Printed on stdout when this rank enters the iteration loop (the launcher times start-up with it). */
-    public static final String LOOP_STARTED_LINE = "dfr-rank: loop started";
+    public static final String LOOP_STARTED_LINE = "dfr rank: loop started";
     /** Control-board key: wall-clock time at which the first rank entered the iteration loop. */
     public static final String LOOP_STARTED_KEY = "processes/loopStartedAtMillis";
 
@@ -140,6 +140,9 @@ public final class RankProcessMain implements Callable<Integer> {
             return EXIT_USAGE;
         }
         rank = given;
+        // for messages: where the id came from (under srun, --rank was never typed)
+        String rankGiven = rankOption != null ? "--rank " + rank
+                : "rank " + rank + " (from " + rankVariable(System.getenv()) + ")";
         RankProcessConfig rc;
         try {
             rc = RankProcessConfig.read(configFile);
@@ -161,19 +164,19 @@ public final class RankProcessMain implements Callable<Integer> {
         RunConfig config = rc.run();
         RunSpec spec = config.runSpec();
         if (respawned && (!spec.isRespawned(rank) || rc.respawnWaitMillis() <= 0)) {
-            System.err.println("dfr-rank: " + RESPAWNED + " needs a run with respawned replacements and a rank id of"
+            System.err.println("dfr rank: " + RESPAWNED + " needs a run with respawned replacements and a rank id of"
                     + " at least " + spec.memberCount() + ", got rank " + rank);
             return EXIT_USAGE;
         }
         if (rank < 0 || (rank >= spec.memberCount() && !respawned)) {
-            System.err.println("dfr-rank: --rank " + rank + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
+            System.err.println("dfr rank: " + rankGiven + " does not exist; ranks are 0.." + (spec.memberCount() - 1));
             return EXIT_USAGE;
         }
         KernelSetup setup;
         try {
             setup = config.kernelSetup();
         } catch (IllegalArgumentException e) {
-            System.err.println("dfr-rank: " + e.getMessage());
+            System.err.println("dfr rank: " + e.getMessage());
             return EXIT_USAGE;
         }
         PartitionKernel kernel = setup.kernel();
@@ -235,14 +238,14 @@ public final class RankProcessMain implements Callable<Integer> {
             if (node.isCollector()) {
                 collect(node, config, settings, setup, endedAt);
             } else if (!node.awaitCollected(rc.collectTimeoutMillis())) {
-                System.err.println("dfr-rank: rank " + rank + ": no collector within " + rc.collectTimeoutMillis()
+                System.err.println("dfr rank: rank " + rank + ": no collector within " + rc.collectTimeoutMillis()
                         + " ms; leaving");
             }
             return EXIT_OK;
         } catch (RuntimeException e) {
             String reason = e instanceof RunFailedException ? e.getMessage() : "rank " + rank + ": " + e;
             RunFailedException.Kind kind = e instanceof RunFailedException rf ? rf.kind() : RunFailedException.Kind.OTHER;
-            System.err.println("dfr-rank: run failed: " + reason);
+            System.err.println("dfr rank: run failed: " + reason);
             if (!(e instanceof RunFailedException)) {
                 e.printStackTrace();
             }
@@ -321,10 +324,16 @@ public final class RankProcessMain implements Callable<Integer> {
      * @throws NumberFormatException when that variable is not a number
      */
     static Integer rankFromEnvironment(Map<String, String> env) {
+        String name = rankVariable(env);
+        return name == null ? null : Integer.valueOf(env.get(name).trim());
+    }
+
+    /** The first of {@link #RANK_VARIABLES} that is set in {@code env}, or null. */
+    static String rankVariable(Map<String, String> env) {
         for (String name : RANK_VARIABLES) {
             String value = env.get(name);
             if (value != null && !value.isBlank()) {
-                return Integer.valueOf(value.trim());
+                return name;
             }
         }
         return null;

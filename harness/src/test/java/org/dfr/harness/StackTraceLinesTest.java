@@ -10,8 +10,8 @@ class StackTraceLinesTest {
     @Test
     void when_theLinesHoldATraceWithACause_then_eachRunOfFramesKeepsItsFirstFrameAndCountsTheRest() {
         List<String> lines = List.of(
-                "dfr-rank: member up (rank 2)",
-                "dfr-rank: run failed: rank 2: java.lang.IllegalStateException: kernel bug",
+                "dfr rank: member up (rank 2)",
+                "dfr rank: run failed: rank 2: java.lang.IllegalStateException: kernel bug",
                 "java.lang.IllegalStateException: kernel bug",
                 "\tat com.me.Kernel.update(Kernel.java:90)",
                 "\tat org.dfr.harness.KernelWarmUp.run(KernelWarmUp.java:94)",
@@ -21,8 +21,8 @@ class StackTraceLinesTest {
                 "\t... 3 more");
 
         assertThat(StackTraceLines.condensed(lines)).containsExactly(
-                "dfr-rank: member up (rank 2)",
-                "dfr-rank: run failed: rank 2: java.lang.IllegalStateException: kernel bug",
+                "dfr rank: member up (rank 2)",
+                "dfr rank: run failed: rank 2: java.lang.IllegalStateException: kernel bug",
                 "java.lang.IllegalStateException: kernel bug",
                 "\tat com.me.Kernel.update(Kernel.java:90)",
                 "\t(2 more lines of the trace above, in the rank's output)",
@@ -33,7 +33,7 @@ class StackTraceLinesTest {
 
     @Test
     void when_theLinesHoldNoTrace_then_theyAreUnchanged() {
-        List<String> lines = List.of("dfr-rank: member up (rank 0)", "  indented, but not a frame", "Could not join");
+        List<String> lines = List.of("dfr rank: member up (rank 0)", "  indented, but not a frame", "Could not join");
 
         assertThat(StackTraceLines.condensed(lines)).isEqualTo(lines);
     }
