@@ -272,7 +272,11 @@ public final class RunCommand implements Callable<Integer> {
                     .withMtbfSeconds(autoInterval ? mtbfSeconds : null)
                     .withCommitLagIterations(commitLagIterations);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+            // a message about --ranks-grid when none was given must say where the value came from
+            String defaulted = ranksGrid == null && e.getMessage().startsWith("--ranks-grid ")
+                    ? " (--ranks-grid was not given; " + grid() + " is the default for " + cells.values().size()
+                            + " axes)" : "";
+            throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);
         }
         requireMeaningfulFaults(config);
         checkpointCopies.validated(spec);
