@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -44,6 +45,10 @@ final class CliFiles {
         }
         try {
             Files.delete(Files.createTempFile(dir, ".dfr-write-test-", ".tmp"));
+        } catch (NoSuchFileException e) {
+            // the directory exists (created above), yet a file cannot be made in it: /proc, /sys and the like
+            throw new ParameterException(spec.commandLine(), option + " " + dir + " is not writable (no file can be"
+                    + " created in it: a virtual file system such as /proc or /sys?)");
         } catch (IOException | RuntimeException e) {
             throw new ParameterException(spec.commandLine(), option + " " + dir + " is not writable (" + reason(e) + ")");
         }

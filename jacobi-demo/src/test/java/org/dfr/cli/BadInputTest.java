@@ -111,7 +111,8 @@ class BadInputTest {
                         + " --model-idle-clock-share 1.5", "--model-idle-clock-share 1.5"),
                 row("run --cells 37x29 --iterations 3 --report FILE/", "is a directory"),
                 // paths no user can write, root included (Files.isWritable says yes to root): refused before the work
-                row("run --cells 37x29 --iterations 3 --report /proc/dfr-report.json", "directory /proc is not writable"),
+                row("run --cells 37x29 --iterations 3 --report /proc/dfr-report.json", "directory /proc is not writable (no file can"
+                        + " be created in it: a virtual file system such as /proc or /sys?)"),
                 row("run --cells 37x29 --iterations 3 --report /proc/dfr-dir/r.json", "directory /proc/dfr-dir cannot be created"),
                 row("run --cells 37x29 --iterations 3 --checkpoint-dir /proc/dfr-ck", "--checkpoint-dir /proc/dfr-ck cannot be created"),
                 row("bench --report /proc/dfr-bench.json", "--report /proc/dfr-bench.json: directory /proc is not writable"),
