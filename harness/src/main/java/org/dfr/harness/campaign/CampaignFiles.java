@@ -2,6 +2,7 @@ package org.dfr.harness.campaign;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
@@ -30,16 +31,24 @@ public final class CampaignFiles {
                                  List<Trial> results) {
     }
 
-    /** One trial as written. */
-    public record Trial(int index, String kernel, String strategy, int spares, String replacement, String failures,
-                        List<String> kinds,
+    /**
+     * One trial as written.
+     *
+     * @param failures its faults only ({@link TrialPlan#faults}), e.g. {@code 4@8/after_checkpoint_write host1@6}
+     * @param capped   whether idle hosts were capped
+     * @param commitLagIterations the commit lag drawn, or null for the run's default
+     */
+    public record Trial(int index, String kernel, String strategy, int spares, String replacement, boolean capped,
+                        Integer commitLagIterations, String failures, List<String> kinds,
                         String outcome, long millis, long recomputedPartitionIterations, String detail,
                         List<String> violations, String replay, List<String> ports) {
     }
 
-    /** A CSV row. */
-    public record Row(int index, String kernel, String strategy, int spares, String replacement, String failures,
-                      String outcome,
+    /** A CSV row, its columns in this order (Jackson would sort them by name). */
+    @JsonPropertyOrder({"index", "outcome", "kernel", "strategy", "spares", "replacement", "capped",
+            "commitLagIterations", "failures", "millis", "recomputedPartitionIterations", "ports", "problems", "replay"})
+    public record Row(int index, String outcome, String kernel, String strategy, int spares, String replacement,
+                      boolean capped, Integer commitLagIterations, String failures,
                       long millis, long recomputedPartitionIterations, int ports, String problems, String replay) {
     }
 
@@ -47,15 +56,15 @@ public final class CampaignFiles {
     public static void write(Path file, long seed, String command, String mode, CampaignRunner.Result result) {
         List<Trial> trials = result.trials().stream().map(t -> new Trial(t.plan().index(),
                 t.plan().config().kernel().name(), t.plan().config().strategy().label(), t.plan().config().spares(),
-                t.plan().replacement().optionValue(), t.plan().describe(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
+                t.plan().replacement().optionValue(), t.plan().config().capIdleHosts(),
+                t.plan().config().commitLagIterations(), t.plan().faults(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
                 t.recomputedPartitionIterations(), t.detail(), t.violations(), t.replay(), t.ports())).toList();
         CampaignReport report = new CampaignReport(seed, command, mode, trials.size(), result.count(Outcome.OK),
                 result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG), result.count(Outcome.ERROR),
                 result.count(Outcome.HUNG), result.count(Outcome.LEFTOVER), result.stoppedEarly(), result.stopReason(),
                 trials);
-        List<Row> rows = trials.stream().map(t -> new Row(t.index(), t.kernel(), t.strategy(), t.spares(), t.replacement(),
-                t.failures(),
-                t.outcome(), t.millis(), t.recomputedPartitionIterations(), t.ports().size(),
+        List<Row> rows = trials.stream().map(t -> new Row(t.index(), t.outcome(), t.kernel(), t.strategy(), t.spares(),
+                t.replacement(), t.capped(), t.commitLagIterations(), t.failures(), t.millis(), t.recomputedPartitionIterations(), t.ports().size(),
                 String.join("; ", concat(t.detail(), t.violations())), t.replay())).toList();
         // quotes only what needs it (by default every string of more than 24 characters, headers too)
         CsvMapper csv = CsvMapper.builder().enable(CsvGenerator.Feature.STRICT_CHECK_FOR_QUOTING).build();

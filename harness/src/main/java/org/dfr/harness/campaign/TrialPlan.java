@@ -1,5 +1,6 @@
 package org.dfr.harness.campaign;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.dfr.harness.Replacement;
@@ -39,6 +40,12 @@ public record TrialPlan(int index, RunConfig config, List<FaultKind> kinds, Repl
 
     /** A short description: kernel, strategy, spares, replacement, capping, commit lag, failures and pauses. */
     public String describe() {
+        String faults = faults();
+        return setting() + (faults.isEmpty() ? "" : " " + faults);
+    }
+
+    /** The trial's setting: kernel, strategy, spares, replacement, capping and commit lag, e.g. {@code heat1d3 dfr adopt capped}. */
+    public String setting() {
         StringBuilder b = new StringBuilder(config.kernel().name()).append(' ').append(config.strategy().label());
         if (config.spares() > 0) {
             b.append(" spares=").append(config.spares());
@@ -50,12 +57,20 @@ public record TrialPlan(int index, RunConfig config, List<FaultKind> kinds, Repl
         if (config.commitLagIterations() != null) {
             b.append(" lag").append(config.commitLagIterations());
         }
-        config.kills().forEach(k -> b.append(' ').append(k.rank()).append('@').append(k.iteration())
-                .append(k.point() == FaultPlan.Point.ITERATION_START ? ""
-                        : "/" + k.point().name().toLowerCase(Locale.ROOT))
-                .append(k.point() == FaultPlan.Point.PAUSE ? k.pauseMillis() + "ms" : ""));
-        config.hostFailures().forEach(h -> b.append(" host").append(h.rank()).append('@').append(h.iteration()));
-        config.failDuringRecovery().forEach(r -> b.append(' ').append(r).append("@recovery"));
         return b.toString();
+    }
+
+    /**
+     * The trial's faults, e.g. {@code 4@8/after_checkpoint_write 5@1/pause3058ms host1@6 2@recovery}: rank@iteration
+     * with the point when not the iteration's start, host failures, deaths during a recovery.
+     */
+    public String faults() {
+        List<String> faults = new ArrayList<>();
+        config.kills().forEach(k -> faults.add(k.rank() + "@" + k.iteration()
+                + (k.point() == FaultPlan.Point.ITERATION_START ? "" : "/" + k.point().name().toLowerCase(Locale.ROOT))
+                + (k.point() == FaultPlan.Point.PAUSE ? k.pauseMillis() + "ms" : "")));
+        config.hostFailures().forEach(h -> faults.add("host" + h.rank() + "@" + h.iteration()));
+        config.failDuringRecovery().forEach(r -> faults.add(r + "@recovery"));
+        return String.join(" ", faults);
     }
 }
