@@ -11,6 +11,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.dfr.cli.options.CheckpointCopiesMixin;
+import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;

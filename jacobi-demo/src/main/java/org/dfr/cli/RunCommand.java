@@ -1,7 +1,6 @@
 package org.dfr.cli;
 
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -9,25 +8,23 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.dfr.cli.options.CheckpointCopiesMixin;
+import org.dfr.cli.options.CheckpointIntervalOptions;
+import org.dfr.cli.options.CliFiles;
+import org.dfr.cli.options.FaultOptions;
+import org.dfr.cli.options.FileCheckpointOptions;
 import org.dfr.cli.options.HostList;
 import org.dfr.cli.options.HostListConverter;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
-import org.dfr.cli.options.SshOptions;
-import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
+import org.dfr.cli.options.SshOptions;
 import org.dfr.cli.options.StrategyConverter;
-import org.dfr.harness.FileCheckpoints;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessConfig;
@@ -39,12 +36,11 @@ import org.dfr.harness.RunReports;
 import org.dfr.harness.Runner;
 import org.dfr.harness.SshLauncher;
 import org.dfr.power.meter.PowerModel;
-import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.CheckpointSchedule;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.RunFailedException;
-import org.dfr.runtime.CheckpointSchedule;
 import org.dfr.runtime.RunSpec;
 import org.dfr.runtime.kernel.ReferenceSolver;
 import picocli.CommandLine.Command;
@@ -93,20 +89,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Stop after the first iteration whose global residual is below EPS (> 0).")
     Double tolerance;
 
-    @Option(names = "--checkpoint-every", paramLabel = "K|auto", defaultValue = "10",
-            description = "Checkpoint every K iterations (and at 0), or auto: Daly's interval for --mtbf-seconds and the"
-                    + " checkpoint cost measured in the run. Default: ${DEFAULT-VALUE}.")
-    String checkpointEvery;
-
-    @Option(names = "--mtbf-seconds", paramLabel = "T",
-            description = "With --checkpoint-every auto: the mean time between failures of the whole run, seconds (> 0).")
-    Double mtbfSeconds;
-
-    @Option(names = "--commit-lag-iterations", paramLabel = "L",
-            description = "Iterations between a checkpoint and its commit, 0..K-1 (with a fixed --checkpoint-every K):"
-                    + " a checkpoint's replication overlaps L iterations before a rank waits for it; a failure before"
-                    + " the commit recovers from the checkpoint before. Default: 1 (0 with K = 1).")
-    Integer commitLagIterations;
+    @Mixin
+    CheckpointIntervalOptions checkpointInterval;
 
     @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "embedded",
             description = "Ranks as members in this JVM, or one JVM per rank. Default: ${DEFAULT-VALUE}.")
@@ -136,17 +120,8 @@ public final class RunCommand implements Callable<Integer> {
             description = "Rollback strategy after a failure. Default: ${DEFAULT-VALUE}.")
     Strategy strategy;
 
-    @Option(names = "--fail", paramLabel = "RANK@ITER", converter = KillConverter.class,
-            description = "Kill RANK at the start of ITER (repeatable; same ITER = simultaneous).")
-    List<FaultPlan.Kill> fail = new ArrayList<>();
-
-    @Option(names = "--fail-host", paramLabel = "HOST@ITER", converter = KillConverter.class,
-            description = "Kill every rank of HOST at the start of ITER.")
-    List<FaultPlan.Kill> failHost = new ArrayList<>();
-
-    @Option(names = "--fail-during-recovery", paramLabel = "RANK",
-            description = "RANK dies after the first recomputed level of the next recovery.")
-    List<Integer> failDuringRecovery = new ArrayList<>();
+    @Mixin
+    FaultOptions faults;
 
     @Option(names = "--host-addresses", paramLabel = "ADDR[,ADDR...]", converter = HostListConverter.class,
             description = "The address each host's ranks bind and advertise, host 0 first (rank 0's is the seed the"
@@ -188,19 +163,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "FILE.json", description = "Write the run report (JSON) to FILE.")
     Path report;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
-            description = "Also write every N-th in-memory checkpoint to DIR (in the background, atomically, with a"
-                    + " checksum; N from --file-checkpoint-every). See README \"Checkpoints on disk\".")
-    Path checkpointDir;
-
-    @Option(names = "--file-checkpoint-every", paramLabel = "N",
-            description = "With --checkpoint-dir: a file checkpoint every N in-memory checkpoints. Default: 1.")
-    Integer fileCheckpointEvery;
-
-    @Option(names = "--restart-from", paramLabel = "DIR",
-            description = "Start from the newest complete checkpoint of this problem in DIR (written by"
-                    + " --checkpoint-dir) instead of the initial state; corrupt or partial ones are skipped.")
-    Path restartFrom;
+    @Mixin
+    FileCheckpointOptions fileCheckpoints;
 
     @Option(names = "--samples", paramLabel = "FILE.csv", description = "Write the power time series (CSV:"
             + " timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail; see docs/experiments.md).")
@@ -208,28 +172,6 @@ public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--reference", description = "Run the plain sequential implementation instead and print its digest.")
     boolean reference;
-
-    /**
-     * Fault options that would do nothing are refused, not silently dropped: a rank dies once (its replacement
-     * has another id), and a failure during recovery needs a recovery.
-     */
-    private void requireMeaningfulFaults(RunConfig config) {
-        Map<Integer, FaultPlan.Kill> firstKill = new HashMap<>();
-        // --fail-host expanded to its ranks: a host's rank given to --fail as well dies once too
-        List<FaultPlan.Kill> kills = config.faultPlan().kills();
-        for (FaultPlan.Kill k : kills) {
-            FaultPlan.Kill earlier = firstKill.putIfAbsent(k.rank(), k);
-            if (earlier != null) {
-                throw new ParameterException(spec.commandLine(), "rank " + k.rank() + " is killed twice (at iterations "
-                        + earlier.iteration() + " and " + k.iteration() + ", by --fail or --fail-host): a rank dies once;"
-                        + " its replacement has another id");
-            }
-        }
-        if (!failDuringRecovery.isEmpty() && kills.isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--fail-during-recovery " + failDuringRecovery.get(0)
-                    + " needs a recovery to fail in: give --fail RANK@ITER or --fail-host HOST@ITER too");
-        }
-    }
 
     @Override
     public Integer call() {
@@ -261,16 +203,15 @@ public final class RunCommand implements Callable<Integer> {
         if (spares < 0) {
             throw new ParameterException(spec.commandLine(), "--spares " + spares + " is not allowed: give 0 or more");
         }
-        boolean autoInterval = AUTO.equals(checkpointEvery);
-        int interval = autoInterval ? iterations : checkpointInterval();
-        checkMtbf(autoInterval);
+        int interval = checkpointInterval.interval(spec, iterations);
         RunConfig config;
         try {
             config = new RunConfig(kernel.choice(), kernel.jars(), cells.values(), grid().values(), iterations,
                     tolerance == null ? RunSpec.NO_TOLERANCE : tolerance, interval, mode, ranksPerHost, spares,
-                    strategy, fail, failHost, new TreeSet<>(failDuringRecovery), capIdleHosts, sysfsRoot, null, null)
-                    .withMtbfSeconds(autoInterval ? mtbfSeconds : null)
-                    .withCommitLagIterations(commitLagIterations);
+                    strategy, faults.rankKills(), faults.hostKills(), faults.duringRecovery(), capIdleHosts, sysfsRoot,
+                    null, null)
+                    .withMtbfSeconds(checkpointInterval.mtbfSeconds())
+                    .withCommitLagIterations(checkpointInterval.commitLagIterations());
         } catch (IllegalArgumentException e) {
             // a message about --ranks-grid when none was given must say where the value came from
             String defaulted = ranksGrid == null && e.getMessage().startsWith("--ranks-grid ")
@@ -278,10 +219,10 @@ public final class RunCommand implements Callable<Integer> {
                             + " axes)" : "";
             throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);
         }
-        requireMeaningfulFaults(config);
+        faults.requireMeaningful(spec, config.faultPlan());
         checkpointCopies.validated(spec);
         if (reference) {
-            requireNoFaults(config);
+            faults.requireNone(spec, "--reference runs the sequential implementation without failures");
             return runReference(out, config);
         }
         PowerModel model = powerModel.model(spec.commandLine());
@@ -308,21 +249,8 @@ public final class RunCommand implements Callable<Integer> {
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
         checkpointCopies.applyTo(spec, settings);
-        if (fileCheckpointEvery != null && checkpointDir == null) {
-            throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
-        }
-        // before the run, not as a warning per checkpoint that fails to be written (a run that looks fine but kept no
-        // file); with --write-rank-config the ranks start on other machines, where this one cannot look
-        if (writeRankConfig == null) {
-            CliFiles.requireWritableDirectory(spec, "--checkpoint-dir", checkpointDir);
-        }
-        try {
-            settings.diskCheckpoints(FileCheckpoints.resolve(config, checkpointDir,
-                    fileCheckpointEvery == null ? 1 : fileCheckpointEvery, restartFrom,
-                    line -> spec.commandLine().getErr().println("dfr run: " + line)));
-        } catch (IllegalArgumentException | UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        fileCheckpoints.applyTo(spec, config, settings, writeRankConfig == null,
+                line -> spec.commandLine().getErr().println("dfr run: " + line));
         if (basePort != null) {
             if (basePort < 1 || basePort > 65_000) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " is not allowed: 1..65000");
@@ -353,16 +281,6 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
-    }
-
-    /** The sequential reference runs without failures: a kill asked of it would be silently dropped. */
-    private void requireNoFaults(RunConfig config) {
-        FaultPlan faults = config.faultPlan();
-        if (!faults.kills().isEmpty() || !faults.failDuringRecovery().isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--reference runs the sequential implementation without"
-                    + " failures: leave out --fail, --fail-host and --fail-during-recovery (its digest is what a run"
-                    + " with them must print)");
-        }
     }
 
     /** The option the host addresses came from, for messages. */
@@ -559,41 +477,6 @@ public final class RunCommand implements Callable<Integer> {
         out.printf(Locale.ROOT, "cell updates/s:  %.3e%n", (double) cells.product() * done / seconds);
         out.flush();
         return 0;
-    }
-
-    /** {@code --checkpoint-every} of a run whose interval is chosen during the run. */
-    static final String AUTO = "auto";
-
-    /** {@code --checkpoint-every K}: K, at least 1. */
-    private int checkpointInterval() {
-        int k;
-        try {
-            k = Integer.parseInt(checkpointEvery);
-        } catch (NumberFormatException e) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-every " + checkpointEvery
-                    + " is not allowed: give a number of iterations K >= 1, or auto");
-        }
-        if (k < 1) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-every " + k
-                    + " is not allowed: give a number of iterations K >= 1, or auto");
-        }
-        return k;
-    }
-
-    /** {@code --mtbf-seconds}: given exactly with {@code auto}, and above 0. */
-    private void checkMtbf(boolean autoInterval) {
-        if (autoInterval && mtbfSeconds == null) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint-every auto needs --mtbf-seconds T: the mean"
-                    + " time between failures of the whole run, seconds > 0");
-        }
-        if (!autoInterval && mtbfSeconds != null) {
-            throw new ParameterException(spec.commandLine(), "--mtbf-seconds is only used with --checkpoint-every auto"
-                    + " (given: --checkpoint-every " + checkpointEvery + ")");
-        }
-        if (mtbfSeconds != null && !(mtbfSeconds > 0 && Double.isFinite(mtbfSeconds))) {
-            throw new ParameterException(spec.commandLine(), "--mtbf-seconds " + mtbfSeconds
-                    + " is not allowed: give a number of seconds > 0");
-        }
     }
 
     static void printSummary(PrintWriter out, RunReport r) {

@@ -15,6 +15,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.dfr.analysis.CommitLag;
 import org.dfr.analysis.PartitionDependencies;
+import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;

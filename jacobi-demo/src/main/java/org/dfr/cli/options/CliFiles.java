@@ -1,4 +1,4 @@
-package org.dfr.cli;
+package org.dfr.cli.options;
 
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
@@ -10,7 +10,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /** Checks on files named by options, made before any work starts. */
-final class CliFiles {
+public final class CliFiles {
 
     private CliFiles() {
     }
@@ -19,7 +19,7 @@ final class CliFiles {
      * Creates {@code file}'s directory if needed; fails with a usage error when it cannot be created or
      * written, or {@code file} is a directory. Does nothing for a null file.
      */
-    static void requireWritableTarget(CommandSpec spec, String option, Path file) {
+    public static void requireWritableTarget(CommandSpec spec, String option, Path file) {
         if (file == null) {
             return;
         }
@@ -34,7 +34,7 @@ final class CliFiles {
      * ({@code Files.isWritable} answers yes to root even for {@code /proc}, whose writes then fail after the
      * work); fails with a usage error naming {@code option} otherwise. Does nothing for a null directory.
      */
-    static void requireWritableDirectory(CommandSpec spec, String option, Path dir) {
+    public static void requireWritableDirectory(CommandSpec spec, String option, Path dir) {
         if (dir == null) {
             return;
         }
@@ -55,7 +55,7 @@ final class CliFiles {
     }
 
     /** Fails with a usage error naming {@code option} when {@code dir} is given but is no directory. */
-    static void requireExistingDirectory(CommandSpec spec, String option, Path dir, String what) {
+    public static void requireExistingDirectory(CommandSpec spec, String option, Path dir, String what) {
         if (dir != null && !Files.isDirectory(dir)) {
             throw new ParameterException(spec.commandLine(), option + " " + dir + ": no such directory (give " + what + ")");
         }
