@@ -9,7 +9,8 @@ package org.dfr.analysis;
  * lost set ({@code b(0)} = lost count) and {@code n} partitions:
  * <pre>
  *   cone(m)  = b(max(m-1, 0))                   participating partitions (m = 0: the lost ones reload)
- *   work(m)  = sum_{k=1..m} b(m-k) = sum_{d=0..m-1} b(d)
+ *   work(m)  = sum_{k=1..m} b(m-k) = sum_{d=0..m-1} b(d), or m n when cone(m) = n > 0 and m > 0 (DFR is then
+ *              global rollback: {@link RecoveryPlan})
  *   idle(m)  = n - cone(m)
  *   E[X]     = (1/K) sum_{m=0..K-1} X(m)
  * </pre>
@@ -107,7 +108,8 @@ public final class ExpectedCostAnalyzer {
                 continue;
             }
             coneSum += cone;
-            workSum += work;
+            // a cone that covers everything is global rollback, which recomputes every partition at every level
+            workSum += m > 0 && cone == n ? (double) m * n : work;
             idleSum += n - cone;
             idleIterationsSum += (double) (n - cone) * m;
         }

@@ -187,6 +187,22 @@ public final class RecoveryPlan {
         return cone.length == partitionCount;
     }
 
+    /**
+     * What a DFR run recomputes: this plan, or, when the cone {@link #coversEverything covers everything} and
+     * {@code m > 0}, global rollback (DESIGN.md, "Iterations and the cone"; the runtime's {@code DataFlowRollback}
+     * decides so): every partition in every level, {@code m x n} partition-iterations instead of this cone's smaller
+     * sum of levels, which no run recomputes. Reports of what DFR costs ({@code dfr plan}, the simulator) use this;
+     * this plan itself stays the cone, the analysis's result.
+     */
+    public RecoveryPlan asRun() {
+        if (lostIterations() == 0 || !coversEverything()) {
+            return this;
+        }
+        // distance 0 for all: every partition recomputes every level
+        return new RecoveryPlan(partitionCount, lost, checkpointIteration, failureIteration, cone,
+                new int[cone.length], new int[] {partitionCount});
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof RecoveryPlan other

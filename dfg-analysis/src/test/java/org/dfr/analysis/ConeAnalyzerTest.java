@@ -201,6 +201,37 @@ class ConeAnalyzerTest {
         assertThat(plan.globalRollbackPartitionIterations()).isEqualTo(18);
     }
 
+    /*
+     * 1-D, 4 partitions, partition 1 lost, m = 4:
+     *
+     *   distance   1   0   1   2
+     *   partition [0] [1] [2] [3]
+     *
+     * level 1 (distance <= 3) is every partition: the cone's levels sum to 4 + 4 + 3 + 1 = 12, but a DFR run then
+     * does global rollback, 4 x 4 = 16.
+     */
+    @Test
+    void when_theConeCoversEverything_then_theRunsPlanIsGlobalRollbackAndThePlanStaysTheCone() {
+        RecoveryPlan plan = new ConeAnalyzer(DependencyDeclarations.oneD3Point(4, false)).plan(new int[] {1}, 0, 5);
+
+        RecoveryPlan run = plan.asRun();
+
+        assertThat(plan.coversEverything()).isTrue();
+        assertThat(plan.recomputedPartitionIterations()).isEqualTo(12);
+        assertThat(plan.level(3)).containsExactly(0, 1, 2);
+        assertThat(run.recomputedPartitionIterations()).isEqualTo(run.globalRollbackPartitionIterations()).isEqualTo(16);
+        assertThat(run.levels()).hasSize(4).allSatisfy(level -> assertThat(level).containsExactly(0, 1, 2, 3));
+        assertThat(run.recomputedIterationsOf(3)).isEqualTo(4);
+        assertThat(run.levelSize(4)).isEqualTo(4);
+        assertThat(run.idlePartitions()).isEmpty();
+        assertThat(run.coversEverything()).isTrue();
+        // a cone that leaves someone out, and m = 0, are run as planned
+        RecoveryPlan partial = new ConeAnalyzer(DependencyDeclarations.oneD3Point(8, false)).plan(new int[] {1}, 0, 3);
+        assertThat(partial.asRun()).isSameAs(partial);
+        RecoveryPlan reload = new ConeAnalyzer(DependencyDeclarations.oneD3Point(1, false)).plan(new int[] {0}, 3, 4);
+        assertThat(reload.asRun()).isSameAs(reload);
+    }
+
     @Test
     void when_mIsZero_then_onlyLostPartitionsReload() {
         ConeAnalyzer analyzer = new ConeAnalyzer(DependencyDeclarations.twoD5Point(4, 4, false));

@@ -42,8 +42,12 @@ class ExpectedCostAnalyzerTest {
                 participating = levels.get(0);
             }
             cone += participating.size();
-            for (TreeSet<Integer> level : levels) {
-                work += level.size();
+            if (m > 0 && participating.size() == n) {
+                work += (double) m * n; // the cone covers everything: DFR is global rollback (DESIGN.md)
+            } else {
+                for (TreeSet<Integer> level : levels) {
+                    work += level.size();
+                }
             }
             idle += n - participating.size();
             idleIterations += (double) (n - participating.size()) * m;

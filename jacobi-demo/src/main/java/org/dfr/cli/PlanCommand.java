@@ -220,7 +220,8 @@ public final class PlanCommand implements Callable<Integer> {
                     + " partitions: at most " + MAX_LEVEL_ENTRIES + " entries are planned (levels times partitions);"
                     + " use --expected for the costs over an interval");
         }
-        RecoveryPlan plan = analyzer.plan(lost, checkpointIteration, failureIteration);
+        // what a run does: a cone that covers everything is global rollback (its levels and work are global's)
+        RecoveryPlan plan = analyzer.plan(lost, checkpointIteration, failureIteration).asRun();
         if (json) {
             out.println(toJson(PlanReport.of(layoutName(), periodicOfLayout(), grid, plan)));
         } else {

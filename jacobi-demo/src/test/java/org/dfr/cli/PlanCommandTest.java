@@ -71,14 +71,33 @@ class PlanCommandTest {
 
     @Test
     void when_manyIterationsAreLost_then_the50FirstLevelsArePrintedAndTheRestNamed() {
-        CliRun r = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+        // 3000 partitions in a row: the cone of partition 1 reaches 0..1000 at most, so it is a cone, not global
+        CliRun r = run("plan", "--layout", "1d", "--grid", "3000", "--lost", "1",
                 "--checkpoint-iteration", "0", "--failure-iteration", "1001");
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out().lines().filter(l -> l.startsWith("  level "))).hasSize(50);
-        assertThat(r.out()).contains("  level 50 (iteration 50, distance <= 950)")
+        assertThat(r.out()).contains("  level 50 (iteration 50, distance <= 950): 952 partitions")
                 .contains("  ... levels 51..1000 not shown (--json lists every level)")
                 .contains("recomputed work: ");
+    }
+
+    @Test
+    void when_theConeCoversEverything_then_thePlanIsGlobalRollbackAsARunDoesIt() throws Exception {
+        // 2x4, partition 1 lost, m = 5: level 1 reaches distance 4, every partition; the cone's levels would sum to
+        // 8 + 7 + 5 + 3 + 1 = 24, but a run does global rollback, 5 x 8 = 40
+        CliRun text = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "6");
+        CliRun json = run("plan", "--layout", "2d5", "--grid", "2x4", "--lost", "1",
+                "--checkpoint-iteration", "0", "--failure-iteration", "6", "--json");
+
+        assertThat(text.exitCode()).as(text.err()).isZero();
+        assertThat(text.out()).contains("  level 5 (iteration 5, global rollback): 8 partitions [0, 1, 2, 3, 4, 5, 6, 7]")
+                .contains("recomputed work: 40 partition-iterations (global rollback: 40, 0.0% less)")
+                .contains("cone covers everything: yes");
+        JsonNode plan = new ObjectMapper().readTree(json.out());
+        assertThat(plan.get("recomputedPartitionIterations").longValue()).isEqualTo(40);
+        assertThat(plan.get("levels")).hasSize(5).allSatisfy(level -> assertThat(level).hasSize(8));
     }
 
     @Test
@@ -168,8 +187,8 @@ class PlanCommandTest {
         // partitions within distance d of partition 1 on 2x4: 1, 3, 5, 7, 8 for d = 0..4
         JsonNode dfr = json.get("dataFlowRollback");
         assertThat(dfr.get("meanConeSizePartitions").doubleValue()).isEqualTo((3 + 5 + 7 + 8) / 4.0);
-        // work(m) = b(0) + ... + b(m-1): 4, 9, 16, 24
-        assertThat(dfr.get("meanRecomputedPartitionIterations").doubleValue()).isEqualTo((4 + 9 + 16 + 24) / 4.0);
+        // work(m) = b(0) + ... + b(m-1): 4, 9, 16; at m = 5 the cone covers all 8, so DFR is global rollback: 5 x 8
+        assertThat(dfr.get("meanRecomputedPartitionIterations").doubleValue()).isEqualTo((4 + 9 + 16 + 40) / 4.0);
         assertThat(json.get("globalRollback").get("meanRecomputedPartitionIterations").doubleValue()).isEqualTo(8 * 3.5);
     }
 

@@ -422,7 +422,8 @@ final class Engine {
                 return RecoveryShape.only(lostIds, m);
             case DFR:
             default:
-                return RecoveryShape.cone(analyzer.plan(lostIds, c, t));
+                // a cone that covers everything is run as global rollback, as the runtime does
+                return RecoveryShape.cone(analyzer.plan(lostIds, c, t).asRun());
         }
     }
 

@@ -55,7 +55,7 @@ class ExplicitScheduleTest {
         assertThat(lagOne.checkpointIteration()).isEqualTo(6);
         assertThat(lagTwo.checkpointIteration()).isZero();
         assertThat(lagTwo.lostIterations()).isEqualTo(7);
-        RecoveryPlan plan = analyzer.plan(new int[] {1}, 0, 8);
+        RecoveryPlan plan = analyzer.plan(new int[] {1}, 0, 8).asRun();
         assertThat(lagTwo.recomputedPartitionIterations()).isEqualTo(plan.recomputedPartitionIterations());
         // a failure in the first K iterations finds only the initial checkpoint, lag or not
         assertThat(Simulation.run(spec(deps, 14, 6, Strategy.DFR).withCommitLagIterations(5),
@@ -90,7 +90,7 @@ class ExplicitScheduleTest {
         for (int i = 0; i < failures.size(); i++) {
             ScheduledFailure f = failures.get(i);
             int c = (f.iteration() - 1) / every * every;
-            RecoveryPlan plan = analyzer.plan(f.partitions(), c, f.iteration());
+            RecoveryPlan plan = analyzer.plan(f.partitions(), c, f.iteration()).asRun();
             RecoveryRecord rec = result.recoveriesRecorded().get(i);
             assertThat(rec.failureIteration()).isEqualTo(f.iteration());
             assertThat(rec.checkpointIteration()).isEqualTo(c);
@@ -138,7 +138,7 @@ class ExplicitScheduleTest {
                 FailureSchedule.explicit(List.of(ScheduledFailure.at(5, 3))));
 
         RecoveryRecord rec = result.recoveriesRecorded().get(0);
-        RecoveryPlan plan = analyzer.plan(new int[] {3}, 0, 5);
+        RecoveryPlan plan = analyzer.plan(new int[] {3}, 0, 5).asRun();
         assertThat(rec.participatingPartitions()).containsExactly(plan.participatingPartitions())
                 .containsExactly(0, 1, 2, 3);
         assertThat(rec.recomputedPartitionIterations()).isEqualTo(plan.recomputedPartitionIterations()).isEqualTo(10);
@@ -156,8 +156,8 @@ class ExplicitScheduleTest {
         RecoveryRecord rec = result.recoveriesRecorded().get(0);
         assertThat(rec.attempts()).isEqualTo(2);
         assertThat(rec.lostPartitions()).containsExactly(5, 15);
-        assertThat(rec.abortedPartitionIterations()).isEqualTo(analyzer.plan(new int[] {5}, 0, 5).levelSize(1));
-        RecoveryPlan union = analyzer.plan(new int[] {5, 15}, 0, 5);
+        assertThat(rec.abortedPartitionIterations()).isEqualTo(analyzer.plan(new int[] {5}, 0, 5).asRun().levelSize(1));
+        RecoveryPlan union = analyzer.plan(new int[] {5, 15}, 0, 5).asRun();
         assertThat(rec.recomputedPartitionIterations()).isEqualTo(union.recomputedPartitionIterations());
         assertThat(rec.idlePartitions()).containsExactly(union.idlePartitions());
         assertThat(result.failures()).isEqualTo(2);

@@ -26,9 +26,12 @@ public final class PlanTextRenderer {
                 + ": m = " + m + " lost iteration" + (m == 1 ? "" : "s")
                 + (m == 0 ? " (the lost partitions only reload their checkpoint)" : ", recomputed as iterations "
                 + (c + 1) + ".." + (c + m)));
+        // a plan as run: when the cone covers everything, every level is every partition (global rollback)
+        boolean asGlobal = m > 0 && plan.coversEverything();
         for (int k = 1; k <= Math.min(m, MAX_LEVELS_SHOWN); k++) {
-            out.println(String.format(Locale.ROOT, "  level %d (iteration %d, distance <= %d): %d partition%s %s",
-                    k, c + k, m - k, plan.levelSize(k), plan.levelSize(k) == 1 ? "" : "s", idList(plan.level(k))));
+            out.println(String.format(Locale.ROOT, "  level %d (iteration %d, %s): %d partition%s %s",
+                    k, c + k, asGlobal ? "global rollback" : "distance <= " + (m - k), plan.levelSize(k),
+                    plan.levelSize(k) == 1 ? "" : "s", idList(plan.level(k))));
         }
         if (m > MAX_LEVELS_SHOWN) {
             out.println("  ... levels " + (MAX_LEVELS_SHOWN + 1) + ".." + m + " not shown (--json lists every level)");
