@@ -13,6 +13,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
 import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.Campaign;
@@ -114,7 +115,7 @@ public final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-every", defaultValue = "4", description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
     int checkpointEvery;
 
-    @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
+    @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS", converter = Ranges.HeartbeatMillis.class,
             defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
             description = "Heartbeat timeout of every trial's cluster (>= 1000, whole seconds); pauses last 20-50 %%"
                     + " of it and must not trigger a recovery. Default: ${DEFAULT-VALUE}.")
@@ -159,10 +160,6 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         if (replay != null && replay < 0) {
             throw new ParameterException(spec.commandLine(), "--replay " + replay + ": trials are numbered from 0");
-        }
-        if (heartbeatTimeoutMillis < 1000 || heartbeatTimeoutMillis > Integer.MAX_VALUE) {
-            throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
-                    + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         int backups = checkpointCopies.validated(spec);
         if (replacement != null && replay == null) {

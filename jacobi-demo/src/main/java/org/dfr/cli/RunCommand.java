@@ -21,6 +21,7 @@ import org.dfr.cli.options.HostList;
 import org.dfr.cli.options.HostListConverter;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.PowerModelOptions;
+import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.cli.options.SshOptions;
@@ -136,7 +137,7 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     CheckpointCopiesMixin checkpointCopies;
 
-    @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS",
+    @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS", converter = Ranges.HeartbeatMillis.class,
             defaultValue = "" + ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS,
             description = "A member silent this long is removed (Hazelcast's max no-heartbeat time, whole seconds,"
                     + " >= 1000). A killed rank is found much faster, by its refused connections; this bounds a"
@@ -219,7 +220,7 @@ public final class RunCommand implements Callable<Integer> {
                             + " axes)" : "";
             throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);
         }
-        faults.requireMeaningful(spec, config.faultPlan());
+        faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount());
         checkpointCopies.validated(spec);
         if (reference) {
             faults.requireNone(spec, "--reference runs the sequential implementation without failures");
@@ -242,10 +243,6 @@ public final class RunCommand implements Callable<Integer> {
                         + " (below the recovery timeout, which bounds the whole agreement)");
             }
             settings.respawnWaitMillis(respawnWaitMillis);
-        }
-        if (heartbeatTimeoutMillis < 1000 || heartbeatTimeoutMillis > Integer.MAX_VALUE) {
-            throw new ParameterException(spec.commandLine(), "--heartbeat-timeout-millis " + heartbeatTimeoutMillis
-                    + " is not allowed: 1000.." + Integer.MAX_VALUE + " (Hazelcast counts whole seconds)");
         }
         settings.maxNoHeartbeatMillis(Math.toIntExact(heartbeatTimeoutMillis));
         checkpointCopies.applyTo(spec, settings);

@@ -72,6 +72,10 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures
                 row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
+                row("run --cells 37x29 --iterations 3 --fail 1@2 --fail-during-recovery 1", "--fail-during-recovery 1 names"
+                        + " a rank that is killed at iteration 2 already (by --fail or --fail-host)"),
+                row("run --cells 37x29 --iterations 3 --ranks-grid 2x2 --fail-host 0@2 --fail-host 1@2",
+                        "the faults kill all 4 ranks [0, 1, 2, 3]: a run needs at least one survivor to recover"),
                 row("run --cells 3x3 --iterations 3", "--ranks-grid 2x4 has more partitions than --cells 3x3 has cells along"
                         + " axis y: every partition needs at least one cell (--ranks-grid was not given; 2x4 is the default"
                         + " for 2 axes)"),

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.dfr.recovery.FaultPlan;
@@ -48,10 +49,11 @@ public final class FaultOptions {
      * Refuses fault options that would do nothing, rather than silently dropping them: a rank dies once
      * (its replacement has another id), and a failure during recovery needs a recovery.
      *
-     * @param plan the run's faults, {@code --fail-host} expanded to its ranks
+     * @param plan    the run's faults, {@code --fail-host} expanded to its ranks
+     * @param members the run's ranks, spares included
      * @throws ParameterException (exit code 2) naming the option
      */
-    public void requireMeaningful(CommandSpec spec, FaultPlan plan) {
+    public void requireMeaningful(CommandSpec spec, FaultPlan plan, int members) {
         Map<Integer, FaultPlan.Kill> firstKill = new HashMap<>();
         // --fail-host expanded to its ranks: a host's rank given to --fail as well dies once too
         for (FaultPlan.Kill k : plan.kills()) {
@@ -65,6 +67,20 @@ public final class FaultOptions {
         if (!failDuringRecovery.isEmpty() && plan.kills().isEmpty()) {
             throw new ParameterException(spec.commandLine(), "--fail-during-recovery " + failDuringRecovery.get(0)
                     + " needs a recovery to fail in: give --fail RANK@ITER or --fail-host HOST@ITER too");
+        }
+        for (int r : failDuringRecovery) {
+            FaultPlan.Kill before = firstKill.get(r);
+            if (before != null) {
+                throw new ParameterException(spec.commandLine(), "--fail-during-recovery " + r + " names a rank that is"
+                        + " killed at iteration " + before.iteration() + " already (by --fail or --fail-host): a rank"
+                        + " dies once; name a rank that is alive during the recovery");
+            }
+        }
+        Set<Integer> dying = new TreeSet<>(firstKill.keySet());
+        dying.addAll(failDuringRecovery);
+        if (members > 0 && dying.size() >= members) {
+            throw new ParameterException(spec.commandLine(), "the faults kill all " + members + " ranks " + dying
+                    + ": a run needs at least one survivor to recover (add --spares S for more ranks)");
         }
     }
 

@@ -29,6 +29,30 @@ public final class Ranges {
         }
     }
 
+    /**
+     * Hazelcast's heartbeat timeout in milliseconds: whole seconds from 1 s on, since Hazelcast counts seconds (1500
+     * was silently cut to 1 s).
+     */
+    public static final class HeartbeatMillis implements ITypeConverter<Long> {
+        /** The largest timeout: whole seconds that fit Hazelcast's int of milliseconds. */
+        public static final long MAX_MILLIS = Integer.MAX_VALUE / 1000 * 1000L;
+
+        @Override
+        public Long convert(String value) {
+            long ms;
+            try {
+                ms = Long.parseLong(value.trim());
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("'" + value + "' is not a number of milliseconds");
+            }
+            if (ms < 1000 || ms > MAX_MILLIS || ms % 1000 != 0) {
+                throw new TypeConversionException(value + " is not allowed: 1000.." + MAX_MILLIS
+                        + " in steps of 1000 (Hazelcast counts whole seconds)");
+            }
+            return ms;
+        }
+    }
+
     /** A decomposition's number of axes: 1, 2 or 3. */
     public static final class Dimensions implements ITypeConverter<Integer> {
         @Override
