@@ -69,6 +69,9 @@ public final class DfrMain implements Runnable {
         cl.setParameterExceptionHandler(DfrMain::oneLineUsageError);
         cl.setExecutionExceptionHandler(DfrMain::oneLineFailure);
         cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, DfrMain::commandList);
+        // every command's help lists -V: it answers with dfr's version, not an empty line
+        String[] version = cl.getCommandSpec().version();
+        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
         return cl;
     }
 

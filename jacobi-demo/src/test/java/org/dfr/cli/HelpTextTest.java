@@ -2,6 +2,8 @@ package org.dfr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.IllegalFormatException;
@@ -34,6 +36,23 @@ class HelpTextTest {
                 .contains("rank, dfr-rank One rank of a processes-mode run: started by the dfr launcher, or by hand,"
                         + " ssh, srun or mpirun on each host of a cluster with the configuration `dfr run ..."
                         + " --write-rank-config FILE` wrote.");
+    }
+
+    @Test
+    void when_anyCommandIsAskedForItsVersion_then_itPrintsDfrsVersion() {
+        String version = DfrMain.commandLine().getCommandSpec().version()[0];
+
+        for (String command : DfrMain.commandLine().getSubcommands().keySet()) {
+            if (command.equals("help")) {
+                continue; // picocli's help command takes a command name, not options
+            }
+            CommandLine cl = DfrMain.commandLine();
+            StringWriter out = new StringWriter();
+            cl.setOut(new PrintWriter(out));
+            int code = cl.execute(command, "--version");
+            assertThat(code).as(command).isZero();
+            assertThat(out.toString().strip()).as(command).isEqualTo(version);
+        }
     }
 
     @Test
