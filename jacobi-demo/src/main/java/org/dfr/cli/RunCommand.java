@@ -224,6 +224,7 @@ public final class RunCommand implements Callable<Integer> {
         checkpointCopies.validated(spec);
         if (reference) {
             faults.requireNone(spec, "--reference runs the sequential implementation without failures");
+            requireOnlyReferenceOptions();
             return runReference(out, config);
         }
         PowerModel model = powerModel.model(spec.commandLine());
@@ -278,6 +279,24 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Options that promise an output or an effect the sequential reference does not have (--report wrote no file).
+     * The layout and recovery options (--ranks-grid, --mode, --strategy, ...) are accepted and not used: the digest
+     * does not depend on them, so a run's own command line with --reference added prints the digest it must match.
+     */
+    private static final List<String> NOT_FOR_THE_REFERENCE = List.of("--report", "--samples", "--write-rank-config",
+            "--checkpoint-dir", "--file-checkpoint-every", "--restart-from", "--cap-idle-hosts", "--hosts");
+
+    private void requireOnlyReferenceOptions() {
+        for (String name : NOT_FOR_THE_REFERENCE) {
+            if (spec.commandLine().getParseResult().hasMatchedOption(name)) {
+                throw new ParameterException(spec.commandLine(), "--reference runs the sequential implementation alone"
+                        + " and prints its digest: " + name + " does nothing with it (leave out "
+                        + String.join(", ", NOT_FOR_THE_REFERENCE) + ")");
+            }
+        }
     }
 
     /** The option the host addresses came from, for messages. */

@@ -72,6 +72,12 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures
                 row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
+                // the reference ignored these: --report wrote no file
+                row("run --cells 37x29 --iterations 3 --reference --report FILE/r.json", "--reference runs the sequential"
+                        + " implementation alone and prints its digest: --report does nothing with it (leave out --report,"
+                        + " --samples, --write-rank-config, --checkpoint-dir, --file-checkpoint-every, --restart-from,"
+                        + " --cap-idle-hosts, --hosts)"),
+                row("run --cells 37x29 --iterations 3 --reference --checkpoint-dir FILE", "--checkpoint-dir does nothing with it"),
                 row("run --cells 37x29 --iterations 3 --fail 1@2 --fail-during-recovery 1", "--fail-during-recovery 1 names"
                         + " a rank that is killed at iteration 2 already (by --fail or --fail-host)"),
                 row("run --cells 37x29 --iterations 3 --ranks-grid 2x2 --fail-host 0@2 --fail-host 1@2",
