@@ -220,6 +220,16 @@ public final class RunCommand implements Callable<Integer> {
                             + " axes)" : "";
             throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);
         }
+        if (spares > config.partitionCount()) {
+            throw new ParameterException(spec.commandLine(), "--spares " + spares + " is not allowed: 0.."
+                    + config.partitionCount() + " (at most one per partition; a run of " + config.partitionCount()
+                    + " partitions)");
+        }
+        if (config.runSpec().memberCount() > MAX_RANKS) {
+            throw new ParameterException(spec.commandLine(), "--ranks-grid " + grid() + " makes "
+                    + config.runSpec().memberCount() + " ranks" + (spares > 0 ? " with the spares" : "")
+                    + ": at most " + MAX_RANKS + " (each is a Hazelcast member with ports of its own)");
+        }
         faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount());
         checkpointCopies.validated(spec);
         if (reference) {
@@ -280,6 +290,9 @@ public final class RunCommand implements Callable<Integer> {
         out.flush();
         return 0;
     }
+
+    /** The most ranks a run takes (spares included). */
+    static final int MAX_RANKS = 1024;
 
     /**
      * Options that promise an output or an effect the sequential reference does not have (--report wrote no file).

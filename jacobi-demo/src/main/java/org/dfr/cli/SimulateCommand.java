@@ -158,7 +158,8 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--task-joules", converter = Ranges.NonNegative.class, paramLabel = "J", description = "Fixed energy per task, J (0: busy power x task time).")
     Double taskJoules;
 
-    @Option(names = "--threads", converter = Ranges.NonNegativeInteger.class, paramLabel = "T", description = "Worker threads (0: every core).")
+    @Option(names = "--threads", converter = Ranges.Threads.class, paramLabel = "T",
+            description = "Worker threads, 0.." + Ranges.Threads.MAX + " (0: every core).")
     Integer threads;
 
     @Override
@@ -206,6 +207,7 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        CliFiles.requireWritableDirectory(spec, "--out", options.out());
         CliFiles.requireWritableTarget(spec, "--out", options.out().resolve("points.csv"));
         PrintStream stream = new PrintStream(new WriterOutputStream(spec), true, StandardCharsets.UTF_8);
         try {

@@ -72,6 +72,13 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures
                 row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
+                row("run --cells 64x64 --iterations 3 --spares 2147483647", "--spares 2147483647 is not allowed: 0..8"
+                        + " (at most one per partition; a run of 8 partitions)"),
+                row("run --cells 512x512 --iterations 3 --ranks-grid 64x64", "--ranks-grid 64x64 makes 4096 ranks: at most"
+                        + " 1024 (each is a Hazelcast member with ports of its own)"),
+                row("simulate --preset quick --threads 100000", "'100000': give 0 (every core) to 1024"),
+                row("simulate --preset quick --out ''", "--out is empty: give a directory"),
+                row("run --cells 64x64 --iterations 3 --report ''", "--report is empty: give a file name"),
                 // the reference ignored these: --report wrote no file
                 row("run --cells 37x29 --iterations 3 --reference --report FILE/r.json", "--reference runs the sequential"
                         + " implementation alone and prints its digest: --report does nothing with it (leave out --report,"
@@ -298,7 +305,9 @@ class BadInputTest {
     @ParameterizedTest(name = "dfr {0}")
     @MethodSource("table")
     void when_inputIsBad_then_exit2WithOneLineNamingTheValue(String args, String message) throws Exception {
-        String[] argv = args.replace("FILE", tmp.toString()).split(" ");
+        // '' stands for an empty argument
+        String[] argv = Stream.of(args.replace("FILE", tmp.toString()).split(" "))
+                .map(a -> a.equals("''") ? "" : a).toArray(String[]::new);
 
         CliRun r = CliRun.of(argv);
 

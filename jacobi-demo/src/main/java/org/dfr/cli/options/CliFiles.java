@@ -15,6 +15,13 @@ public final class CliFiles {
     private CliFiles() {
     }
 
+    /** An empty path ({@code --out ""}) is this directory to Java: refused rather than written into. */
+    private static void requireNonEmpty(CommandSpec spec, String option, Path path, String what) {
+        if (path.toString().isBlank()) {
+            throw new ParameterException(spec.commandLine(), option + " is empty: give " + what);
+        }
+    }
+
     /**
      * Creates {@code file}'s directory if needed; fails with a usage error when it cannot be created or
      * written, or {@code file} is a directory. Does nothing for a null file.
@@ -23,6 +30,7 @@ public final class CliFiles {
         if (file == null) {
             return;
         }
+        requireNonEmpty(spec, option, file, "a file name");
         if (Files.isDirectory(file)) {
             throw new ParameterException(spec.commandLine(), option + " " + file + " is a directory; give a file name");
         }
@@ -38,6 +46,7 @@ public final class CliFiles {
         if (dir == null) {
             return;
         }
+        requireNonEmpty(spec, option, dir, "a directory");
         try {
             Files.createDirectories(dir);
         } catch (IOException | RuntimeException e) {

@@ -53,6 +53,21 @@ public final class Ranges {
         }
     }
 
+    /** Worker threads: 0 (every core) up to {@link #MAX} (a pool cannot have many more). */
+    public static final class Threads implements ITypeConverter<Integer> {
+        /** The most worker threads asked for. */
+        public static final int MAX = 1024;
+
+        @Override
+        public Integer convert(String value) {
+            int t = integerAtLeast(value, 0);
+            if (t > MAX) {
+                throw new TypeConversionException("'" + value + "': give 0 (every core) to " + MAX);
+            }
+            return t;
+        }
+    }
+
     /** A decomposition's number of axes: 1, 2 or 3. */
     public static final class Dimensions implements ITypeConverter<Integer> {
         @Override
