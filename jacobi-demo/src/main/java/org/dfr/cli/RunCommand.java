@@ -263,6 +263,9 @@ public final class RunCommand implements Callable<Integer> {
             if (basePort < 1 || basePort > 65_000) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " is not allowed: 1..65000");
             }
+            if (writeRankConfig == null && !ssh.given()) {
+                requireFreePorts(settings, config.runSpec());
+            }
             settings.basePort(basePort);
         }
         if (writeRankConfig != null) {
@@ -289,6 +292,20 @@ public final class RunCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /** The ranks start here: every host's range of --base-port must be free on its address. */
+    private void requireFreePorts(ClusterSettings settings, RunSpec run) {
+        int count = run.memberCount() + 2; // as many as a chosen range (EmbeddedCluster, ProcessLauncher)
+        for (int h = 0; h < run.hostCount(); h++) {
+            String address = settings.addressOfHost(h);
+            int taken = HazelcastConfigs.firstPortInUse(address, basePort, count);
+            if (taken >= 0) {
+                throw new ParameterException(spec.commandLine(), "--base-port " + basePort + ": port " + taken + " on "
+                        + address + " is in use; the run needs " + basePort + ".." + (basePort + count - 1)
+                        + " free on every host's address (leave out --base-port for a free range)");
+            }
+        }
     }
 
     /** The most ranks a run takes (spares included). */

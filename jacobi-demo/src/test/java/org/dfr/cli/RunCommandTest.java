@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dfr.jacobi.JacobiProblem;
@@ -44,6 +46,21 @@ class RunCommandTest {
 
         assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains(message);
+    }
+
+    @Test
+    void when_theBasePortRangeIsInUse_then_exit2NamingThePortBeforeAnyMemberStarts() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            int base = port - 3; // the run's range (8 ranks + 2) covers the port in use
+
+            CliRun r = run("run", "--cells", "37x29", "--iterations", "3", "--base-port", Integer.toString(base));
+
+            assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("--base-port " + base + ": port " + port + " on 127.0.0.1 is in use; the run"
+                    + " needs " + base + ".." + (base + 9) + " free on every host's address");
+            assertThat(r.err().strip().lines()).as("one line").hasSize(1);
+        }
     }
 
     @Test

@@ -165,13 +165,22 @@ public final class HazelcastConfigs {
     }
 
     private static boolean rangeIsFree(String address, int base, int count) {
+        return firstPortInUse(address, base, count) < 0;
+    }
+
+    /**
+     * The first port of {@code base..base+count-1} that cannot be bound on {@code address} (in use, or not this
+     * machine's), or -1 when all can: a range given by the user ({@code --base-port}) is checked before any member
+     * starts, instead of failing in Hazelcast's bind with its stack traces.
+     */
+    public static int firstPortInUse(String address, int base, int count) {
         for (int port = base; port < base + count; port++) {
             try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getByName(address))) {
                 socket.setReuseAddress(true);
             } catch (IOException e) {
-                return false;
+                return port;
             }
         }
-        return true;
+        return -1;
     }
 }
