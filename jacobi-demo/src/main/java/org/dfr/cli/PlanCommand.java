@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.dfr.analysis.CheckpointIntervalAdvice;
@@ -63,6 +64,10 @@ public final class PlanCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** The energy model's and the interval advice's options, which only {@code --expected} reads. */
+    private static final List<String> EXPECTED_ONLY = List.of("--nodes", "--node-mtbf-seconds", "--checkpoint-seconds",
+            "--iteration-seconds", "--busy-power-watts", "--idle-power-watts");
 
     @Option(names = "--layout", paramLabel = "1d|2d5|2d9|3d7|global",
             converter = LayoutConverter.class,
@@ -143,6 +148,13 @@ public final class PlanCommand implements Callable<Integer> {
             if (spec.commandLine().getParseResult().hasMatchedOption("--commit-lag-iterations")) {
                 throw usage("--commit-lag-iterations is only used with --expected (one plan takes its checkpoint"
                         + " from --checkpoint-iteration C)");
+            }
+            // the energy model and the interval advice are expected values: one plan would drop them silently
+            for (String option : EXPECTED_ONLY) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw usage(option + " is only used with --expected (the expected costs and energy over a"
+                            + " checkpoint interval); one plan prints the cone of one failure");
+                }
             }
             runPlan(analyzer, out);
         }
