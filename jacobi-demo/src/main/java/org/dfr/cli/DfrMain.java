@@ -2,6 +2,7 @@ package org.dfr.cli;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -112,10 +113,21 @@ public final class DfrMain implements Runnable {
     static int oneLineUsageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         String command = cl.getCommandSpec().qualifiedName();
-        String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
+        String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim()
+                .replace("Value for option option '", "Value for option '"); // picocli's word twice for a map option
+        message = lowerCaseEnumChoices(message);
         cl.getErr().println(command + ": " + message + " (" + command + " --help lists the options)");
         cl.getErr().flush();
         return 2;
+    }
+
+    private static final Pattern ENUM_CHOICES = Pattern.compile("expected one of \\[([A-Z0-9_, ]+)\\] \\(case-insensitive\\) ");
+
+    /** picocli lists an enum option's values by their constant names; the options and the docs write them lower case. */
+    static String lowerCaseEnumChoices(String message) {
+        Matcher m = ENUM_CHOICES.matcher(message);
+        return m.find() ? message.substring(0, m.start()) + "expected one of [" + m.group(1).toLowerCase(Locale.ROOT)
+                .replace('_', '-') + "] " + message.substring(m.end()) : message;
     }
 
     /** Set to 1 to have {@link #oneLineFailure} print the stack trace after its line. */

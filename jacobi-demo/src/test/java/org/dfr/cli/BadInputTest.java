@@ -72,6 +72,10 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures
                 row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
+                row("run --cells 37x29 --iterations 3 --mode x", "Invalid value for option '--mode': expected one of"
+                        + " [embedded, processes] but was 'x'"),
+                row("run --cells 37x29 --iterations 3 --kernel-option x", "Value for option '--kernel-option' (KEY=VALUE)"
+                        + " should be in KEY=VALUE format but was x"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4 --checkpoint-seconds 1",
                         "--checkpoint-seconds is only used with --expected"),
                 row("run --cells 64x64 --iterations 3 --spares 2147483647", "--spares 2147483647 is not allowed: 0..8"
