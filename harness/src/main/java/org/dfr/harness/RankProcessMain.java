@@ -133,6 +133,14 @@ public final class RankProcessMain implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // the configuration first: a missing file is the first thing to fix, whatever the rank id
+        RankProcessConfig rc;
+        try {
+            rc = RankProcessConfig.read(configFile);
+        } catch (UncheckedIOException e) {
+            System.err.println("dfr rank: " + e.getMessage());
+            return EXIT_USAGE;
+        }
         Integer given = rankOption != null ? rankOption : rankFromEnvironment(System.getenv());
         if (given == null) {
             System.err.println("dfr rank: no rank id: give --rank R, or start it under a launcher that sets one of "
@@ -143,13 +151,6 @@ public final class RankProcessMain implements Callable<Integer> {
         // for messages: where the id came from (under srun, --rank was never typed)
         String rankGiven = rankOption != null ? "--rank " + rank
                 : "rank " + rank + " (from " + rankVariable(System.getenv()) + ")";
-        RankProcessConfig rc;
-        try {
-            rc = RankProcessConfig.read(configFile);
-        } catch (UncheckedIOException e) {
-            System.err.println("dfr rank: " + e.getMessage());
-            return EXIT_USAGE;
-        }
         if (rc.launcherPid() > 0) {
             haltWhenGone(rc.launcherPid());
         }

@@ -109,7 +109,7 @@ public final class CampaignCommand implements Callable<Integer> {
             description = "Cells per axis. Default: 101, 37x29 or 9x7x6 by the kernel's axes.")
     Sizes cells;
 
-    @Option(names = "--iterations", defaultValue = "12", description = "Iterations per trial. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--iterations", defaultValue = "12", converter = Ranges.AtLeastOne.class, description = "Iterations per trial. Default: ${DEFAULT-VALUE}.")
     int iterations;
 
     @Option(names = "--checkpoint-every", defaultValue = "4", description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")

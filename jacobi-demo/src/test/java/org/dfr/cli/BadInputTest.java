@@ -157,6 +157,7 @@ class BadInputTest {
                 row("bench --commit-lag-iterations -2", "--commit-lag-iterations must be >= 0, got -2"),
                 row("bench --ranks 0", "'0': a rank count must be >= 1"),
                 row("bench --iterations 0 --ranks 1", "--iterations must be >= 1, got 0"),
+                row("campaign --iterations 0", "Invalid value for option '--iterations': '0'"),
                 row("bench --kernel heat3d7 --ranks 2x2", "'2x2' has 2 axes but the kernel takes 3"),
                 row("bench-recovery --repetitions 0", "--repetitions must be >= 1, got 0"),
                 row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),
