@@ -277,7 +277,7 @@ public final class PlanCommand implements Callable<Integer> {
                 ? expectedAnalyzer.overSingleFailures(checkpointInterval, commitLagIterations)
                 : expectedAnalyzer.forLostPartitions(lost, checkpointInterval, commitLagIterations);
         if (json) {
-            out.println(toJson(ExpectedReport.of(layoutName(), periodicOfLayout(), grid, lost, cost, model)));
+            out.println(toJson(ExpectedReport.of(layoutName(), periodicOfLayout(), grid, lost, cost, model, advice)));
         } else {
             ExpectedTextRenderer.render(description(), lost, cost, model, out);
             if (advice != null) {

@@ -193,6 +193,27 @@ class PlanCommandTest {
     }
 
     @Test
+    void when_expectedAsJsonWithACheckpointCost_then_theIntervalAdviceIsInTheObjectAsInTheText() throws Exception {
+        String[] args = {"plan", "--layout", "2d5", "--grid", "2x4", "--expected", "--checkpoint-seconds", "0.5",
+                "--nodes", "8", "--node-mtbf-seconds", "7200", "--iteration-seconds", "2"};
+        CliRun text = run(args);
+        String[] withJson = java.util.Arrays.copyOf(args, args.length + 1);
+        withJson[args.length] = "--json";
+        CliRun json = run(withJson);
+
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        JsonNode advice = new ObjectMapper().readTree(json.out()).get("checkpointIntervalAdvice");
+        assertThat(advice).isNotNull();
+        // 8 nodes of 7200 s: system MTBF 900 s; Young sqrt(2 x 0.5 x 900) = 30 s = 15 iterations of 2 s
+        assertThat(advice.get("systemMtbfSeconds").doubleValue()).isEqualTo(900.0);
+        assertThat(advice.get("youngSeconds").doubleValue()).isCloseTo(30.0, Assertions.within(1e-9));
+        assertThat(text.out()).contains("Young sqrt(2CM) = " + String.format(java.util.Locale.ROOT, "%.4g",
+                advice.get("youngSeconds").doubleValue()) + " s = " + advice.get("youngIterations").intValue()
+                + " iterations, Daly = ").contains(advice.get("dalyIterations").intValue() + " iterations (planned above: K = "
+                + advice.get("dalyIterations").intValue() + ")");
+    }
+
+    @Test
     void when_expectedAsText_then_tableAndRatePrinted() {
         CliRun r = run("plan", "--layout", "2d9", "--grid", "4x4", "--expected", "--checkpoint-interval", "5");
         assertThat(r.exitCode()).as(r.err()).isZero();

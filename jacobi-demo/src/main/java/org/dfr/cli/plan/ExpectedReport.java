@@ -2,6 +2,7 @@ package org.dfr.cli.plan;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import org.dfr.analysis.CheckpointIntervalAdvice;
 import org.dfr.analysis.EnergyModel;
 import org.dfr.analysis.EnergySavings;
 import org.dfr.analysis.ExpectedRecoveryCost;
@@ -13,16 +14,32 @@ import org.dfr.analysis.MeanRecoveryCost;
  */
 @JsonPropertyOrder({"layout", "periodic", "grid", "partitionCount", "lostPartitions", "averagedOverSingleFailures",
         "checkpointIntervalIterations", "commitLagIterations", "meanLostIterations", "dataFlowRollback", "globalRollback",
-        "energyModel", "energySavings"})
+        "energyModel", "energySavings", "checkpointIntervalAdvice"})
 public record ExpectedReport(String layout, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean periodic, int[] grid, int partitionCount, int[] lostPartitions,
                              boolean averagedOverSingleFailures, int checkpointIntervalIterations,
                              int commitLagIterations, double meanLostIterations, MeanRecoveryCost dataFlowRollback,
-                             MeanRecoveryCost globalRollback, EnergyModel energyModel, EnergySavings energySavings) {
+                             MeanRecoveryCost globalRollback, EnergyModel energyModel, EnergySavings energySavings,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) IntervalAdvice checkpointIntervalAdvice) {
+
+    /**
+     * Young's and Daly's checkpoint interval for {@code --checkpoint-seconds}, as the text output prints it.
+     *
+     * @param checkpointSeconds the cost of one checkpoint
+     * @param systemMtbfSeconds the whole system's mean time between failures (the model's)
+     */
+    public record IntervalAdvice(double checkpointSeconds, double systemMtbfSeconds, double youngSeconds,
+                                 int youngIterations, double dalySeconds, int dalyIterations) {
+
+        static IntervalAdvice of(CheckpointIntervalAdvice a) {
+            return a == null ? null : new IntervalAdvice(a.checkpointSeconds(), a.systemMtbfSeconds(), a.youngSeconds(),
+                    a.youngIterations(), a.dalySeconds(), a.dalyIterations());
+        }
+    }
 
     public static ExpectedReport of(String layout, Boolean periodic, GridArgument grid, int[] lost,
-                                    ExpectedRecoveryCost cost, EnergyModel model) {
+                                    ExpectedRecoveryCost cost, EnergyModel model, CheckpointIntervalAdvice advice) {
         return new ExpectedReport(layout, periodic, grid.writtenSizes(), cost.partitionCount(), lost,
                 lost == null, cost.checkpointIntervalIterations(), cost.commitLagIterations(), cost.meanLostIterations(),
-                cost.dataFlowRollback(), cost.globalRollback(), model, model.savingsOf(cost));
+                cost.dataFlowRollback(), cost.globalRollback(), model, model.savingsOf(cost), IntervalAdvice.of(advice));
     }
 }
