@@ -177,6 +177,10 @@ public final class PlanCommand implements Callable<Integer> {
         if (layout == null && !kernelGiven) {
             throw usage("missing --layout or --kernel: plan a ready-made layout, or the dependencies a kernel declares");
         }
+        if (layout != null && (spec.commandLine().getParseResult().hasMatchedOption("--kernel-option")
+                || spec.commandLine().getParseResult().hasMatchedOption("--kernel-jar"))) {
+            throw usage("--kernel-option and --kernel-jar are for --kernel; a --layout takes --periodic for its boundary");
+        }
         try {
             if (layout != null) {
                 return layout.declare(grid, periodic);

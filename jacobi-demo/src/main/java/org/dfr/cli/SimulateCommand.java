@@ -299,6 +299,21 @@ public final class SimulateCommand implements Callable<Integer> {
         if ("custom".equals(preset) && nodes == null && cells == null && ranksGrid == null) {
             throw new ParameterException(spec.commandLine(), "--preset custom needs --nodes N[,N...]: the node counts to sweep");
         }
+        if (skipCheckpointSweep && (checkpointSweep != null || checkpointSweepNodes != null)) {
+            throw new ParameterException(spec.commandLine(), "--skip-checkpoint-sweep leaves out the sweep that "
+                    + (checkpointSweep != null ? "--checkpoint-sweep" : "--checkpoint-sweep-nodes") + " describes:"
+                    + " give one or the other");
+        }
+        // the sweep simulates the paper's stencils; a kernel is simulated with --cells and --ranks-grid
+        if (cells == null && ranksGrid == null) {
+            for (String option : List.of("--kernel", "--kernel-option", "--kernel-jar")) {
+                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
+                    throw new ParameterException(spec.commandLine(), option + " is only used with --cells and"
+                            + " --ranks-grid (a kernel's own dependencies); the sweep simulates the paper's stencils"
+                            + " (--dimensions)");
+                }
+            }
+        }
         SimulateOptions d = SimulateOptions.defaults();
         int k = checkpointEvery != null ? checkpointEvery : d.checkpointEvery();
         int lag = commitLagIterations != null ? commitLagIterations : d.commitLagIterations();

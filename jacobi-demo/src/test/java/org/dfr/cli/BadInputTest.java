@@ -158,6 +158,15 @@ class BadInputTest {
                 row("bench --ranks 0", "'0': a rank count must be >= 1"),
                 row("bench --iterations 0 --ranks 1", "--iterations must be >= 1, got 0"),
                 row("campaign --iterations 0", "Invalid value for option '--iterations': '0'"),
+                // refused before the directory is made: FILE/ck must not appear
+                row("run --cells 37x29 --iterations 3 --checkpoint-dir FILE/ck --file-checkpoint-every 0",
+                        "--file-checkpoint-every 0 is not allowed: give N >= 1"),
+                row("simulate --preset quick --skip-checkpoint-sweep --checkpoint-sweep 2,4", "--skip-checkpoint-sweep"
+                        + " leaves out the sweep that --checkpoint-sweep describes: give one or the other"),
+                row("simulate --preset quick --kernel heat1d3", "--kernel is only used with --cells and --ranks-grid"),
+                row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4"
+                        + " --kernel-option boundary=periodic", "--kernel-option and --kernel-jar are for --kernel; a --layout"
+                        + " takes --periodic for its boundary"),
                 row("bench --kernel heat3d7 --ranks 2x2", "'2x2' has 2 axes but the kernel takes 3"),
                 row("bench-recovery --repetitions 0", "--repetitions must be >= 1, got 0"),
                 row("bench-recovery --fail 1@x", "RANK and ITER must be integers"),

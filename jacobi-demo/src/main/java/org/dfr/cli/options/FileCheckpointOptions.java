@@ -45,6 +45,11 @@ public final class FileCheckpointOptions {
         if (fileCheckpointEvery != null && checkpointDir == null) {
             throw new ParameterException(spec.commandLine(), "--file-checkpoint-every needs --checkpoint-dir DIR");
         }
+        // before the directory is made: a refused run leaves nothing behind
+        if (fileCheckpointEvery != null && fileCheckpointEvery < 1) {
+            throw new ParameterException(spec.commandLine(), "--file-checkpoint-every " + fileCheckpointEvery
+                    + " is not allowed: give N >= 1 (a file checkpoint every N in-memory ones)");
+        }
         // before the run, not as a warning per checkpoint that fails to be written (a run that looks fine but kept
         // no file)
         if (ranksStartHere) {
