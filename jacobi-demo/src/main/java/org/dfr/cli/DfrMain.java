@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 import org.dfr.harness.Provenance;
 import org.dfr.harness.RankProcessMain;
 import org.dfr.power.freq.LeftoverJournals;
+import org.dfr.runtime.ThrownAt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Column;
@@ -159,14 +160,7 @@ public final class DfrMain implements Runnable {
 
     /** The first frame outside the JDK (where the user's or dfr's code called it), else the top one. */
     static String where(Throwable e) {
-        StackTraceElement[] frames = e.getStackTrace();
-        for (StackTraceElement f : frames) {
-            String c = f.getClassName();
-            if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
-                return " at " + f;
-            }
-        }
-        return frames.length == 0 ? "" : " at " + frames[0];
+        return ThrownAt.of(e);
     }
 
     public static void main(String[] args) {

@@ -205,7 +205,8 @@ public final class EmbeddedCluster {
             if (c instanceof RunFailedException rf) {
                 throw rf;
             }
-            throw new RunFailedException(what + " failed: " + c, c);
+            // not the runtime's own failure: a kernel's exception, named with the line that threw it
+            throw new RunFailedException(what + " failed: " + c + ThrownAt.of(c), c);
         } catch (TimeoutException e) {
             throw new RunFailedException(RunFailedException.Kind.TIMEOUT,
                     what + " did not finish within " + timeoutMillis + " ms", e);
