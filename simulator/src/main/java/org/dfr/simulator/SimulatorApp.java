@@ -130,7 +130,9 @@ public final class SimulatorApp {
             for (String s : strategies) {
                 CheckpointOptimum o = CheckpointOptimum.of(s, intervalPoints, timing, failures);
                 optima.add(o);
-                boolean atEdge = ks.size() > 1 && (o.simulatedBestK() == lowest || o.simulatedBestK() == highest);
+                // K = 1 is the smallest interval there is: an optimum there is not cut off by the sweep
+                boolean atEdge = ks.size() > 1 && ((o.simulatedBestK() == lowest && lowest > 1)
+                        || o.simulatedBestK() == highest);
                 out.printf(Locale.ROOT, "  checkpoint interval, %d nodes, %s: simulated optimum K=%d (%.4g h)%s; Young/Daly %.4g s = %.3g iterations%n",
                         layout.nodes(), s, o.simulatedBestK(), o.simulatedBestRuntimeHours(),
                         atEdge ? " at the edge of the sweep " + lowest + ".." + highest + " (widen --checkpoint-sweep)" : "",

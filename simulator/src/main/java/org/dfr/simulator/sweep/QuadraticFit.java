@@ -14,7 +14,7 @@ import org.apache.commons.math3.fitting.WeightedObservedPoints;
  * @param a        constant term
  * @param b        linear coefficient
  * @param c        quadratic coefficient
- * @param rSquared coefficient of determination on the fitted points
+ * @param rSquared coefficient of determination on the fitted points; NaN when every point has the same value
  * @param points   number of points fitted
  */
 @JsonPropertyOrder({"label", "a", "b", "c", "rSquared", "points"})
@@ -51,7 +51,8 @@ public record QuadraticFit(String label, double a, double b, double c, double rS
             residual += e * e;
             total += (ys.get(i) - mean) * (ys.get(i) - mean);
         }
-        return new QuadraticFit(label, a, b, c, total == 0 ? 1 : 1 - residual / total, xs.size());
+        // R^2 of constant data (every y equal, e.g. no saving at all) is undefined, not a perfect 1
+        return new QuadraticFit(label, a, b, c, total == 0 ? Double.NaN : 1 - residual / total, xs.size());
     }
 
     /** The fitted value at {@code x}. */
@@ -61,6 +62,7 @@ public record QuadraticFit(String label, double a, double b, double c, double rS
 
     /** {@code a + b P + c P^2} with the coefficients, for legends. */
     public String formula() {
-        return String.format(Locale.ROOT, "%.4g + %.4g P + %.4g P^2 (R^2 %.4f)", a, b, c, rSquared);
+        return String.format(Locale.ROOT, "%.4g + %.4g P + %.4g P^2 (R^2 %s)", a, b, c,
+                Double.isNaN(rSquared) ? "undefined: the data are constant" : String.format(Locale.ROOT, "%.4f", rSquared));
     }
 }

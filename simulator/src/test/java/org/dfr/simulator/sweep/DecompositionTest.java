@@ -60,4 +60,16 @@ class DecompositionTest {
         assertThat(fit.b()).isCloseTo(-0.5, withinPercentage(1e-4));
         assertThat(fit.rSquared()).isGreaterThan(0.999999);
     }
+
+    @Test
+    void when_every_point_has_the_same_value_then_the_fit_is_that_constant_and_its_r_squared_is_undefined() {
+        List<Double> xs = List.of(100.0, 300.0, 1000.0);
+        List<Double> zeros = List.of(0.0, 0.0, 0.0);
+
+        QuadraticFit fit = QuadraticFit.of("no saving", xs, zeros);
+
+        assertThat(fit.at(500)).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(fit.rSquared()).isNaN();
+        assertThat(fit.formula()).endsWith("(R^2 undefined: the data are constant)");
+    }
 }
