@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -74,10 +75,14 @@ public final class RunReports {
                     detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null));
         }
         Map<String, RunReport.Failure> failures = new TreeMap<>();
+        // the deaths in the order they happened (a death during a recovery after the one that caused it; by name
+        // DURING_RECOVERY sorted before ITERATION_START); ties, and kills without a time, by iteration and point
+        Map<String, Long> firstKilledAt = new TreeMap<>();
         for (FailureRecord f : failureRecords) {
             int iteration = f.iteration();
             String point = f.point();
             String key = String.format("%08d/%s", Math.max(iteration, 0), point);
+            firstKilledAt.merge(key, f.killedAtMillis() > 0 ? f.killedAtMillis() : Long.MAX_VALUE, Math::min);
             RunReport.Failure old = failures.get(key);
             List<Integer> ranks = new ArrayList<>(old == null ? List.of() : old.ranks());
             ranks.add(f.rank());
@@ -107,7 +112,9 @@ public final class RunReports {
                 digest, outcome.finalResidual(), outcome.wallMillis(), Math.round(seconds * 1000),
                 checkpoints, checkpoints == 0 ? 0 : checkpointMicros / 1000.0 / checkpoints,
                 iterationsRun / seconds, cells * iterationsRun / seconds,
-                new ArrayList<>(failures.values()), recoveries, ranks, energy, Provenance.current(), null,
+                failures.keySet().stream().sorted(Comparator.comparing((String key) -> firstKilledAt.get(key))
+                        .thenComparing(key -> key)).map(failures::get).toList(),
+                recoveries, ranks, energy, Provenance.current(), null,
                 checkpointInterval(config, outcome), config.runSpec().commitLagFor(interval), settings.checkpointBackups(),
                 settings.checkpointReplication().optionValue());
     }

@@ -1,6 +1,7 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
@@ -204,6 +205,9 @@ class RecoveryScenariosIT {
         RunReport.Recovery last = report.recoveries().get(report.recoveries().size() - 1);
         assertThat(last.lostPartitions()).containsExactly(0, 1);
         assertThat(last.deadRanks()).contains(0);
+        // the failures in the order they happened: the kill, then the death during its recovery
+        assertThat(report.failures()).extracting(RunReport.Failure::ranks, RunReport.Failure::point)
+                .containsExactly(tuple(List.of(1), "ITERATION_START"), tuple(List.of(0), "DURING_RECOVERY"));
     }
 
     @Test
