@@ -28,6 +28,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.KernelJars;
 import picocli.CommandLine.ParameterException;
@@ -115,26 +116,26 @@ public final class PlanCommand implements Callable<Integer> {
                     + " model; dfr run commits with L = 1 unless told otherwise.")
     int commitLagIterations;
 
-    @Option(names = "--nodes", paramLabel = "N",
+    @Option(names = "--nodes", paramLabel = "N", converter = Ranges.AtLeastOne.class,
             description = "Nodes whose failures trigger recovery (default: partitions / " + DEFAULT_PARTITIONS_PER_NODE + ", at least 1).")
     Integer nodes;
 
-    @Option(names = "--node-mtbf-seconds", paramLabel = "S",
+    @Option(names = "--node-mtbf-seconds", paramLabel = "S", converter = Ranges.Positive.class,
             description = "Mean time between failures of one node (default: 5 years = ${DEFAULT-VALUE} s).")
     double nodeMtbfSeconds = DEFAULT_NODE_MTBF_SECONDS;
 
-    @Option(names = "--checkpoint-seconds", paramLabel = "C",
+    @Option(names = "--checkpoint-seconds", paramLabel = "C", converter = Ranges.Positive.class,
             description = "With --expected: the cost of one checkpoint; prints Young's and Daly's interval for the"
                     + " system MTBF and, without --checkpoint-interval, plans at Daly's.")
     Double checkpointSeconds;
 
-    @Option(names = "--iteration-seconds", paramLabel = "S", description = "Duration of one iteration (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--iteration-seconds", paramLabel = "S", converter = Ranges.Positive.class, description = "Duration of one iteration (default: ${DEFAULT-VALUE}).")
     double iterationSeconds = DEFAULT_ITERATION_SECONDS;
 
-    @Option(names = "--busy-power-watts", paramLabel = "W", description = "Power of a computing partition (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--busy-power-watts", paramLabel = "W", converter = Ranges.NonNegative.class, description = "Power of a computing partition (default: ${DEFAULT-VALUE}).")
     double busyPowerWatts = DEFAULT_BUSY_POWER_WATTS;
 
-    @Option(names = "--idle-power-watts", paramLabel = "W", description = "Power of an idle partition (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--idle-power-watts", paramLabel = "W", converter = Ranges.NonNegative.class, description = "Power of an idle partition (default: ${DEFAULT-VALUE}).")
     double idlePowerWatts = DEFAULT_IDLE_POWER_WATTS;
 
     @Override
@@ -295,9 +296,6 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private EnergyModel energyModel(int partitionCount) {
-        if (nodes != null && nodes < 1) {
-            throw usage("--nodes " + nodes + " is not allowed: give 1 or more");
-        }
         if (idlePowerWatts > busyPowerWatts) {
             throw usage("--idle-power-watts " + idlePowerWatts + " is not allowed above --busy-power-watts " + busyPowerWatts);
         }

@@ -222,7 +222,7 @@ class BadInputTest {
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",
                         "makes 1999999999 levels of up to 8 partitions: at most 120000000 entries are planned"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --nodes 0",
-                        "--nodes 0 is not allowed: give 1 or more"),
+                        "Invalid value for option '--nodes': '0': give an integer >= 1"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --idle-power-watts 200",
                         "--idle-power-watts 200.0 is not allowed above --busy-power-watts"),
                 row("run --cells 37x29 --iterations 3 --host-addresses 192.0.2.1,127.0.0.3,127.0.0.4,127.0.0.5",
