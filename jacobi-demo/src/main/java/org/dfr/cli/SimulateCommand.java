@@ -264,8 +264,16 @@ public final class SimulateCommand implements Callable<Integer> {
         long tasks = 0;
         long nanos = 0;
         for (int s = 0; s < o.seeds(); s++) {
+            long seedStart = System.nanoTime();
             var results = Simulation.compare(base.withSeed(o.firstSeed() + s),
                     FailureSchedule.random());
+            double seedSeconds = (System.nanoTime() - seedStart) / 1e9;
+            if (seedSeconds >= 1) {
+                // progress on a long simulation (a million partitions printed nothing for minutes)
+                spec.commandLine().getErr().printf(Locale.ROOT, "dfr simulate: seed %d of %d done in %.1f s%n", s + 1,
+                        o.seeds(), seedSeconds);
+                spec.commandLine().getErr().flush();
+            }
             for (var e : results.entrySet()) {
                 double[] acc = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
                 acc[0] += e.getValue().recomputedIterationsPerPartition();
