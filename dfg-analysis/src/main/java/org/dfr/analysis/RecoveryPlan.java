@@ -188,14 +188,22 @@ public final class RecoveryPlan {
     }
 
     /**
-     * What a DFR run recomputes: this plan, or, when the cone {@link #coversEverything covers everything} and
-     * {@code m > 0}, global rollback (DESIGN.md, "Iterations and the cone"; the runtime's {@code DataFlowRollback}
-     * decides so): every partition in every level, {@code m x n} partition-iterations instead of this cone's smaller
+     * Whether a DFR run does global rollback here: the cone {@link #coversEverything covers everything} and
+     * {@code m > 0} (DESIGN.md, "Iterations and the cone"). With {@code m = 0} nothing is recomputed, so even a
+     * loss of every partition only reloads.
+     */
+    public boolean isGlobalRollback() {
+        return lostIterations() > 0 && coversEverything();
+    }
+
+    /**
+     * What a DFR run recomputes: this plan, or, when it {@link #isGlobalRollback is global rollback}, global
+     * rollback's plan (the strategy {@code org.dfr.recovery.DataFlowRollback} decides so): every partition in every level, {@code m x n} partition-iterations instead of this cone's smaller
      * sum of levels, which no run recomputes. Reports of what DFR costs ({@code dfr plan}, the simulator) use this;
      * this plan itself stays the cone, the analysis's result.
      */
     public RecoveryPlan asRun() {
-        if (lostIterations() == 0 || !coversEverything()) {
+        if (!isGlobalRollback()) {
             return this;
         }
         // distance 0 for all: every partition recomputes every level

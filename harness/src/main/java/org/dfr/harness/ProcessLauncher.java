@@ -325,7 +325,8 @@ public final class ProcessLauncher {
             power.run(() -> {
                 for (int attempt = 1; ; attempt++) {
                     int basePort = settings.basePort() > 0 ? settings.basePort()
-                            : HazelcastConfigs.freeBasePort(spec.memberCount() + 2, addressesOf(spec));
+                            : HazelcastConfigs.freeBasePort(HazelcastConfigs.portCount(spec.memberCount()),
+                                    addressesOf(spec));
                     RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config),
                             ProcessHandle.current().pid()).withSharedMemoryDirectory(shared).write(configFile);
                     Path founderUp = dir.resolve("founder-up-" + attempt);

@@ -81,7 +81,7 @@ public final class SshLauncher {
         List<String> addresses = IntStream.range(0, hosts).mapToObj(settings::addressOfHost).distinct().toList();
         int members = processes.runSpec().memberCount();
         int port = settings.basePort() > 0 ? settings.basePort()
-                : addresses.stream().allMatch(SshLauncher::isLocal) ? HazelcastConfigs.freeBasePort(members + 2, addresses)
+                : addresses.stream().allMatch(SshLauncher::isLocal) ? HazelcastConfigs.freeBasePort(HazelcastConfigs.portCount(members), addresses)
                 : DEFAULT_REMOTE_BASE_PORT;
         Path configFile = sharedDirectory.resolve("run.json");
         Path report = sharedDirectory.resolve("report.json");

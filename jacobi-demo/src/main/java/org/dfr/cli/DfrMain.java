@@ -72,9 +72,16 @@ public final class DfrMain implements Runnable {
         cl.setExecutionExceptionHandler(DfrMain::oneLineFailure);
         cl.getHelpSectionMap().put(UsageMessageSpec.SECTION_KEY_COMMAND_LIST, DfrMain::commandList);
         // every command's help lists -V: it answers with dfr's version, not an empty line
-        String[] version = cl.getCommandSpec().version();
-        cl.getSubcommands().values().forEach(sub -> sub.getCommandSpec().version(version));
+        giveVersion(cl, cl.getCommandSpec().version());
         return cl;
+    }
+
+    /** Every command below {@code cl}, at any depth ({@code dfr power cap}), answers -V with dfr's version. */
+    private static void giveVersion(CommandLine cl, String[] version) {
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            sub.getCommandSpec().version(version);
+            giveVersion(sub, version);
+        }
     }
 
     /**
@@ -128,7 +135,7 @@ public final class DfrMain implements Runnable {
     static String lowerCaseEnumChoices(String message) {
         Matcher m = ENUM_CHOICES.matcher(message);
         return m.find() ? message.substring(0, m.start()) + "expected one of [" + m.group(1).toLowerCase(Locale.ROOT)
-                .replace('_', '-') + "] " + message.substring(m.end()) : message;
+                + "] " + message.substring(m.end()) : message;
     }
 
     /** Set to 1 to have {@link #oneLineFailure} print the stack trace after its line. */
@@ -149,18 +156,13 @@ public final class DfrMain implements Runnable {
         boolean rank = RANK_COMMANDS.contains(cl.getCommandName());
         boolean trace = rank || "1".equals(System.getenv(STACK_TRACE_VARIABLE));
         String what = String.valueOf(e).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
-        cl.getErr().println(command + ": failed: " + what + where(e)
+        cl.getErr().println(command + ": failed: " + what + ThrownAt.of(e)
                 + (trace ? "" : " (" + STACK_TRACE_VARIABLE + "=1 prints the stack trace)"));
         if (trace) {
             e.printStackTrace(cl.getErr());
         }
         cl.getErr().flush();
         return 1;
-    }
-
-    /** The first frame outside the JDK (where the user's or dfr's code called it), else the top one. */
-    static String where(Throwable e) {
-        return ThrownAt.of(e);
     }
 
     public static void main(String[] args) {

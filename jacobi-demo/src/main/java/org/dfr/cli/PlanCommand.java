@@ -15,24 +15,24 @@ import org.dfr.analysis.ExpectedCostAnalyzer;
 import org.dfr.analysis.ExpectedRecoveryCost;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.analysis.RecoveryPlan;
+import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.Ranges;
+import org.dfr.cli.options.Sizes;
+import org.dfr.cli.options.SizesConverter;
 import org.dfr.cli.plan.ExpectedReport;
 import org.dfr.cli.plan.ExpectedTextRenderer;
 import org.dfr.cli.plan.GridArgument;
 import org.dfr.cli.plan.LayoutKind;
 import org.dfr.cli.plan.PlanReport;
 import org.dfr.cli.plan.PlanTextRenderer;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import org.dfr.cli.options.KernelMixin;
-import org.dfr.cli.options.Sizes;
-import org.dfr.cli.options.Ranges;
-import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.KernelJars;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code dfr plan}: the recovery cone of a failure on a ready-made layout, or its expected cost over a

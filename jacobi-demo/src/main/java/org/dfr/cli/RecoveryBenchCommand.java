@@ -171,9 +171,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         }
 
         RecoveryPlan plan = plan(base);
-        boolean planIsGlobal = plan.coversEverything();
+        boolean planIsGlobal = plan.isGlobalRollback();
         // DESIGN.md: a cone covering every partition makes dfr global rollback, and the runtime does that
-        long planWork = planIsGlobal ? plan.globalRollbackPartitionIterations() : plan.recomputedPartitionIterations();
+        long planWork = plan.asRun().recomputedPartitionIterations();
         boolean equalsPlan = !dfr.isEmpty() && dfr.stream().allMatch(r -> r.recomputedWork() == planWork);
         RecoveryStrategySummary g = RecoveryStrategySummary.of(Strategy.GLOBAL.label(), global);
         RecoveryStrategySummary d = RecoveryStrategySummary.of(Strategy.DFR.label(), dfr);

@@ -215,20 +215,20 @@ public final class RunCommand implements Callable<Integer> {
                     .withCommitLagIterations(checkpointInterval.commitLagIterations());
         } catch (IllegalArgumentException e) {
             // a message about --ranks-grid when none was given must say where the value came from
-            String defaulted = ranksGrid == null && e.getMessage().startsWith("--ranks-grid ")
+            String defaulted = ranksGrid == null && String.valueOf(e.getMessage()).startsWith("--ranks-grid ")
                     ? " (--ranks-grid was not given; " + grid() + " is the default for " + cells.values().size()
                             + " axes)" : "";
             throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);
         }
-        if (spares > config.partitionCount()) {
-            throw new ParameterException(spec.commandLine(), "--spares " + spares + " is not allowed: 0.."
-                    + config.partitionCount() + " (at most one per partition; a run of " + config.partitionCount()
-                    + " partitions)");
-        }
-        if (config.runSpec().memberCount() > MAX_RANKS) {
+        if (config.partitionCount() > MAX_RANKS) {
             throw new ParameterException(spec.commandLine(), "--ranks-grid " + grid() + " makes "
-                    + config.runSpec().memberCount() + " ranks" + (spares > 0 ? " with the spares" : "")
-                    + ": at most " + MAX_RANKS + " (each is a Hazelcast member with ports of its own)");
+                    + config.partitionCount() + " ranks: at most " + MAX_RANKS
+                    + " (each is a Hazelcast member with ports of its own)");
+        }
+        if ((long) config.partitionCount() + spares > MAX_RANKS) {
+            throw new ParameterException(spec.commandLine(), "--spares " + spares + " is not allowed: 0.."
+                    + (MAX_RANKS - config.partitionCount()) + " (at most " + MAX_RANKS + " ranks in all; a run of "
+                    + config.partitionCount() + " partitions)");
         }
         faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount());
         checkpointCopies.validated(spec);
@@ -296,7 +296,7 @@ public final class RunCommand implements Callable<Integer> {
 
     /** The ranks start here: every host's range of --base-port must be free on its address. */
     private void requireFreePorts(ClusterSettings settings, RunSpec run) {
-        int count = run.memberCount() + 2; // as many as a chosen range (EmbeddedCluster, ProcessLauncher)
+        int count = HazelcastConfigs.portCount(run.memberCount());
         for (int h = 0; h < run.hostCount(); h++) {
             String address = settings.addressOfHost(h);
             int taken = HazelcastConfigs.firstPortInUse(address, basePort, count);
@@ -429,7 +429,7 @@ public final class RunCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--write-rank-config", writeRankConfig);
         RunConfig processes = config.withMode(Mode.PROCESSES);
         int port = settings.basePort() > 0 ? settings.basePort()
-                : HazelcastConfigs.freeBasePort(processes.runSpec().memberCount() + 2,
+                : HazelcastConfigs.freeBasePort(HazelcastConfigs.portCount(processes.runSpec().memberCount()),
                         IntStream.range(0, processes.runSpec().hostCount())
                                 .mapToObj(settings::addressOfHost).distinct().toList());
         // no launcher: the ranks do not watch a parent process (-1)

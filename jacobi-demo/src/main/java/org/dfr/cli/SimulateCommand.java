@@ -208,7 +208,6 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         CliFiles.requireWritableDirectory(spec, "--out", options.out());
-        CliFiles.requireWritableTarget(spec, "--out", options.out().resolve("points.csv"));
         PrintStream stream = new PrintStream(new WriterOutputStream(spec), true, StandardCharsets.UTF_8);
         try {
             SimulatorApp.run(options, stream);

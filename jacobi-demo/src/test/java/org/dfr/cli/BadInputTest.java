@@ -78,8 +78,8 @@ class BadInputTest {
                         + " should be in KEY=VALUE format but was x"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4 --checkpoint-seconds 1",
                         "--checkpoint-seconds is only used with --expected"),
-                row("run --cells 64x64 --iterations 3 --spares 2147483647", "--spares 2147483647 is not allowed: 0..8"
-                        + " (at most one per partition; a run of 8 partitions)"),
+                row("run --cells 64x64 --iterations 3 --spares 2147483647", "--spares 2147483647 is not allowed: 0..1016"
+                        + " (at most 1024 ranks in all; a run of 8 partitions)"),
                 row("run --cells 512x512 --iterations 3 --ranks-grid 64x64", "--ranks-grid 64x64 makes 4096 ranks: at most"
                         + " 1024 (each is a Hazelcast member with ports of its own)"),
                 row("simulate --preset quick --threads 100000", "'100000': give 0 (every core) to 1024"),
@@ -92,7 +92,7 @@ class BadInputTest {
                         + " --cap-idle-hosts, --hosts)"),
                 row("run --cells 37x29 --iterations 3 --reference --checkpoint-dir FILE", "--checkpoint-dir does nothing with it"),
                 row("run --cells 37x29 --iterations 3 --fail 1@2 --fail-during-recovery 1", "--fail-during-recovery 1 names"
-                        + " a rank that is killed at iteration 2 already (by --fail or --fail-host)"),
+                        + " a rank that is also killed at iteration 2 by --fail or --fail-host"),
                 row("run --cells 37x29 --iterations 3 --ranks-grid 2x2 --fail-host 0@2 --fail-host 1@2",
                         "the faults kill all 4 ranks [0, 1, 2, 3]: a run needs at least one survivor to recover"),
                 row("run --cells 3x3 --iterations 3", "--ranks-grid 2x4 has more partitions than --cells 3x3 has cells along"

@@ -18,7 +18,7 @@ class HeartbeatTimeoutOptionTest {
             // Hazelcast counts whole seconds: 1500 was cut to 1 s without a word
             "run --cells 37x29 --iterations 3 --heartbeat-timeout-millis 1500|'--heartbeat-timeout-millis': 1500 is not allowed: 1000..2147483000 in steps of 1000",
             "campaign --heartbeat-timeout-millis soon|'soon'"})
-    void when_theTimeoutIsBelowOneSecond_then_exit2WithOneLineNamingIt(String args, String message) throws Exception {
+    void when_theTimeoutIsNotWholeSecondsFromOne_then_exit2WithOneLineNamingIt(String args, String message) throws Exception {
         CliRun r = CliRun.of(args.split(" "));
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(2);

@@ -9,12 +9,12 @@ import java.util.ArrayList;
 import java.util.IllegalFormatException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * Every help text of every command renders: picocli formats descriptions as {@link String#format}
@@ -41,17 +41,32 @@ class HelpTextTest {
     @Test
     void when_anyCommandIsAskedForItsVersion_then_itPrintsDfrsVersion() {
         String version = DfrMain.commandLine().getCommandSpec().version()[0];
+        List<List<String>> commands = new ArrayList<>();
+        collectCommands(DfrMain.commandLine(), List.of(), commands);
+        assertThat(commands).as("nested commands are visited").anyMatch(c -> c.size() == 2);
 
-        for (String command : DfrMain.commandLine().getSubcommands().keySet()) {
-            if (command.equals("help")) {
-                continue; // picocli's help command takes a command name, not options
-            }
+        for (List<String> command : commands) {
             CommandLine cl = DfrMain.commandLine();
             StringWriter out = new StringWriter();
             cl.setOut(new PrintWriter(out));
-            int code = cl.execute(command, "--version");
-            assertThat(code).as(command).isZero();
-            assertThat(out.toString().strip()).as(command).isEqualTo(version);
+            List<String> args = new ArrayList<>(command);
+            args.add("--version");
+            int code = cl.execute(args.toArray(String[]::new));
+            assertThat(code).as(command.toString()).isZero();
+            assertThat(out.toString().strip()).as(command.toString()).isEqualTo(version);
+        }
+    }
+
+    /** Every command's words from the top ({@code [power, cap]}), picocli's help command left out. */
+    private static void collectCommands(CommandLine cl, List<String> path, List<List<String>> into) {
+        for (var e : cl.getSubcommands().entrySet()) {
+            if (e.getKey().equals("help")) {
+                continue; // picocli's help command takes a command name, not options
+            }
+            List<String> words = new ArrayList<>(path);
+            words.add(e.getKey());
+            into.add(words);
+            collectCommands(e.getValue(), words, into);
         }
     }
 

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
@@ -197,7 +199,7 @@ class PlanCommandTest {
         String[] args = {"plan", "--layout", "2d5", "--grid", "2x4", "--expected", "--checkpoint-seconds", "0.5",
                 "--nodes", "8", "--node-mtbf-seconds", "7200", "--iteration-seconds", "2"};
         CliRun text = run(args);
-        String[] withJson = java.util.Arrays.copyOf(args, args.length + 1);
+        String[] withJson = Arrays.copyOf(args, args.length + 1);
         withJson[args.length] = "--json";
         CliRun json = run(withJson);
 
@@ -207,7 +209,7 @@ class PlanCommandTest {
         // 8 nodes of 7200 s: system MTBF 900 s; Young sqrt(2 x 0.5 x 900) = 30 s = 15 iterations of 2 s
         assertThat(advice.get("systemMtbfSeconds").doubleValue()).isEqualTo(900.0);
         assertThat(advice.get("youngSeconds").doubleValue()).isCloseTo(30.0, Assertions.within(1e-9));
-        assertThat(text.out()).contains("Young sqrt(2CM) = " + String.format(java.util.Locale.ROOT, "%.4g",
+        assertThat(text.out()).contains("Young sqrt(2CM) = " + String.format(Locale.ROOT, "%.4g",
                 advice.get("youngSeconds").doubleValue()) + " s = " + advice.get("youngIterations").intValue()
                 + " iterations, Daly = ").contains(advice.get("dalyIterations").intValue() + " iterations (planned above: K = "
                 + advice.get("dalyIterations").intValue() + ")");

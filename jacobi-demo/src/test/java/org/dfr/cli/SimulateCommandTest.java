@@ -42,9 +42,16 @@ class SimulateCommandTest {
                 "--out", dir.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        // two intervals: whichever is best is one of the two ends
-        assertThat(r.out()).containsPattern("simulated optimum K=[12] \\([^)]*\\) at the edge of the sweep 1\\.\\.2"
-                + " \\(widen --checkpoint-sweep\\)");
+        // two intervals: an optimum at K = 2 may lie beyond the sweep and is flagged; K = 1 is the smallest interval
+        // there is, so an optimum there is not
+        List<String> optima = r.out().lines().filter(l -> l.contains("simulated optimum K=")).toList();
+        assertThat(optima).isNotEmpty().allSatisfy(line -> {
+            if (line.contains("optimum K=2 ")) {
+                assertThat(line).contains("at the edge of the sweep 1..2 (widen --checkpoint-sweep)");
+            } else {
+                assertThat(line).contains("optimum K=1 ").doesNotContain("at the edge");
+            }
+        });
     }
 
     @Test

@@ -36,7 +36,7 @@ public final class DataFlowRollback implements RollbackStrategy {
                     List.of(), active, new ArrayList<>(input.members()), false, null, null);
         }
         RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
-        if (plan.lostIterations() > 0 && plan.coversEverything()) {
+        if (plan.isGlobalRollback()) {
             return GlobalRollback.directive(input, f, Strategy.DFR, true);
         }
         List<List<Integer>> levels = new ArrayList<>();

@@ -51,7 +51,8 @@ public final class EmbeddedCluster {
                 for (int h = 0; h < spec.hostCount(); h++) {
                     addresses.add(settings.addressOfHost(h));
                 }
-                settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2, List.copyOf(addresses)));
+                settings.basePort(HazelcastConfigs.freeBasePort(HazelcastConfigs.portCount(spec.memberCount()),
+                        List.copyOf(addresses)));
             }
             try {
                 return runOnce();

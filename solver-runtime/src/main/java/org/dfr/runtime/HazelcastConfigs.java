@@ -145,6 +145,14 @@ public final class HazelcastConfigs {
     }
 
     /**
+     * How many ports a run of {@code members} ranks takes from its base port on each host: one member port per
+     * rank, and two more (the ranges chosen by {@link #freeBasePort} and checked for {@code --base-port} agree).
+     */
+    public static int portCount(int members) {
+        return members + 2;
+    }
+
+    /**
      * A base port with {@code count} free ports after it on loopback, chosen at random so that
      * concurrent runs (tests) rarely collide; the unique cluster name makes a collision harmless.
      */

@@ -160,11 +160,11 @@ class KernelMatrixIT {
             RunReport.Recovery recovery = report.recoveries().get(i);
             assertThat(recovery.lostPartitions()).containsExactly(kill.rank());
             assertThat(recovery.checkpointIteration()).isEqualTo(c);
-            long expected = config.strategy() == Strategy.GLOBAL || plan.coversEverything()
-                    ? plan.globalRollbackPartitionIterations() : plan.recomputedPartitionIterations();
+            long expected = config.strategy() == Strategy.GLOBAL ? plan.globalRollbackPartitionIterations()
+                    : plan.asRun().recomputedPartitionIterations();
             assertThat(recovery.recomputedPartitionIterations()).as("recovery %d of %s", i + 1, config.kernel())
                     .isEqualTo(expected);
-            if (config.strategy() == Strategy.DFR && !plan.coversEverything()) {
+            if (config.strategy() == Strategy.DFR && !plan.isGlobalRollback()) {
                 List<List<Integer>> levels = plan.levels().stream()
                         .map(l -> Arrays.stream(l).boxed().toList()).toList();
                 assertThat(recovery.levels()).isEqualTo(levels);

@@ -1,8 +1,8 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,14 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.analysis.RecoveryPlan;
+import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
+import org.dfr.harness.Runner;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
-import org.dfr.harness.RunConfig;
-import org.dfr.harness.Runner;
-import org.dfr.harness.RunReport;
-import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunFailedException;
 import org.junit.jupiter.api.Test;

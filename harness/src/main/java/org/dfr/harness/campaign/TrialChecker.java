@@ -137,9 +137,9 @@ public final class TrialChecker {
                     out.add(where + ": levels " + r.levels() + " are not the cone " + levels);
                 }
             }
-            if (global != (config.strategy() == Strategy.GLOBAL || plan.coversEverything())) {
+            if (global != (config.strategy() == Strategy.GLOBAL || plan.isGlobalRollback())) {
                 out.add(where + ": effective strategy " + r.effectiveStrategy() + " for strategy "
-                        + config.strategy().label() + (plan.coversEverything() ? " with a cone covering everything" : ""));
+                        + config.strategy().label() + (plan.isGlobalRollback() ? " with a cone covering everything" : ""));
             }
         }
         return out;

@@ -2,6 +2,7 @@ package org.dfr.harness.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.RecordComponent;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -20,6 +21,18 @@ class ExperimentSpecTest {
                 .kernelJars(List.of("/k/mine.jar")).build());
         assertThat(ExperimentSpec.empty().orElse(base)).isEqualTo(base);
         assertThat(base.toBuilder().build()).isEqualTo(base);
+    }
+
+    @Test
+    void when_aSpecWithEveryFieldSetGoesThroughItsBuilder_then_nothingIsLost() throws Exception {
+        ExperimentSpec full = ExperimentSpec.paperFig5().orElse(ExperimentSpec.defaults()).toBuilder().name("full")
+                .sysfsRoot("/fake").kernelOptions(Map.of("boundary", "fixed")).kernelJars(List.of("/k.jar")).build();
+        for (RecordComponent c : ExperimentSpec.class.getRecordComponents()) {
+            assertThat(c.getAccessor().invoke(full)).as("component %s is set", c.getName()).isNotNull();
+        }
+
+        assertThat(full.toBuilder().build()).isEqualTo(full);
+        assertThat(ExperimentSpec.empty().orElse(full)).isEqualTo(full);
     }
 
     @Test

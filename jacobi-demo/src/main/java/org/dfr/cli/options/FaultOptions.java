@@ -72,8 +72,8 @@ public final class FaultOptions {
             FaultPlan.Kill before = firstKill.get(r);
             if (before != null) {
                 throw new ParameterException(spec.commandLine(), "--fail-during-recovery " + r + " names a rank that is"
-                        + " killed at iteration " + before.iteration() + " already (by --fail or --fail-host): a rank"
-                        + " dies once; name a rank that is alive during the recovery");
+                        + " also killed at iteration " + before.iteration() + " by --fail or --fail-host: a rank dies"
+                        + " once; name another rank");
             }
         }
         Set<Integer> dying = new TreeSet<>(firstKill.keySet());

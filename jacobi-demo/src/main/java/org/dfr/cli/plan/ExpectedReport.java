@@ -26,6 +26,10 @@ public record ExpectedReport(String layout, @JsonInclude(JsonInclude.Include.NON
      *
      * @param checkpointSeconds the cost of one checkpoint
      * @param systemMtbfSeconds the whole system's mean time between failures (the model's)
+     * @param youngSeconds      Young's interval, {@code sqrt(2 C M)}
+     * @param youngIterations   Young's interval in whole iterations
+     * @param dalySeconds       Daly's interval
+     * @param dalyIterations    Daly's interval in whole iterations (the one planned without --checkpoint-interval)
      */
     public record IntervalAdvice(double checkpointSeconds, double systemMtbfSeconds, double youngSeconds,
                                  int youngIterations, double dalySeconds, int dalyIterations) {

@@ -27,7 +27,7 @@ public final class PlanTextRenderer {
                 + (m == 0 ? " (the lost partitions only reload their checkpoint)" : ", recomputed as iterations "
                 + (c + 1) + ".." + (c + m)));
         // a plan as run: when the cone covers everything, every level is every partition (global rollback)
-        boolean asGlobal = m > 0 && plan.coversEverything();
+        boolean asGlobal = plan.isGlobalRollback();
         for (int k = 1; k <= Math.min(m, MAX_LEVELS_SHOWN); k++) {
             out.println(String.format(Locale.ROOT, "  level %d (iteration %d, %s): %d partition%s %s",
                     k, c + k, asGlobal ? "global rollback" : "distance <= " + (m - k), plan.levelSize(k),

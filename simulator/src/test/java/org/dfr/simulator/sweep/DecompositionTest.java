@@ -1,6 +1,7 @@
 package org.dfr.simulator.sweep;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.util.List;
@@ -68,7 +69,7 @@ class DecompositionTest {
 
         QuadraticFit fit = QuadraticFit.of("no saving", xs, zeros);
 
-        assertThat(fit.at(500)).isCloseTo(0.0, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(fit.at(500)).isCloseTo(0.0, within(1e-12));
         assertThat(fit.rSquared()).isNaN();
         assertThat(fit.formula()).endsWith("(R^2 undefined: the data are constant)");
     }
