@@ -15,6 +15,7 @@ import org.dfr.analysis.ExpectedCostAnalyzer;
 import org.dfr.analysis.ExpectedRecoveryCost;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.analysis.RecoveryPlan;
+import org.dfr.cli.options.GivenOptions;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
@@ -151,12 +152,10 @@ public final class PlanCommand implements Callable<Integer> {
                         + " from --checkpoint-iteration C)");
             }
             // the energy model and the interval advice are expected values: one plan would drop them silently
-            for (String option : EXPECTED_ONLY) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
-                    throw usage(option + " is only used with --expected (the expected costs and energy over a"
-                            + " checkpoint interval); one plan prints the cone of one failure");
-                }
-            }
+            GivenOptions.firstOf(spec, EXPECTED_ONLY).ifPresent(option -> {
+                throw usage(option + " is only used with --expected (the expected costs and energy over a"
+                        + " checkpoint interval); one plan prints the cone of one failure");
+            });
             runPlan(analyzer, out);
         }
         out.flush();
@@ -178,8 +177,7 @@ public final class PlanCommand implements Callable<Integer> {
         if (layout == null && !kernelGiven) {
             throw usage("missing --layout or --kernel: plan a ready-made layout, or the dependencies a kernel declares");
         }
-        if (layout != null && (spec.commandLine().getParseResult().hasMatchedOption("--kernel-option")
-                || spec.commandLine().getParseResult().hasMatchedOption("--kernel-jar"))) {
+        if (layout != null && GivenOptions.firstOf(spec, List.of("--kernel-option", "--kernel-jar")).isPresent()) {
             throw usage("--kernel-option and --kernel-jar are for --kernel; a --layout takes --periodic for its boundary");
         }
         try {

@@ -17,6 +17,7 @@ import org.dfr.cli.options.CheckpointIntervalOptions;
 import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.FaultOptions;
 import org.dfr.cli.options.FileCheckpointOptions;
+import org.dfr.cli.options.GivenOptions;
 import org.dfr.cli.options.HostList;
 import org.dfr.cli.options.HostListConverter;
 import org.dfr.cli.options.KernelMixin;
@@ -297,8 +298,8 @@ public final class RunCommand implements Callable<Integer> {
     /** The ranks start here: every host's range of --base-port must be free on its address. */
     private void requireFreePorts(ClusterSettings settings, RunSpec run) {
         int count = HazelcastConfigs.portCount(run.memberCount());
-        for (int h = 0; h < run.hostCount(); h++) {
-            String address = settings.addressOfHost(h);
+        // hosts simulated on one address share its range: each address once
+        for (String address : IntStream.range(0, run.hostCount()).mapToObj(settings::addressOfHost).distinct().toList()) {
             int taken = HazelcastConfigs.firstPortInUse(address, basePort, count);
             if (taken >= 0) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + ": port " + taken + " on "
@@ -320,13 +321,11 @@ public final class RunCommand implements Callable<Integer> {
             "--checkpoint-dir", "--file-checkpoint-every", "--restart-from", "--cap-idle-hosts", "--hosts");
 
     private void requireOnlyReferenceOptions() {
-        for (String name : NOT_FOR_THE_REFERENCE) {
-            if (spec.commandLine().getParseResult().hasMatchedOption(name)) {
-                throw new ParameterException(spec.commandLine(), "--reference runs the sequential implementation alone"
-                        + " and prints its digest: " + name + " does nothing with it (leave out "
-                        + String.join(", ", NOT_FOR_THE_REFERENCE) + ")");
-            }
-        }
+        GivenOptions.firstOf(spec, NOT_FOR_THE_REFERENCE).ifPresent(name -> {
+            throw new ParameterException(spec.commandLine(), "--reference runs the sequential implementation alone"
+                    + " and prints its digest: " + name + " does nothing with it (leave out "
+                    + String.join(", ", NOT_FOR_THE_REFERENCE) + ")");
+        });
     }
 
     /** The option the host addresses came from, for messages. */

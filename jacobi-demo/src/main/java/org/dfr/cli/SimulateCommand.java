@@ -16,6 +16,7 @@ import java.util.function.Consumer;
 import org.dfr.analysis.CommitLag;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.cli.options.CliFiles;
+import org.dfr.cli.options.GivenOptions;
 import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
@@ -313,13 +314,11 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         // the sweep simulates the paper's stencils; a kernel is simulated with --cells and --ranks-grid
         if (cells == null && ranksGrid == null) {
-            for (String option : List.of("--kernel", "--kernel-option", "--kernel-jar")) {
-                if (spec.commandLine().getParseResult().hasMatchedOption(option)) {
-                    throw new ParameterException(spec.commandLine(), option + " is only used with --cells and"
-                            + " --ranks-grid (a kernel's own dependencies); the sweep simulates the paper's stencils"
-                            + " (--dimensions)");
-                }
-            }
+            GivenOptions.firstOf(spec, List.of("--kernel", "--kernel-option", "--kernel-jar")).ifPresent(option -> {
+                throw new ParameterException(spec.commandLine(), option + " is only used with --cells and"
+                        + " --ranks-grid (a kernel's own dependencies); the sweep simulates the paper's stencils"
+                        + " (--dimensions)");
+            });
         }
         SimulateOptions d = SimulateOptions.defaults();
         int k = checkpointEvery != null ? checkpointEvery : d.checkpointEvery();
