@@ -17,6 +17,7 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.dfr.cli.options.CliFiles;
+import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
@@ -53,9 +54,9 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--kernel", paramLabel = "NAME", description = "Kernel (default jacobi2d5).")
     String kernel;
 
-    @Option(names = "--kernel-option", paramLabel = "KEY=VALUE",
+    @Option(names = "--kernel-option", paramLabel = "KEY=VALUE", converter = KernelOptionArgument.Converter.class,
             description = "An option of the kernel (repeatable; `dfr kernels` lists each kernel's options).")
-    Map<String, String> kernelOptions;
+    List<KernelOptionArgument> kernelOptions;
 
     @Option(names = "--kernel-jar", paramLabel = "FILE",
             description = "A jar with more kernel providers (repeatable), for a kernel of your own.")
@@ -142,7 +143,8 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .modelAlpha(powerModel.modelAlpha()).modelIdleClockShare(powerModel.modelIdleClockShare())
                     .sysfsRoot(sysfsRoot == null ? null : sysfsRoot.toString())
                     .fakeSysfs(sysfsRoot != null && fakeSysfs == null ? Boolean.FALSE : fakeSysfs)
-                    .samplePeriodMillis(samplePeriodMillis).kernelOptions(kernelOptions)
+                    .samplePeriodMillis(samplePeriodMillis)
+                    .kernelOptions(kernelOptions == null ? null : KernelOptionArgument.toMap(spec, kernelOptions))
                     .kernelJars(kernelJars == null ? null
                             : kernelJars.stream().map(j -> j.toAbsolutePath().normalize().toString()).toList())
                     .build();

@@ -74,8 +74,16 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
                 row("run --cells 37x29 --iterations 3 --mode x", "Invalid value for option '--mode': expected one of"
                         + " [embedded, processes] but was 'x'"),
-                row("run --cells 37x29 --iterations 3 --kernel-option x", "Value for option '--kernel-option' (KEY=VALUE)"
-                        + " should be in KEY=VALUE format but was x"),
+                row("run --cells 37x29 --iterations 3 --kernel-option x", "Invalid value for option '--kernel-option' (KEY=VALUE): 'x'"
+                        + " is not KEY=VALUE"),
+                row("run --cells 37x29 --iterations 3 --kernel-option =x", "'=x' is not KEY=VALUE"),
+                row("run --kernel jacobi2d9 --cells 37x29 --iterations 3 --kernel-option boundary=periodic"
+                        + " --kernel-option boundary=fixed", "--kernel-option boundary is given twice (boundary=periodic and"
+                        + " boundary=fixed): give each key once"),
+                row("plan --kernel heat1d3 --cells 64 --grid 4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2"
+                        + " --kernel-option boundary=fixed --kernel-option boundary=fixed", "--kernel-option boundary is given twice"),
+                row("experiment --out FILE/x --kernel heat1d3 --kernel-option boundary=fixed --kernel-option boundary=open",
+                        "--kernel-option boundary is given twice"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4 --checkpoint-seconds 1",
                         "--checkpoint-seconds is only used with --expected"),
                 row("run --cells 64x64 --iterations 3 --spares 2147483647", "--spares 2147483647 is not allowed: 0..1016"
@@ -283,6 +291,18 @@ class BadInputTest {
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).contains("--config " + config + " (line 2, column").contains("many")
                 .doesNotContain("reference chain");
+        assertThat(tmp.resolve("out")).doesNotExist();
+    }
+
+    @Test
+    void when_theExperimentConfigGivesAKeyTwice_then_oneLineNamingIt() throws Exception {
+        Path config = Files.writeString(tmp.resolve("twice.yaml"), "name: twice\niterations: 10\niterations: 20\n");
+
+        CliRun r = CliRun.of("experiment", "--config", config.toString(), "--out", tmp.resolve("out").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("--config " + config + " (line 3, column").contains("Duplicate field 'iterations'");
         assertThat(tmp.resolve("out")).doesNotExist();
     }
 

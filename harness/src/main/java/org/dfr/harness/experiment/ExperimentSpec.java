@@ -2,9 +2,11 @@ package org.dfr.harness.experiment;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.RecordComponent;
@@ -62,8 +64,10 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
                              Long fakeMaxKHz, Long samplePeriodMillis, Map<String, String> kernelOptions,
                              List<String> kernelJars) {
 
-    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    // a key given twice in a file is a mistake to name, not one for the last value to hide
+    static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+    static final ObjectMapper YAML = YAMLMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     /** Every field empty: {@link #orElse} fills them. */
     public static ExperimentSpec empty() {

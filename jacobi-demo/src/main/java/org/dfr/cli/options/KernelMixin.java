@@ -2,12 +2,12 @@ package org.dfr.cli.options;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.dfr.runtime.kernel.KernelCatalog;
 import org.dfr.runtime.kernel.KernelChoice;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The kernel options every command that runs or plans a kernel shares: {@code --kernel},
@@ -19,9 +19,12 @@ public final class KernelMixin {
             description = "The kernel to run (`dfr kernels` lists them). Default: ${DEFAULT-VALUE}.")
     String kernel;
 
-    @Option(names = "--kernel-option", paramLabel = "KEY=VALUE",
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    @Option(names = "--kernel-option", paramLabel = "KEY=VALUE", converter = KernelOptionArgument.Converter.class,
             description = "An option of the kernel (repeatable; `dfr kernels` lists each kernel's options).")
-    Map<String, String> kernelOptions = new LinkedHashMap<>();
+    List<KernelOptionArgument> kernelOptions = new ArrayList<>();
 
     @Option(names = "--kernel-jar", paramLabel = "FILE",
             description = "A jar with more kernel providers (repeatable); rank processes get it on their class path.")
@@ -29,7 +32,7 @@ public final class KernelMixin {
 
     /** The kernel as the user named it. */
     public KernelChoice choice() {
-        return KernelChoice.of(kernel, kernelOptions);
+        return KernelChoice.of(kernel, KernelOptionArgument.toMap(mixee, kernelOptions));
     }
 
     /** The extra jars, as given. */
