@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
 import org.dfr.cli.options.CheckpointCopiesMixin;
@@ -38,6 +39,7 @@ import org.dfr.harness.RunReports;
 import org.dfr.harness.Runner;
 import org.dfr.harness.SshLauncher;
 import org.dfr.power.meter.PowerModel;
+import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.CheckpointSchedule;
 import org.dfr.runtime.ClusterSettings;
@@ -284,6 +286,7 @@ public final class RunCommand implements Callable<Integer> {
             return 1;
         }
         printSummary(out, result);
+        printNotInjected(out, config.faultPlan(), result);
         if (report != null) {
             RunReports.write(result, report);
             out.println("report:          " + report);
@@ -576,6 +579,25 @@ public final class RunCommand implements Callable<Integer> {
             // without a meter, say why here and not only in the report (dfr power status has the whole story)
             out.println("energy source:   " + source + ("none".equals(source) && detail != null
                     ? " (" + String.valueOf(detail).replaceAll(";\\s*$", "") + ")" : ""));
+        }
+    }
+
+    /**
+     * Names the faults the run never reached: a {@code --tolerance} stop before their iteration, or a
+     * {@code --fail-during-recovery} without a recovery. Nobody could know that before the run, so it is not
+     * refused; it is said, lest a user read a failure-free run as a recovered one.
+     */
+    static void printNotInjected(PrintWriter out, FaultPlan plan, RunReport r) {
+        List<FaultPlan.Kill> late = plan.killsAfter(r.iterationsRun());
+        if (!late.isEmpty()) {
+            out.printf(Locale.ROOT, "not injected:    %s: the run stopped after iteration %d%s%n",
+                    String.join(", ", late.stream().map(k -> (k.point().isDeath() ? "rank " : "pause of rank ")
+                            + k.rank() + " at iteration " + k.iteration()).toList()), r.iterationsRun(),
+                    r.stoppedBy() == RunReport.StopReason.TOLERANCE ? " (residual below --tolerance)" : "");
+        }
+        if (!plan.failDuringRecovery().isEmpty() && r.recoveries().isEmpty()) {
+            out.printf(Locale.ROOT, "not injected:    --fail-during-recovery %s: no recovery happened%n",
+                    String.join(", ", new TreeSet<>(plan.failDuringRecovery()).stream().map(String::valueOf).toList()));
         }
     }
 

@@ -91,6 +91,23 @@ class RunCommandTest {
     }
 
     @Test
+    void when_theToleranceStopsTheRunBeforeAFault_then_theFaultIsNamedAsNotInjected(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("report.json");
+        CliRun r = run("run", "--kernel", "graph-jacobi", "--cells", "300", "--ranks-grid", "4", "--iterations", "5000",
+                "--tolerance", "1e-6", "--fail", "1@4000", "--fail-during-recovery", "2", "--report", report.toString());
+
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+        int stoppedAfter = json.get("iterationsRun").asInt();
+        assertThat(json.get("stoppedBy").asText()).isEqualTo("TOLERANCE");
+        assertThat(stoppedAfter).isLessThan(4000);
+        assertThat(json.get("failures")).isEmpty();
+        assertThat(r.out()).contains("not injected:    rank 1 at iteration 4000: the run stopped after iteration "
+                + stoppedAfter + " (residual below --tolerance)")
+                .contains("not injected:    --fail-during-recovery 2: no recovery happened");
+    }
+
+    @Test
     void when_modelAlphaAndIdleClockShareGiven_then_theReportsModelUsesThem(@TempDir Path tmp) throws Exception {
         Path report = tmp.resolve("report.json");
         CliRun r = run("run", "--ranks-grid", "2x1", "--cells", "9x7", "--iterations", "3", "--report", report.toString(),

@@ -124,6 +124,16 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
         return new FaultPlan(kills, all);
     }
 
+    /**
+     * The kills a run that ended after {@code lastIteration} never reached: a {@code --tolerance} stop can come
+     * before them, which nobody can know when the plan is made. A kill {@link Point#AFTER_END_NOTICES} is
+     * always reached (its iteration is the run's last, whichever that is).
+     */
+    public List<Kill> killsAfter(int lastIteration) {
+        return kills.stream().filter(k -> k.point() != Point.AFTER_END_NOTICES && k.iteration() > lastIteration)
+                .toList();
+    }
+
     /** Every rank the plan may kill (a paused rank is not killed). */
     public Set<Integer> ranks() {
         Set<Integer> out = new TreeSet<>(failDuringRecovery);
