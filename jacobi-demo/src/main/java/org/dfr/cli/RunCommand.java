@@ -233,10 +233,13 @@ public final class RunCommand implements Callable<Integer> {
                     + (MAX_RANKS - config.partitionCount()) + " (at most " + MAX_RANKS + " ranks in all; a run of "
                     + config.partitionCount() + " partitions)");
         }
+        if (reference) {
+            // before the faults' own checks: with --reference no fault is meaningful, whichever it is
+            faults.requireNone(spec, "--reference runs the sequential implementation without failures");
+        }
         faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount());
         checkpointCopies.validated(spec);
         if (reference) {
-            faults.requireNone(spec, "--reference runs the sequential implementation without failures");
             requireOnlyReferenceOptions();
             return runReference(out, config);
         }

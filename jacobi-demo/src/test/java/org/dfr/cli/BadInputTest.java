@@ -261,6 +261,8 @@ class BadInputTest {
                         "--reference runs the sequential implementation without failures: leave out --fail"),
                 row("run --cells 37x29 --iterations 6 --fail-host 1@2 --reference",
                         "--reference runs the sequential implementation without failures"),
+                row("run --cells 37x29 --iterations 6 --fail-during-recovery 2 --reference",
+                        "--reference runs the sequential implementation without failures"),
                 // kernels, unknown commands
                 row("kernels --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("frobnicate", "Unmatched argument at index 0: 'frobnicate'"));
