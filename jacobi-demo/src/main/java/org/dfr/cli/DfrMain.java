@@ -121,8 +121,7 @@ public final class DfrMain implements Runnable {
     static int oneLineUsageError(CommandLine.ParameterException e, String[] args) {
         CommandLine cl = e.getCommandLine();
         String command = cl.getCommandSpec().qualifiedName();
-        String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim()
-                .replace("Value for option option '", "Value for option '"); // picocli's word twice for a map option
+        String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
         message = lowerCaseEnumChoices(message);
         cl.getErr().println(command + ": " + message + " (" + command + " --help lists the options)");
         cl.getErr().flush();
