@@ -25,11 +25,14 @@ import org.dfr.harness.KernelJars;
 import org.dfr.simulator.FailureDistribution;
 import org.dfr.simulator.FailureModel;
 import org.dfr.simulator.FailureSchedule;
+import org.dfr.simulator.ProgressReporter;
 import org.dfr.simulator.SimulateOptions;
 import org.dfr.simulator.Simulation;
 import org.dfr.simulator.SimulationSpec;
 import org.dfr.simulator.SimulatorApp;
 import org.dfr.simulator.Strategy;
+import org.dfr.simulator.sweep.HeapEstimate;
+import org.dfr.simulator.sweep.Sweep;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,7 +61,7 @@ public final class SimulateCommand implements Callable<Integer> {
     /** What a simulation of one kernel's dependencies ({@code --cells}) reads; the rest is the sweep's. */
     static final List<String> KERNEL_MODE_OPTIONS = List.of("--kernel", "--kernel-option", "--kernel-jar", "--cells",
             "--ranks-grid", "--seeds", "--first-seed", "--iterations", "--checkpoint-every", "--commit-lag-iterations",
-            "--mtbf-hours");
+            "--mtbf-hours", "--max-failures");
 
     @Spec
     CommandSpec spec;
@@ -159,6 +162,11 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--task-joules", converter = Ranges.NonNegative.class, paramLabel = "J", description = "Fixed energy per task, J (0: busy power x task time).")
     Double taskJoules;
 
+    @Option(names = "--max-failures", converter = Ranges.AtLeastOne.class, paramLabel = "N",
+            description = "A run stops, counted as incomplete, after N failures (default 10000000): the bound on runs"
+                    + " whose failures come faster than they progress.")
+    Integer maxFailures;
+
     @Option(names = "--threads", converter = Ranges.Threads.class, paramLabel = "T",
             description = "Worker threads, 0.." + Ranges.Threads.MAX + " (0: every core).")
     Integer threads;
@@ -191,6 +199,7 @@ public final class SimulateCommand implements Callable<Integer> {
             set(linkBitsPerSecond, b::linkBitsPerSecond);
             set(latencySeconds, b::latencySeconds);
             set(detectionSeconds, b::detectionSeconds);
+            set(maxFailures, v -> b.maxFailures(v));
             set(replacementSeconds, b::replacementSeconds);
             if (failuresDuringRecovery) {
                 b.failuresDuringRecovery(true);
@@ -208,6 +217,7 @@ public final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        requireHeap(options, Runtime.getRuntime().maxMemory());
         CliFiles.requireWritableDirectory(spec, "--out", options.out());
         PrintStream stream = new PrintStream(new WriterOutputStream(spec), true, StandardCharsets.UTF_8);
         try {
@@ -219,6 +229,22 @@ public final class SimulateCommand implements Callable<Integer> {
             stream.flush();
         }
         return 0;
+    }
+
+    /** Refuses, before anything is written, a sweep whose runs need more heap than this JVM may use. */
+    void requireHeap(SimulateOptions options, long maxHeapBytes) {
+        long needed = SimulatorApp.heapNeeded(options);
+        if (needed > maxHeapBytes) {
+            int threads = options.threads() > 0 ? options.threads() : Runtime.getRuntime().availableProcessors();
+            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT, "the sweep needs about %.1f GB"
+                            + " of heap (its largest node count, %d, at %d to %d bytes a node from 1D to 3D, %d runs at a"
+                            + " time with --threads %d) and this JVM may use %.1f GB: give fewer --nodes, fewer --threads,"
+                            + " or more heap (DFR_JAVA_OPTS=\"-Xmx...\")", needed / 1e9,
+                    Math.max(options.resolvedNodes().stream().mapToInt(Integer::intValue).max().orElse(0),
+                            options.resolvedCheckpointSweep().isEmpty() ? 0 : options.resolvedCheckpointSweepNodes()),
+                    HeapEstimate.bytesPerPartition(1), HeapEstimate.bytesPerPartition(3), threads, threads,
+                    maxHeapBytes / 1e9));
+        }
     }
 
     /**
@@ -250,6 +276,7 @@ public final class SimulateCommand implements Callable<Integer> {
             set(checkpointEvery, b::checkpointEvery);
             set(commitLagIterations, b::commitLagIterations);
             set(mtbfHours, b::mtbfHours);
+            set(maxFailures, v -> b.maxFailures(v));
             o = b.build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -258,15 +285,22 @@ public final class SimulateCommand implements Callable<Integer> {
                 .withIterations(o.iterations(), o.checkpointEvery())
                 .withCommitLagIterations(o.commitLagIterations())
                 .withFailures(new FailureModel(o.mtbfHours() * 3600,
-                        FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, 10_000_000L));
+                        FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, o.maxFailures()));
         Map<Strategy, double[]> sums = new EnumMap<>(Strategy.class);
         PrintWriter out = spec.commandLine().getOut();
         long tasks = 0;
         long nanos = 0;
         for (int s = 0; s < o.seeds(); s++) {
             long seedStart = System.nanoTime();
-            var results = Simulation.compare(base.withSeed(o.firstSeed() + s),
-                    FailureSchedule.random());
+            int seed = s + 1;
+            var results = Simulation.compare(base.withSeed(o.firstSeed() + s), FailureSchedule.random(),
+                    strategy -> ProgressReporter.every(Sweep.STILL_RUNNING_EVERY, System::nanoTime,
+                            (done, of, failures, elapsed) -> {
+                                spec.commandLine().getErr().printf(Locale.ROOT, "dfr simulate: seed %d of %d, %s:"
+                                                + " iteration %d of %d, %d failures, %.0f s%n", seed, o.seeds(),
+                                        strategy.cliName(), done, of, failures, elapsed / 1e9);
+                                spec.commandLine().getErr().flush();
+                            }));
             double seedSeconds = (System.nanoTime() - seedStart) / 1e9;
             if (seedSeconds >= 1) {
                 // progress on a long simulation (a million partitions printed nothing for minutes)

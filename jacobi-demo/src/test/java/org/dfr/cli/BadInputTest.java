@@ -92,6 +92,10 @@ class BadInputTest {
                         + " 1024 (each is a Hazelcast member with ports of its own)"),
                 row("simulate --preset quick --threads 100000", "'100000': give 0 (every core) to 1024"),
                 row("simulate --preset quick --out ''", "--out is empty: give a directory"),
+                row("simulate --preset quick --max-failures 0", "Invalid value for option '--max-failures'"),
+                row("simulate --preset custom --nodes 100,2000000000 --dimensions 3 --threads 1 --out FILE/sim",
+                        "the sweep needs about 336.0 GB of heap (its largest node count, 2000000000, at 104 to 168 bytes a"
+                        + " node from 1D to 3D, 1 runs at a time with --threads 1)"),
                 row("run --cells 64x64 --iterations 3 --report ''", "--report is empty: give a file name"),
                 // the reference ignored these: --report wrote no file
                 row("run --cells 37x29 --iterations 3 --reference --report FILE/r.json", "--reference runs the sequential"

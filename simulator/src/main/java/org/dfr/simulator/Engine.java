@@ -78,6 +78,7 @@ final class Engine {
     private long recoveries;
     private boolean stopped;
     private final List<RecoveryRecord> records = new ArrayList<>();
+    private final ProgressReporter progress;
 
     // results of the last runLevels call
     private double attemptEnd;
@@ -87,7 +88,12 @@ final class Engine {
     private double attemptSeconds;
 
     Engine(SimulationSpec spec, FailureSchedule schedule, TaskGraph graph) {
+        this(spec, schedule, graph, ProgressReporter.none());
+    }
+
+    Engine(SimulationSpec spec, FailureSchedule schedule, TaskGraph graph, ProgressReporter progress) {
         this.spec = spec;
+        this.progress = progress.start();
         this.graph = graph;
         this.n = graph.n;
         this.k = spec.checkpointEvery();
@@ -143,6 +149,7 @@ final class Engine {
         long began = System.nanoTime();
         int level = 0;
         while (level < iterations && !stopped) {
+            progress.at(level, iterations, failures);
             int i = level + 1;
             if (explicitAt < explicit.size() && explicit.get(explicitAt).iteration() == i) {
                 TreeSet<Integer> lost = new TreeSet<>();
@@ -342,6 +349,7 @@ final class Engine {
         RecoveryShape shape;
         while (true) {
             attempts++;
+            progress.at(t - 1, iterations, failures);
             int[] lostIds = lost.stream().mapToInt(Integer::intValue).toArray();
             shape = shapeFor(lostIds, c, t, m);
             mark(shape, lostIds);

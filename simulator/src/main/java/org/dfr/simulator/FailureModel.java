@@ -82,4 +82,10 @@ public record FailureModel(double nodeMtbfSeconds, FailureDistribution distribut
         return new FailureModel(nodeMtbfSeconds, distribution, weibullShape, detectionSeconds, replacementSeconds,
                 correlatedFailureProbability, failuresDuringRecovery, count, maxFailures);
     }
+
+    /** A copy that stops a run, counted as incomplete, after {@code count} failures. */
+    public FailureModel withMaxFailures(long count) {
+        return new FailureModel(nodeMtbfSeconds, distribution, weibullShape, detectionSeconds, replacementSeconds,
+                correlatedFailureProbability, failuresDuringRecovery, partitionsPerNode, count);
+    }
 }

@@ -47,6 +47,8 @@ import org.dfr.analysis.CommitLag;
  * @param commitLagIterations    a checkpoint counts only {@code L} iterations after it is taken, below
  *                               {@code checkpointEvery} (default 0: at once, the paper's model; the checkpoint
  *                               sweep uses at most {@code K-1}); see {@link SimulationSpec#commitLagIterations}
+ * @param maxFailures            a run stops, counted as incomplete, after this many failures (default 10^7): the
+ *                               bound on a run whose failures come faster than it progresses
  */
 public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> dimensions, int seeds, long firstSeed,
                               int iterations, int checkpointEvery, List<Integer> checkpointSweep,
@@ -55,7 +57,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
                               double latencySeconds, double detectionSeconds, double replacementSeconds,
                               boolean failuresDuringRecovery, List<Strategy> strategies, double busyWatts,
                               double idleWatts, double cappedIdleWatts, double taskJoules, int threads, Path out,
-                              int commitLagIterations) {
+                              int commitLagIterations, long maxFailures) {
 
     /** The presets {@link #preset} accepts. */
     public static final List<String> PRESETS = List.of("paper-fig6", "quick", "custom");
@@ -95,6 +97,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         Checks.atLeast("checkpointEvery", checkpointEvery, 1);
         Checks.atLeast("checkpointSweepNodes", checkpointSweepNodes, 0);
         Checks.atLeast("threads", threads, 0);
+        Checks.atLeast("maxFailures", maxFailures, 1);
         if (!CommitLag.isAllowed(commitLagIterations, checkpointEvery)) {
             throw new IllegalArgumentException("commitLagIterations must be " + CommitLag.allowed(checkpointEvery)
                     + " with checkpointEvery " + checkpointEvery + " but was " + commitLagIterations);
@@ -182,7 +185,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
     public FailureModel failureModel() {
         return FailureModel.PAPER.withNodeMtbfSeconds(mtbfHours * 3600)
                 .withDetectionAndReplacement(detectionSeconds, replacementSeconds)
-                .withFailuresDuringRecovery(failuresDuringRecovery);
+                .withFailuresDuringRecovery(failuresDuringRecovery).withMaxFailures(maxFailures);
     }
 
     /** The power model these options describe. */
@@ -219,6 +222,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         private int threads;
         private Path out = Path.of("simulate-out");
         private int commitLagIterations;
+        private long maxFailures = FailureModel.PAPER.maxFailures();
 
         /** Starts from the defaults. */
         public Builder() {
@@ -252,6 +256,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
             threads = o.threads;
             out = o.out;
             commitLagIterations = o.commitLagIterations;
+            maxFailures = o.maxFailures;
         }
 
         public Builder preset(String v) { preset = v; return this; }
@@ -281,6 +286,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
         public Builder threads(int v) { threads = v; return this; }
         public Builder out(Path v) { out = v; return this; }
         public Builder commitLagIterations(int v) { commitLagIterations = v; return this; }
+        public Builder maxFailures(long v) { maxFailures = v; return this; }
 
         /** @throws IllegalArgumentException naming the first bad value */
         public SimulateOptions build() {
@@ -288,7 +294,7 @@ public record SimulateOptions(String preset, List<Integer> nodes, List<Integer> 
                     checkpointSweep, checkpointSweepNodes, skipCheckpointSweep, mtbfHours, taskSeconds, taskJitter,
                     partitionBytes, linkBitsPerSecond, latencySeconds, detectionSeconds, replacementSeconds,
                     failuresDuringRecovery, strategies, busyWatts, idleWatts, cappedIdleWatts, taskJoules, threads, out,
-                    commitLagIterations);
+                    commitLagIterations, maxFailures);
         }
     }
 }

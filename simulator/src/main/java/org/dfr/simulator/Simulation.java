@@ -2,6 +2,7 @@ package org.dfr.simulator;
 
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Entry point of the simulator: one run, or every strategy on the same failures.
@@ -32,15 +33,33 @@ public final class Simulation {
      * @throws IllegalArgumentException if a scheduled partition is out of range
      */
     public static SimulationResult run(SimulationSpec spec, FailureSchedule schedule) {
-        return new Engine(spec, schedule, TaskGraph.of(spec.dependencies())).run();
+        return run(spec, schedule, ProgressReporter.none());
+    }
+
+    /**
+     * Runs {@code spec} with the given failures, reporting how far it has come to {@code progress}.
+     *
+     * @throws IllegalArgumentException if a scheduled partition is out of range
+     */
+    public static SimulationResult run(SimulationSpec spec, FailureSchedule schedule, ProgressReporter progress) {
+        return new Engine(spec, schedule, TaskGraph.of(spec.dependencies()), progress).run();
     }
 
     /** Runs every strategy on the same spec, seed and failures; the result is ordered as {@link Strategy}. */
     public static Map<Strategy, SimulationResult> compare(SimulationSpec spec, FailureSchedule schedule) {
+        return compare(spec, schedule, s -> ProgressReporter.none());
+    }
+
+    /**
+     * Runs every strategy on the same spec, seed and failures, each reporting to its own reporter; the result is
+     * ordered as {@link Strategy}.
+     */
+    public static Map<Strategy, SimulationResult> compare(SimulationSpec spec, FailureSchedule schedule,
+                                                          Function<Strategy, ProgressReporter> progress) {
         TaskGraph graph = TaskGraph.of(spec.dependencies());
         Map<Strategy, SimulationResult> results = new EnumMap<>(Strategy.class);
         for (Strategy s : Strategy.values()) {
-            results.put(s, new Engine(spec.withStrategy(s), schedule, graph).run());
+            results.put(s, new Engine(spec.withStrategy(s), schedule, graph, progress.apply(s)).run());
         }
         return results;
     }

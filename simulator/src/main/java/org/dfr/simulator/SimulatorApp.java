@@ -8,10 +8,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import org.dfr.simulator.report.Charts;
 import org.dfr.simulator.report.CsvFiles;
 import org.dfr.simulator.sweep.CheckpointOptimum;
 import org.dfr.simulator.sweep.Decomposition;
+import org.dfr.simulator.sweep.GlobalRollbackOutlook;
+import org.dfr.simulator.sweep.HeapEstimate;
 import org.dfr.simulator.sweep.PointSummary;
 import org.dfr.simulator.sweep.QuadraticFit;
 import org.dfr.simulator.sweep.Sweep;
@@ -53,6 +57,46 @@ public final class SimulatorApp {
         }
     }
 
+    private static List<SweepPoint> nodeSweepPoints(SimulateOptions options) {
+        List<SweepPoint> points = new ArrayList<>();
+        for (int d : options.resolvedDimensions()) {
+            for (int n : options.resolvedNodes()) {
+                points.add(new SweepPoint(Decomposition.balanced(d, n), options.checkpointEvery()));
+            }
+        }
+        return points;
+    }
+
+    private static List<SweepPoint> checkpointSweepPoints(SimulateOptions options) {
+        Decomposition layout = Decomposition.balanced(1, options.resolvedCheckpointSweepNodes());
+        return options.resolvedCheckpointSweep().stream().map(k -> new SweepPoint(layout, k)).toList();
+    }
+
+    /**
+     * The heap the sweeps of {@code options} need, estimated ({@link HeapEstimate}): the larger of the node sweep's
+     * and the checkpoint sweep's, which run one after the other.
+     */
+    public static long heapNeeded(SimulateOptions options) {
+        int threads = options.threads() > 0 ? options.threads() : Runtime.getRuntime().availableProcessors();
+        return Math.max(HeapEstimate.bytes(nodeSweepPoints(options), options.seeds(), threads),
+                HeapEstimate.bytes(checkpointSweepPoints(options), options.seeds(), threads));
+    }
+
+    /** Before hours go by unexplained: where global rollback is expected to end at the failure cap. */
+    private static void warnOfEndlessGlobalRollback(SimulateOptions options, TimingModel timing, FailureModel failures,
+                                                    PrintStream out) {
+        Set<Integer> nodeCounts = new TreeSet<>(options.resolvedNodes());
+        if (!options.resolvedCheckpointSweep().isEmpty()) {
+            nodeCounts.add(options.resolvedCheckpointSweepNodes());
+        }
+        for (int nodes : nodeCounts) {
+            GlobalRollbackOutlook outlook = GlobalRollbackOutlook.of(nodes, options.iterations(), timing, failures);
+            if (outlook.exceeds(failures.maxFailures())) {
+                out.println("  " + outlook.warning(failures.maxFailures()));
+            }
+        }
+    }
+
     /**
      * Runs the sweeps of {@code options}, printing progress and the tasks/s figure to {@code out}.
      *
@@ -77,13 +121,9 @@ public final class SimulatorApp {
                 options.commitLagIterations() == 0 ? "" : " (commit lag " + options.commitLagIterations() + ")",
                 options.mtbfHours(), timing.taskSeconds(), timing.haloSeconds(), timing.checkpointSeconds(), strategies, dir);
         List<Path> files = new ArrayList<>();
+        warnOfEndlessGlobalRollback(options, timing, failures, out);
 
-        List<SweepPoint> points = new ArrayList<>();
-        for (int d : options.resolvedDimensions()) {
-            for (int n : options.resolvedNodes()) {
-                points.add(new SweepPoint(Decomposition.balanced(d, n), options.checkpointEvery()));
-            }
-        }
+        List<SweepPoint> points = nodeSweepPoints(options);
         Sweep.Outcome nodeSweep = Sweep.run(points, settings, line -> out.println("  " + line));
         List<PointSummary> summaries = nodeSweep.summaries();
         files.add(write(dir.resolve("points.csv"), PointSummary.class, summaries));
@@ -120,8 +160,8 @@ public final class SimulatorApp {
         double wall = nodeSweep.wallSeconds();
         List<Integer> ks = options.resolvedCheckpointSweep();
         if (!ks.isEmpty()) {
-            Decomposition layout = Decomposition.balanced(1, options.resolvedCheckpointSweepNodes());
-            List<SweepPoint> sweep = ks.stream().map(k -> new SweepPoint(layout, k)).toList();
+            List<SweepPoint> sweep = checkpointSweepPoints(options);
+            Decomposition layout = sweep.get(0).layout();
             Sweep.Outcome intervals = Sweep.run(sweep, settings, line -> out.println("  " + line));
             intervalPoints = intervals.summaries();
             // an optimum at either end of the sweep may lie beyond it: say so rather than let it pass for the optimum

@@ -1,5 +1,6 @@
 package org.dfr.simulator.sweep;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -12,6 +13,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.dfr.simulator.FailureSchedule;
+import org.dfr.simulator.ProgressReporter;
 import org.dfr.simulator.Simulation;
 import org.dfr.simulator.SimulationResult;
 import org.dfr.simulator.Strategy;
@@ -50,10 +52,14 @@ public final class Sweep {
     private record Done(int point, long seed, Map<Strategy, SimulationResult> results) {
     }
 
+    /** How often a simulation that is still running says where it is. */
+    public static final Duration STILL_RUNNING_EVERY = Duration.ofSeconds(15);
+
     /**
      * Simulates every point with {@code settings.seeds()} seeds.
      *
-     * @param progress receives one line per finished point (from any thread)
+     * @param progress receives one line per finished point, and one every {@link #STILL_RUNNING_EVERY} from each
+     *                 simulation still running (from any thread)
      */
     public static Outcome run(List<SweepPoint> points, SweepSettings settings, Consumer<String> progress) {
         List<Strategy> strategies = new ArrayList<>(settings.strategies());
@@ -79,8 +85,14 @@ public final class Sweep {
             done = pool.submit(() -> jobs.parallelStream().map(job -> {
                 Map<Strategy, SimulationResult> results = new EnumMap<>(Strategy.class);
                 for (Strategy strategy : strategies) {
+                    ProgressReporter stillRunning = ProgressReporter.every(STILL_RUNNING_EVERY, System::nanoTime,
+                            (reached, of, failures, nanos) -> progress.accept(String.format(Locale.ROOT,
+                                    "still at %dD %s K=%d seed %d %s: iteration %d of %d, %d failures, %.0f s",
+                                    job.at().layout().dimensions(), job.at().layout().grid(),
+                                    job.at().checkpointEvery(), job.seed(), strategy.cliName(), reached, of, failures,
+                                    nanos / 1e9)));
                     results.put(strategy, Simulation.run(settings.spec(job.at().layout(), job.at().checkpointEvery(),
-                            strategy, job.seed()), FailureSchedule.random()));
+                            strategy, job.seed()), FailureSchedule.random(), stillRunning));
                 }
                 if (left[job.point()].decrementAndGet() == 0) {
                     progress.accept(String.format(Locale.ROOT, "done %dD %s K=%d (%d seeds)",
