@@ -226,6 +226,7 @@ class BadInputTest {
                 row("experiment --out FILE/x --config /no/such.yaml", "--config /no/such.yaml: no such readable file"),
                 row("experiment --out FILE/x --mode cloud", "(--mode) 'cloud' is not allowed: one of [embedded, processes]"),
                 row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
+                row("experiment --out FILE/x --variants dfr,global,dfr", "variants [dfr, global, dfr] name a variant twice"),
                 row("experiment --out FILE/x --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
                 row("experiment --out FILE/x --kernel heat1d3 --cells 64 --ranks-grid 4 --fail 1@4 --kernel-option boundary=torus",
                         "torus"),

@@ -188,6 +188,11 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         if (variants.isEmpty()) {
             throw new IllegalArgumentException("give at least one variant");
         }
+        if (Set.copyOf(variants).size() < variants.size()) {
+            // each variant is one series of every plot and one row of every table: a second copy has no place
+            throw new IllegalArgumentException("variants " + variants + " name a variant twice: give each of"
+                    + " global, dfr, dfr+capping at most once (--repetitions repeats them)");
+        }
         if (samplePeriodMillis != null && samplePeriodMillis < 1) {
             throw new IllegalArgumentException("samplePeriodMillis (--sample-period-millis) " + samplePeriodMillis
                     + " is not allowed: give a period >= 1 ms");

@@ -116,6 +116,43 @@ final class Plots {
         return null;
     }
 
+    /** One host's curves: per variant, the mean and sd of its power at every x, cut where its last run ended. */
+    private record HostCurves(String host, List<double[]> means, List<double[]> sds, double top) {
+    }
+
+    private HostCurves curves(String host, double[] x) {
+        double top = 1;
+        List<double[]> means = new ArrayList<>();
+        List<double[]> sds = new ArrayList<>();
+        for (Variant v : spec.variants()) {
+            double[] mean = new double[x.length];
+            double[] sd = new double[x.length];
+            int last = 0;
+            List<RunRow> of = rows.stream().filter(r -> r.variant() == v).toList();
+            for (int i = 0; i < x.length; i++) {
+                double[] values = new double[of.size()];
+                for (int k = 0; k < of.size(); k++) {
+                    int run = of.get(k).run();
+                    List<TimelineSample> series = samples.getOrDefault(run, List.of()).stream()
+                            .filter(s -> s.host().equals(host)).toList();
+                    TimelineSample s = at(series, x[i] + loopStart(run));
+                    values[k] = s == null || s.watts() == null ? Double.NaN : s.watts();
+                }
+                Stats st = Stats.of(values);
+                if (st.n() > 0) {
+                    last = i;
+                }
+                mean[i] = Double.isFinite(st.mean()) ? st.mean() : 0;
+                sd[i] = Double.isFinite(st.sd()) ? st.sd() : 0;
+                top = Math.max(top, mean[i] + sd[i]);
+            }
+            // a curve ends where its last run ended
+            means.add(Arrays.copyOf(mean, last + 1));
+            sds.add(Arrays.copyOf(sd, last + 1));
+        }
+        return new HostCurves(host, means, sds, top);
+    }
+
     private void power(Path file) throws IOException {
         double step = spec.samplePeriodMillis() / 1000.0;
         double tMax = 0;
@@ -126,16 +163,23 @@ final class Plots {
         }
         double tMin = -1.5;
         int points = Math.max(2, (int) Math.ceil((tMax - tMin) / step));
-        List<String> hosts = hosts();
+        double[] x = new double[points];
+        for (int i = 0; i < points; i++) {
+            x[i] = tMin + i * step;
+        }
+        List<HostCurves> curves = hosts().stream().map(h -> curves(h, x)).toList();
+        // one scale for every panel, so that hosts compare at a glance
+        double yMax = curves.stream().mapToDouble(HostCurves::top).max().orElse(1);
         Set<String> idleHosts = new TreeSet<>();
         rows.stream().filter(r -> r.variant() != Variant.GLOBAL).forEach(r -> idleHosts.addAll(r.idleHosts()));
         List<XYChart> charts = new ArrayList<>();
         Variant shaded = spec.variants().get(spec.variants().size() - 1);
         RunRow shadedRun = rows.stream().filter(r -> r.variant() == shaded).findFirst().orElse(null);
-        for (String host : hosts) {
-            String role = idleHosts.contains(host) ? "idle in dfr" : "participating";
+        for (HostCurves c : curves) {
+            String role = idleHosts.contains(c.host()) ? "idle in dfr" : "participating";
             XYChart chart = new XYChartBuilder().width(900).height(420)
-                    .title(host + " (" + role + "): power, mean (line) +- sd (band) [" + meter + "]")
+                    .title(c.host() + " (" + role + "): power, mean (line) +- sd (band) [" + meter + "]"
+                            + (shadedRun == null ? "" : "; phases shaded from run " + shadedRun.run() + " (" + shaded + ")"))
                     .xAxisTitle("s since the failure (start of detection)").yAxisTitle("W").build();
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
@@ -144,41 +188,9 @@ final class Plots {
             // fewer, shorter labels: 10.5, 11.5, ... ran into each other
             chart.getStyler().setXAxisDecimalPattern("0.#");
             chart.getStyler().setXAxisTickMarkSpacingHint(60);
-            double yMax = 1;
-            List<double[]> means = new ArrayList<>();
-            double[] x = new double[points];
-            for (int i = 0; i < points; i++) {
-                x[i] = tMin + i * step;
-            }
-            for (Variant v : spec.variants()) {
-                double[] mean = new double[points];
-                double[] sd = new double[points];
-                int last = 0;
-                List<RunRow> of = rows.stream().filter(r -> r.variant() == v).toList();
-                for (int i = 0; i < points; i++) {
-                    double[] values = new double[of.size()];
-                    for (int k = 0; k < of.size(); k++) {
-                        int run = of.get(k).run();
-                        List<TimelineSample> series = samples.getOrDefault(run, List.of()).stream()
-                                .filter(s -> s.host().equals(host)).toList();
-                        TimelineSample s = at(series, x[i] + loopStart(run));
-                        values[k] = s == null || s.watts() == null ? Double.NaN : s.watts();
-                    }
-                    Stats st = Stats.of(values);
-                    if (st.n() > 0) {
-                        last = i;
-                    }
-                    mean[i] = Double.isFinite(st.mean()) ? st.mean() : 0;
-                    sd[i] = Double.isFinite(st.sd()) ? st.sd() : 0;
-                    yMax = Math.max(yMax, mean[i] + sd[i]);
-                }
-                // a curve ends where its last run ended
-                means.add(Arrays.copyOf(mean, last + 1));
-                means.add(Arrays.copyOf(sd, last + 1));
-            }
             if (shadedRun != null) {
                 List<TimelineSample> series = samples.getOrDefault(shadedRun.run(), List.of()).stream()
-                        .filter(s -> s.host().equals(host)).toList();
+                        .filter(s -> s.host().equals(c.host())).toList();
                 double top = yMax * 1.05;
                 shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.DETECTION, Phase.AGREEMENT),
                         "detect.+agree.", SHADE_DETECTION);
@@ -188,25 +200,31 @@ final class Plots {
                         "capped", SHADE_CAPPED);
             }
             for (int k = 0; k < spec.variants().size(); k++) {
-                band(chart, spec.variants().get(k), x, means.get(2 * k), means.get(2 * k + 1),
-                        VARIANT_COLORS[k % VARIANT_COLORS.length]);
+                Variant v = spec.variants().get(k);
+                band(chart, v, x, c.means().get(k), c.sds().get(k), colour(v));
             }
             for (int k = 0; k < spec.variants().size(); k++) {
                 Variant v = spec.variants().get(k);
-                double[] y = means.get(2 * k);
+                double[] y = c.means().get(k);
                 XYSeries s = chart.addSeries(v.label(), Arrays.copyOf(x, y.length), y);
                 s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
                 s.setMarker(SeriesMarkers.NONE);
-                s.setLineColor(VARIANT_COLORS[k % VARIANT_COLORS.length]);
+                s.setLineColor(colour(v));
             }
             chart.getStyler().setYAxisMin(0.0);
             chart.getStyler().setYAxisMax(yMax * 1.1);
             charts.add(chart);
         }
-        int cols = charts.size() > 1 ? 2 : 1;
-        int rowsCount = (charts.size() + cols - 1) / cols;
+        // XChart's grid must be full: two columns for an even count, one for an odd one (3 hosts failed to draw)
+        int cols = charts.size() % 2 == 0 ? 2 : 1;
+        int rowsCount = charts.size() / cols;
         BitmapEncoder.saveBitmap(charts, rowsCount, cols, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         files.add(file.getFileName().toString());
+    }
+
+    /** A variant's colour is its own in every plot, whichever variants an experiment runs. */
+    static Color colour(Variant v) {
+        return VARIANT_COLORS[v.ordinal() % VARIANT_COLORS.length];
     }
 
     /**

@@ -1,0 +1,65 @@
+package org.dfr.harness.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.imageio.ImageIO;
+import org.dfr.power.energy.Phase;
+import org.dfr.power.timeline.TimelineSample;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PlotsTest {
+
+    /**
+     * Three hosts, one run per variant: 3 panels, which XChart's merge refused in a 2-column grid (the experiment
+     * failed after every run had finished).
+     */
+    @Test
+    void when_theHostCountIsOdd_then_fig5PowerStacksOnePanelPerHost(@TempDir Path out) throws Exception {
+        ExperimentSpec spec = ExperimentSpec.builder().variants(List.of(Variant.GLOBAL, Variant.DFR))
+                .samplePeriodMillis(100L).build().orElse(ExperimentSpec.defaults());
+        List<String> hosts = List.of("host0", "host1", "host2");
+        List<RunRow> rows = new ArrayList<>();
+        Map<Integer, List<TimelineSample>> samples = new HashMap<>();
+        for (int run = 0; run < 2; run++) {
+            Variant v = run == 0 ? Variant.GLOBAL : Variant.DFR;
+            rows.add(new RunRow(run, v, 0, "model", 1000, 300, 20, 40, 200, v == Variant.GLOBAL ? 24 : 9,
+                    v == Variant.GLOBAL ? Set.of() : Set.of("host2"), Set.of("host0", "host1"), 40, 120, 40, 0,
+                    Map.of(), "digest", 0.01));
+            List<TimelineSample> series = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                for (String h : hosts) {
+                    Phase phase = i < 10 ? Phase.COMPUTE : i < 15 ? Phase.DETECTION : i < 20 ? Phase.RECOVERY_ACTIVE
+                            : Phase.COMPUTE;
+                    // host2 draws more than the others: one scale for all panels must still fit it
+                    series.add(new TimelineSample(i * 100L, i * 0.1, h, phase, h.equals("host2") ? 200.0 : 100.0,
+                            "model", "test"));
+                }
+            }
+            samples.put(run, series);
+        }
+
+        Plots plots = new Plots(spec, "model", rows, samples, Map.of());
+        plots.writeAll(out);
+
+        assertThat(plots.files()).contains("fig5-power.png", "energy.png", "recovery.png");
+        BufferedImage fig5 = ImageIO.read(out.resolve("fig5-power.png").toFile());
+        assertThat(fig5.getWidth()).isEqualTo(900);
+        assertThat(fig5.getHeight()).isEqualTo(3 * 420);
+    }
+
+    @Test
+    void when_aVariantRunsAlone_then_itKeepsItsOwnColour() {
+        assertThat(Plots.colour(Variant.DFR)).isNotEqualTo(Plots.colour(Variant.GLOBAL));
+        assertThat(Plots.colour(Variant.DFR_CAPPING)).isNotEqualTo(Plots.colour(Variant.DFR))
+                .isNotEqualTo(Plots.colour(Variant.GLOBAL));
+        assertThat(Plots.colour(Variant.GLOBAL)).isEqualTo(Plots.VARIANT_COLORS[0]);
+    }
+}
