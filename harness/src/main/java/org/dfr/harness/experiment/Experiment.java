@@ -115,8 +115,9 @@ public final class Experiment {
         if (Boolean.TRUE.equals(spec.fakeSysfs())) {
             sysfs = FakeCpufreqTree.create(out.resolve("fake-sysfs"), hosts, spec.fakeMinKHz(), spec.fakeMaxKHz());
         }
-        Path journals = out.resolve("journals");
-        Files.createDirectories(journals);
+        // the restore journals go where every dfr command looks for leftovers (~/.dfr): an experiment SIGKILLed while
+        // it capped a host is restored by whatever dfr command runs next, as a run is (under --out, nothing looked)
+        Path journals = null;
         PowerModel model = spec.model();
         List<Schedule.Entry> schedule = Schedule.of(spec);
         List<RunRow> rows = new ArrayList<>();

@@ -76,6 +76,19 @@ public final class LeftoverJournals {
         if (!HostName.local().equals(record.host()) || isAlive(record.pid(), record.createdEpochMillis())) {
             return Optional.empty();
         }
+        if (!Files.isDirectory(Path.of(record.sysfsRoot()))) {
+            // a fake tree removed with its experiment's output: nothing is left to restore, and a journal kept
+            // for it would be reported by every command from now on
+            try {
+                journal.delete();
+            } catch (IOException e) {
+                return Optional.of(new Outcome(file, record.pid(), record.sysfsRoot(), false, "cannot remove the"
+                        + " restore journal " + file + " of process " + record.pid() + ": " + e.getMessage()));
+            }
+            return Optional.of(new Outcome(file, record.pid(), record.sysfsRoot(), false, "process " + record.pid()
+                    + " was killed while it capped the CPU frequency under " + record.sysfsRoot() + ", which no longer"
+                    + " exists: nothing to restore; its journal " + file + " is removed"));
+        }
         try {
             Sysfs sysfs = Sysfs.at(SysfsRoot.of(Path.of(record.sysfsRoot())));
             RestoreOutcome outcome = new CpufreqFrequencyController(sysfs, journal).restore();

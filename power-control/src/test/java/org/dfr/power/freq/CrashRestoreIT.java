@@ -6,9 +6,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.dfr.power.sysfs.FakeSysfs;
 import org.dfr.power.sysfs.Sysfs;
 import org.dfr.power.sysfs.SysfsRoot;
@@ -100,5 +103,28 @@ class CrashRestoreIT {
         assertThat(fake.readLong(MAX1)).isEqualTo(2_600_000);
         assertThat(journal.exists()).isFalse();
         assertThat(LeftoverJournals.restoreAll(directory)).as("nothing left the second time").isEmpty();
+    }
+
+    @Test
+    void when_the_killed_cappers_tree_was_removed_then_its_journal_is_removed_once_with_a_message() throws Exception {
+        FakeSysfs fake = FakeSysfs.acpiCpufreq(tmp.resolve("experiment-out/fake-sysfs/host3"), 2);
+        Path directory = tmp.resolve("home/.dfr");
+        RestoreJournal journal = RestoreJournal.inDirectory(directory, SysfsRoot.of(fake.root()));
+        Process capper = startCapper(fake, journal, false);
+        capper.destroyForcibly();
+        assertThat(capper.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        // the user removes the experiment's output, fake tree included
+        try (Stream<Path> walk = Files.walk(tmp.resolve("experiment-out"))) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+
+        List<LeftoverJournals.Outcome> outcomes = LeftoverJournals.restoreAll(directory);
+
+        assertThat(outcomes).singleElement().satisfies(o -> {
+            assertThat(o.restored()).isFalse();
+            assertThat(o.message()).contains("which no longer exists: nothing to restore").contains("is removed");
+        });
+        assertThat(journal.exists()).isFalse();
+        assertThat(LeftoverJournals.restoreAll(directory)).as("said once, not on every command").isEmpty();
     }
 }
