@@ -127,6 +127,19 @@ class ExperimentIT {
     }
 
     @Test
+    void recoveryEnergyOverRecoveryWallIsAPowerTheHostsCanDraw() throws IOException {
+        // 4 hosts of at most 120 W: the joules and the milliseconds of a recovery cover the same window (death to
+        // resume); the milliseconds from detection only made this 1.5 to 2 times the hosts' maximum
+        for (Map<String, String> run : csv(out.resolve("runs.csv"))) {
+            double joules = Double.parseDouble(run.get("recovery_joules"));
+            double seconds = Double.parseDouble(run.get("recovery_wall_ms")) / 1000;
+            assertThat(seconds).as("run %s", run.get("run")).isPositive();
+            // sampled energy is cut at sample boundaries (20 ms here): allow one period on either side
+            assertThat(joules / (seconds + 0.04)).as("run %s: W", run.get("run")).isLessThanOrEqualTo(4 * 120.0);
+        }
+    }
+
+    @Test
     void theSameSeedGivesTheSameSchedule() throws IOException {
         JsonNode summary = new ObjectMapper().readTree(out.resolve("summary.json").toFile());
         List<Schedule.Entry> expected = Schedule.of(spec);

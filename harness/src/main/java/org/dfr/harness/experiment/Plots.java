@@ -282,7 +282,7 @@ final class Plots {
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         List<String> labels = spec.variants().stream().map(Variant::label).toList();
         addBars(chart, "solver total", labels, RunRow::solverJoules);
-        addBars(chart, "recovery (detection to resume)", labels, RunRow::recoveryJoules);
+        addBars(chart, "recovery (death to resume)", labels, RunRow::recoveryJoules);
         addBars(chart, "rest", labels, RunRow::restJoules);
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
         files.add(file.getFileName().toString());
@@ -296,8 +296,8 @@ final class Plots {
         addBars(work, "recomputed partition-iterations", labels, RunRow::recomputed);
         CategoryChart time = new CategoryChartBuilder().width(640).height(420)
                 .title("Recovery wall, 95 % CI [" + meter + "]").xAxisTitle("variant")
-                .yAxisTitle("ms, detection to resume").build();
-        addBars(time, "recovery wall (detection to resume)", labels, RunRow::recoveryWallMillis);
+                .yAxisTitle("ms, death to resume").build();
+        addBars(time, "recovery wall (death to resume)", labels, RunRow::recoveryWallMillis);
         for (CategoryChart c : List.of(work, time)) {
             c.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
             c.getStyler().setErrorBarsColor(Color.BLACK);

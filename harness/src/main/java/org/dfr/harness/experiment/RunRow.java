@@ -21,7 +21,8 @@ import org.dfr.harness.RunReport;
  * @param solverJoules     energy of every host from the end of start-up to the end of the run
  * @param startUpJoules    energy during start-up (reported apart)
  * @param recoveryJoules   energy in detection, agreement, recovery-active, recovery-idle and capped
- * @param recoveryWallMillis detection to resume, summed over recoveries
+ * @param recoveryWallMillis death to resume (the report's detection plus recovery wall), summed over recoveries: the
+ *                         window of {@code recoveryJoules}, so that one over the other is a power
  * @param recomputed       recomputed partition-iterations, summed over recoveries
  * @param idleHosts        hosts whose ranks were all idle in the first recovery
  * @param participatingHosts hosts with a participating rank in the first recovery
@@ -121,7 +122,10 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
         double recomputed = 0;
         List<RunReport.Recovery> recoveries = report.recoveries() == null ? List.of() : report.recoveries();
         for (RunReport.Recovery r : recoveries) {
-            recoveryWall += r.wallMillis() == null ? 0 : r.wallMillis();
+            // from the death, as the energy's detection phase counts: detection to resume alone made the joules of a
+            // longer window read as an impossible power
+            recoveryWall += (r.detectionMillis() == null ? 0 : r.detectionMillis()) + (r.wallMillis() == null ? 0
+                    : r.wallMillis());
             recomputed += r.recomputedPartitionIterations();
         }
         if (!recoveries.isEmpty()) {
