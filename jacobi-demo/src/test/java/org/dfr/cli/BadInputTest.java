@@ -302,6 +302,19 @@ class BadInputTest {
     }
 
     @Test
+    void when_theFakeTreesRangeIsUpsideDown_then_oneLineAndNothingWritten() throws Exception {
+        Path config = Files.writeString(tmp.resolve("range.yaml"), "fakeMinKHz: 3000000\nfakeMaxKHz: 2600000\n");
+
+        CliRun r = CliRun.of("experiment", "--config", config.toString(), "--out", tmp.resolve("out").toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("fakeMinKHz 3000000 and fakeMaxKHz 2600000 are not allowed: give 1 <= fakeMinKHz"
+                + " < fakeMaxKHz");
+        assertThat(tmp.resolve("out")).doesNotExist();
+    }
+
+    @Test
     void when_theExperimentConfigGivesAKeyTwice_then_oneLineNamingIt() throws Exception {
         Path config = Files.writeString(tmp.resolve("twice.yaml"), "name: twice\niterations: 10\niterations: 20\n");
 

@@ -193,6 +193,10 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
             throw new IllegalArgumentException("variants " + variants + " name a variant twice: give each of"
                     + " global, dfr, dfr+capping at most once (--repetitions repeats them)");
         }
+        if (fakeMinKHz != null && fakeMaxKHz != null && !(fakeMinKHz >= 1 && fakeMinKHz < fakeMaxKHz)) {
+            throw new IllegalArgumentException("fakeMinKHz " + fakeMinKHz + " and fakeMaxKHz " + fakeMaxKHz + " are not"
+                    + " allowed: give 1 <= fakeMinKHz < fakeMaxKHz (the cap frequency and the full one, in kHz)");
+        }
         if (samplePeriodMillis != null && samplePeriodMillis < 1) {
             throw new IllegalArgumentException("samplePeriodMillis (--sample-period-millis) " + samplePeriodMillis
                     + " is not allowed: give a period >= 1 ms");
