@@ -1,5 +1,6 @@
 package org.dfr.cli;
 
+import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -10,6 +11,7 @@ import java.util.regex.Pattern;
 import org.dfr.harness.Provenance;
 import org.dfr.harness.RankProcessMain;
 import org.dfr.power.freq.LeftoverJournals;
+import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.ThrownAt;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -148,6 +150,22 @@ public final class DfrMain implements Runnable {
      */
     static int oneLineFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         return oneLineFailure(e, cl);
+    }
+
+    /**
+     * With {@value #STACK_TRACE_VARIABLE}=1, the stack trace of a failed run's cause (a kernel's exception) after
+     * its one line; the runtime's own failures have none worth reading.
+     */
+    static void printStackTraceIfAsked(RunFailedException e, PrintWriter err) {
+        if (!"1".equals(System.getenv(STACK_TRACE_VARIABLE))) {
+            return;
+        }
+        Throwable cause = e;
+        while (cause instanceof RunFailedException && cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        cause.printStackTrace(err);
+        err.flush();
     }
 
     private static int oneLineFailure(Throwable e, CommandLine cl) {

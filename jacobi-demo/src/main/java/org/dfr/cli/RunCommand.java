@@ -286,6 +286,7 @@ public final class RunCommand implements Callable<Integer> {
                             .run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
+            DfrMain.printStackTraceIfAsked(e, spec.commandLine().getErr());
             return 1;
         }
         printSummary(out, result);

@@ -57,6 +57,7 @@ public final class ClusterSettings {
     private long recoveryTimeoutMillis = DEFAULT_RECOVERY_TIMEOUT_MILLIS;
     private long joinTimeoutMillis = DEFAULT_JOIN_TIMEOUT_MILLIS;
     private long respawnWaitMillis;
+    private long rankStopMillis = DEFAULT_RANK_STOP_MILLIS;
     private List<String> hostAddresses = List.of();
     private long dataToken = new SecureRandom().nextLong();
     private DiskCheckpoints diskCheckpoints = DiskCheckpoints.NONE;
@@ -140,6 +141,23 @@ public final class ClusterSettings {
             throw new IllegalArgumentException("respawnWaitMillis must be >= 0 (0: no respawn), got " + millis);
         }
         this.respawnWaitMillis = millis;
+        return this;
+    }
+
+    /** {@link #rankStopMillis} by default. */
+    public static final long DEFAULT_RANK_STOP_MILLIS = 30_000;
+
+    /**
+     * Embedded runs: how long the rank threads may take to stop once the run failed and its members were killed.
+     * A thread still busy after that (a kernel's {@code update} that never returns: a thread cannot be killed)
+     * is named in the failure, with the line it is at, and the run ends without waiting for it.
+     */
+    public long rankStopMillis() {
+        return rankStopMillis;
+    }
+
+    public ClusterSettings rankStopMillis(long millis) {
+        this.rankStopMillis = positive("rankStopMillis", millis);
         return this;
     }
 

@@ -3,7 +3,9 @@ package org.dfr.runtime;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,6 +83,7 @@ public final class EmbeddedCluster {
             return t;
         });
         List<RankNode> nodes = new ArrayList<>();
+        boolean stuckThreads = false;
         try {
             long formStart = System.nanoTime();
             // the founder becomes the master alone; the others then join it in parallel
@@ -133,8 +136,10 @@ public final class EmbeddedCluster {
             long start = System.nanoTime();
             AtomicReference<RuntimeException> failure = new AtomicReference<>();
             List<Future<?>> running = new ArrayList<>();
+            Map<Integer, Thread> rankThreads = new ConcurrentHashMap<>();
             for (RankNode node : nodes) {
                 running.add(threads.submit(() -> {
+                    rankThreads.put(node.rankId(), Thread.currentThread());
                     try {
                         node.run();
                     } catch (RuntimeException e) {
@@ -150,12 +155,16 @@ public final class EmbeddedCluster {
                     }
                 }));
             }
-            for (Future<?> f : running) {
-                await(f, TimeUnit.DAYS.toMillis(7), "run");
-            }
+            List<Integer> stuck = awaitRanks(nodes, running, failure, rankThreads);
             if (failure.get() != null) {
                 RuntimeException e = failure.get();
-                throw e instanceof RunFailedException ? e : new RunFailedException(e.toString(), e);
+                if (!stuck.isEmpty()) {
+                    stuckThreads = true;
+                    String what = e instanceof RunFailedException ? e.getMessage() : e + ThrownAt.of(e);
+                    throw new RunFailedException(what + "; " + stuckRanks(stuck, rankThreads), e);
+                }
+                // not the runtime's own failure: a kernel's exception, named with the line that threw it
+                throw e instanceof RunFailedException ? e : new RunFailedException(e + ThrownAt.of(e), e);
             }
             long wallMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
             // the root gathered the final states; every surviving rank agrees on which rank it is
@@ -167,7 +176,8 @@ public final class EmbeddedCluster {
             closeAll(nodes);
             threads.shutdownNow();
             try {
-                threads.awaitTermination(30, TimeUnit.SECONDS);
+                // a thread that did not stop already had its time (they are daemons: the JVM may end without them)
+                threads.awaitTermination(stuckThreads ? 0 : settings.rankStopMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -196,6 +206,54 @@ public final class EmbeddedCluster {
                 return;
             }
         }
+    }
+
+    /**
+     * Waits for every rank's thread; once one failed, the others get {@link ClusterSettings#rankStopMillis} to
+     * stop. Returns the ranks whose threads were still busy then (empty on success, and normally on failure).
+     */
+    private List<Integer> awaitRanks(List<RankNode> nodes, List<Future<?>> running,
+                                     AtomicReference<RuntimeException> failure, Map<Integer, Thread> rankThreads) {
+        long deadline = Long.MAX_VALUE;
+        for (int i = 0; i < running.size(); i++) {
+            Future<?> f = running.get(i);
+            while (true) {
+                if (failure.get() != null && deadline == Long.MAX_VALUE) {
+                    deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.rankStopMillis());
+                }
+                long waitNanos = deadline == Long.MAX_VALUE ? TimeUnit.SECONDS.toNanos(1)
+                        : Math.max(0, deadline - System.nanoTime());
+                try {
+                    await(f, Math.max(1, TimeUnit.NANOSECONDS.toMillis(waitNanos)), "run");
+                    break;
+                } catch (RunFailedException e) {
+                    if (e.kind() != RunFailedException.Kind.TIMEOUT) {
+                        throw e;
+                    }
+                    if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                        List<Integer> stuck = new ArrayList<>();
+                        for (int k = i; k < running.size(); k++) {
+                            if (!running.get(k).isDone()) {
+                                stuck.add(nodes.get(k).rankId());
+                            }
+                        }
+                        return stuck;
+                    }
+                }
+            }
+        }
+        return List.of();
+    }
+
+    /** "rank 1 did not stop within 30000 ms after the failure (its thread is at Kernel.update(Kernel.java:42))". */
+    private String stuckRanks(List<Integer> ranks, Map<Integer, Thread> rankThreads) {
+        List<String> parts = new ArrayList<>();
+        for (int r : ranks) {
+            Thread t = rankThreads.get(r);
+            parts.add("rank " + r + (t == null ? "" : " (its thread is" + ThrownAt.of(t.getStackTrace()) + ")"));
+        }
+        return String.join(", ", parts) + " did not stop within "
+                + settings.rankStopMillis() + " ms after it: a kernel's update that never returns?";
     }
 
     private static <T> T await(Future<T> future, long timeoutMillis, String what) {

@@ -11,13 +11,24 @@ public final class ThrownAt {
 
     /** {@code " at FRAME"}: the first frame outside the JDK, else the top one; "" without frames. */
     public static String of(Throwable e) {
-        StackTraceElement[] frames = e.getStackTrace();
+        return of(e.getStackTrace());
+    }
+
+    /** {@code " at FRAME"} of a stack (a thread's, say): the first frame outside the JDK, else the top one. */
+    public static String of(StackTraceElement[] frames) {
         for (StackTraceElement f : frames) {
             String c = f.getClassName();
             if (!c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun.")) {
-                return " at " + f;
+                return " at " + frame(f);
             }
         }
-        return frames.length == 0 ? "" : " at " + frames[0];
+        return frames.length == 0 ? "" : " at " + frame(frames[0]);
+    }
+
+    /** {@code Class.method(File.java:42)}, without the class loader's and module's names ("app//"). */
+    private static String frame(StackTraceElement f) {
+        String where = f.getFileName() == null ? "Unknown Source"
+                : f.getLineNumber() >= 0 ? f.getFileName() + ":" + f.getLineNumber() : f.getFileName();
+        return f.getClassName() + "." + f.getMethodName() + "(" + where + ")";
     }
 }

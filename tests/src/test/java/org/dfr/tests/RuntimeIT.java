@@ -17,9 +17,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.assertj.core.data.Percentage;
+import org.dfr.analysis.PartitionDependencies;
 import org.dfr.jacobi.BlockDecomposition;
 import org.dfr.jacobi.InThreadPartitionRunner;
 import org.dfr.jacobi.JacobiKernel;
@@ -34,6 +38,7 @@ import org.dfr.runtime.EmbeddedCluster;
 import org.dfr.runtime.FailureHandler;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.IterationHook;
+import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.PromotionRetry;
 import org.dfr.runtime.RankContext;
 import org.dfr.runtime.RecoveryView;
@@ -200,6 +205,99 @@ class RuntimeIT {
                 noRecoveryExpected(), rank3DiesAtTheEnd).run();
 
         assertSameAsInOneThread(dec, 8, outcome);
+    }
+
+    /*
+     * A kernel whose update never returns cannot be stopped in this JVM (a thread cannot be killed): when another
+     * rank fails the run, the run still ends, after rankStopMillis, naming the rank that did not stop and its line.
+     *
+     *   0 1        rank 1: busy for ever at the start of iteration 3 (deaf to interrupts)
+     *   2 3        rank 2: fails the run at the start of iteration 3
+     */
+    @Test
+    void when_aRanksThreadNeverReturns_then_theFailedRunEndsNamingThatRankAndItsLine() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(37, 29), 2, 2);
+        RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
+        AtomicBoolean released = new AtomicBoolean();
+        IterationHook rank1NeverReturns = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                if (iteration == 3 && rank.rankId() == 1) {
+                    while (!released.get()) {
+                        LockSupport.parkNanos(1_000_000);
+                    }
+                }
+                if (iteration == 3 && rank.rankId() == 2) {
+                    throw new RunFailedException("rank 2 gives up");
+                }
+            }
+        };
+        try {
+            assertThatThrownBy(() -> new EmbeddedCluster(spec, new JacobiKernel(dec),
+                    new ClusterSettings().rankStopMillis(2000), noRecoveryExpected(), rank1NeverReturns).run())
+                    .isInstanceOf(RunFailedException.class)
+                    .hasMessageContaining("rank 2 gives up")
+                    .hasMessageContaining("rank 1 (its thread is at org.dfr.tests.RuntimeIT$")
+                    .hasMessageContaining(".beforeIteration(RuntimeIT.java:")
+                    .hasMessageContaining("did not stop within 2000 ms after it");
+        } finally {
+            released.set(true);
+        }
+    }
+
+    /** A kernel's own exception ends the run in one line that names it and the kernel's line that threw it. */
+    @Test
+    void when_theKernelThrowsInUpdate_then_theRunFailsNamingTheExceptionAndTheKernelsLine() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(37, 29), 2, 2);
+        RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
+        JacobiKernel jacobi = new JacobiKernel(dec);
+        PartitionKernel throwsAtIteration3OfPartition2 = new PartitionKernel() {
+            private final AtomicInteger calls = new AtomicInteger();
+
+            @Override
+            public PartitionDependencies dependencies() {
+                return jacobi.dependencies();
+            }
+
+            @Override
+            public double[] initialState(int partition) {
+                return jacobi.initialState(partition);
+            }
+
+            @Override
+            public int haloLength(int from, int to) {
+                return jacobi.haloLength(from, to);
+            }
+
+            @Override
+            public void packHalo(int from, double[] fromState, int to, double[] out) {
+                jacobi.packHalo(from, fromState, to, out);
+            }
+
+            @Override
+            public void unpackHalo(int to, double[] toState, int from, double[] in) {
+                jacobi.unpackHalo(to, toState, from, in);
+            }
+
+            @Override
+            public double update(int partition, double[] in, double[] out) {
+                if (partition == 2 && calls.incrementAndGet() == 3) {
+                    throw new IllegalStateException("no halo for partition 9");
+                }
+                return jacobi.update(partition, in, out);
+            }
+
+            @Override
+            public long cellsOf(int partition) {
+                return jacobi.cellsOf(partition);
+            }
+        };
+
+        assertThatThrownBy(() -> new EmbeddedCluster(spec, throwsAtIteration3OfPartition2, new ClusterSettings(),
+                noRecoveryExpected(), IterationHook.NONE).run())
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("java.lang.IllegalStateException: no halo for partition 9 at org.dfr.tests.RuntimeIT$")
+                .hasMessageContaining(".update(RuntimeIT.java:");
     }
 
     /** A failure handler that fails the run as soon as any rank starts a recovery. */
