@@ -26,6 +26,7 @@ import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
+import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
@@ -170,6 +171,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
             }
         }
 
+        // after the timed runs, so that the sequential run's heat and garbage touch none of them
+        String reference = Campaign.referenceDigest(base);
         RecoveryPlan plan = plan(base);
         boolean planIsGlobal = plan.isGlobalRollback();
         // DESIGN.md: a cone covering every partition makes dfr global rollback, and the runtime does that
@@ -188,13 +191,20 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         RecoveryBenchReport report = new RecoveryBenchReport(base.ranksGrid(), base.cells(),
                 iterations, checkpointEvery, checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
-                equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1);
+                equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1, reference,
+                digests.equals(Set.of(reference)));
         RecoveryBenchTable.print(report, out);
         if (json != null) {
             BenchJson.write(report, json);
             out.println("json: " + json);
         }
         out.flush();
+        if (!report.matchesReference()) {
+            err.println("dfr bench-recovery: a run ended with another field than the sequential reference's: the"
+                    + " figures are of a wrong computation (dfr run --check-reference shows which run differs)");
+            err.flush();
+            return 1;
+        }
         return 0;
     }
 

@@ -28,6 +28,7 @@ import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.cli.options.SshOptions;
 import org.dfr.cli.options.StrategyConverter;
+import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessConfig;
@@ -177,6 +178,11 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--reference", description = "Run the plain sequential implementation instead and print its digest.")
     boolean reference;
 
+    @Option(names = "--check-reference", description = "After the run, compute the sequential reference (what"
+            + " --reference prints) and compare the digests: exit 1 when they differ (a kernel that is not"
+            + " deterministic, or that declares too few inputs). Costs one sequential run.")
+    boolean checkReference;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -298,6 +304,20 @@ public final class RunCommand implements Callable<Integer> {
         if (samples != null) {
             out.println("samples:         " + samples);
         }
+        if (checkReference) {
+            out.flush();
+            String expected = Campaign.referenceDigest(config);
+            if (!expected.equals(result.fieldSha256())) {
+                out.println("reference:       DIFFERENT: the sequential reference gives " + expected);
+                out.flush();
+                spec.commandLine().getErr().println("dfr run: the field differs from the sequential reference's: if a"
+                        + " run without failures differs too, the kernel is not deterministic (HashMap order, Math.random)"
+                        + " or writes cells it does not own; if only runs with failures differ, it reads an input it does"
+                        + " not declare (docs/writing-a-kernel.md)");
+                return 1;
+            }
+            out.println("reference:       the same digest as the sequential reference");
+        }
         out.flush();
         return 0;
     }
@@ -325,7 +345,8 @@ public final class RunCommand implements Callable<Integer> {
      * does not depend on them, so a run's own command line with --reference added prints the digest it must match.
      */
     private static final List<String> NOT_FOR_THE_REFERENCE = List.of("--report", "--samples", "--write-rank-config",
-            "--checkpoint-dir", "--file-checkpoint-every", "--restart-from", "--cap-idle-hosts", "--hosts");
+            "--checkpoint-dir", "--file-checkpoint-every", "--restart-from", "--cap-idle-hosts", "--hosts",
+            "--check-reference");
 
     private void requireOnlyReferenceOptions() {
         GivenOptions.firstOf(spec, NOT_FOR_THE_REFERENCE).ifPresent(name -> {
@@ -367,6 +388,7 @@ public final class RunCommand implements Callable<Integer> {
         String conflict = capIdleHosts ? "--cap-idle-hosts (capping is done by a launcher, and no launcher runs)"
                 : samples != null ? "--samples (power is sampled by a launcher, and no launcher runs)"
                 : report != null ? "--report (each rank writes its own: dfr rank --result FILE)"
+                : checkReference ? "--check-reference (no run here to check: dfr run ... --reference prints the digest)"
                 : embeddedAskedFor() ? "--mode embedded (the ranks it describes are processes)"
                 : null;
         if (conflict != null) {

@@ -33,8 +33,12 @@ class RecoveryBenchCommandTest {
                 .contains("agreement ms")
                 .contains("recovery wall time dfr/global:")
                 .contains("dfr work equals plan: yes (plan: 3 partition-iterations)")
-                .contains("same field digest in every run: yes");
+                .contains("same field digest in every run: yes")
+                .contains("the sequential reference's digest: yes");
         JsonNode tree = new ObjectMapper().readTree(json.toFile());
+        assertThat(tree.get("referenceDigest").asText()).isEqualTo(tree.get("dfr").get("runs").get(0).get("fieldSha256")
+                .asText());
+        assertThat(tree.get("matchesReference").booleanValue()).isTrue();
         assertThat(tree.get("planWork").longValue()).isEqualTo(3);
         assertThat(tree.get("global").get("runs")).hasSize(1);
         assertThat(tree.get("dfr").get("runs").get(0).get("checkpointIteration").intValue()).isZero();

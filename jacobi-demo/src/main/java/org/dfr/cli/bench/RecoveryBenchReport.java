@@ -24,6 +24,8 @@ import java.util.List;
  * @param medianDetectionMillis  median detection latency over every run of both strategies
  * @param detectionTargetMillis  the issue's median SIGKILL detection target (processes mode)
  * @param sameDigest             whether every run ended with the same field digest
+ * @param referenceDigest        the sequential reference's digest, which every run must end with
+ * @param matchesReference       whether every run ended with {@code referenceDigest}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RecoveryBenchReport(List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
@@ -31,5 +33,6 @@ public record RecoveryBenchReport(List<Integer> ranksGrid, List<Integer> cells, 
                                   RecoveryStrategySummary global, RecoveryStrategySummary dfr, Long planWork,
                                   boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,
                                   long detectionTargetMillis,
-                                  boolean sameDigest) {
+                                  boolean sameDigest, String referenceDigest,
+                                  boolean matchesReference) {
 }

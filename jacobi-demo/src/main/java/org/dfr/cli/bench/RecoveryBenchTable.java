@@ -47,7 +47,9 @@ public final class RecoveryBenchTable {
         out.printf(Locale.ROOT, "dfr work equals plan: %s (plan: %s partition-iterations%s)%n",
                 r.dfrWorkEqualsPlan() ? "yes" : "no", r.planWork() == null ? "-" : r.planWork(),
                 r.planIsGlobal() ? "; the cone covers every partition, so dfr is global rollback" : "");
-        out.printf(Locale.ROOT, "same field digest in every run: %s%n", r.sameDigest() ? "yes" : "NO");
+        out.printf(Locale.ROOT, "same field digest in every run: %s%s%n", r.sameDigest() ? "yes" : "NO",
+                r.sameDigest() ? "" : " (a recovery was not exact)");
+        out.printf(Locale.ROOT, "the sequential reference's digest: %s%n", r.matchesReference() ? "yes" : "NO");
     }
 
     private static String ms(Double v) {

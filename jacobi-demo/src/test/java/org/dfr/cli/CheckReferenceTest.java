@@ -1,0 +1,93 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code dfr run --check-reference}: the digest a run ends with, held against the sequential reference's. */
+class CheckReferenceTest {
+
+    /** A kernel an author got wrong: its initial field comes from a random number generator. */
+    private static final String NOISY = """
+            package com.example.noisy;
+
+            import java.util.List;
+            import java.util.concurrent.ThreadLocalRandom;
+            import org.dfr.analysis.BlockLayout;
+            import org.dfr.runtime.kernel.KernelOption;
+            import org.dfr.runtime.kernel.KernelProblem;
+            import org.dfr.runtime.kernel.KernelProvider;
+            import org.dfr.runtime.kernel.KernelSetup;
+            import org.dfr.runtime.stencil.LinearStencil;
+            import org.dfr.runtime.stencil.StencilBoundary;
+            import org.dfr.runtime.stencil.StencilKernel;
+            import org.dfr.runtime.stencil.StencilSetup;
+
+            public final class NoisyProvider implements KernelProvider {
+                public String name() { return "noisy1d"; }
+                public String description() { return "not deterministic"; }
+                public int dimensions() { return 1; }
+                public List<KernelOption> options() { return List.of(); }
+                public KernelSetup create(KernelProblem problem) {
+                    LinearStencil stencil = new LinearStencil(new int[][] {{-1}, {0}, {1}}, new double[] {0.25, 0.5, 0.25});
+                    BlockLayout layout = BlockLayout.of(problem.cells(), problem.ranksGrid());
+                    return new StencilSetup(StencilKernel.linear(layout, stencil, StencilBoundary.dirichlet((x, y, z) -> 0.0),
+                            (x, y, z) -> ThreadLocalRandom.current().nextDouble()));
+                }
+            }
+            """;
+
+    @Test
+    void when_theRunMatchesTheReference_then_itSaysSoAndExits0() {
+        CliRun r = CliRun.of("run", "--ranks-grid", "2x1", "--cells", "9x7", "--iterations", "4", "--checkpoint-every",
+                "2", "--fail", "1@3", "--check-reference");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("reference:       the same digest as the sequential reference");
+    }
+
+    @Test
+    void when_theKernelIsNotDeterministic_then_theCheckSaysDifferentAndExits1(@TempDir Path tmp) throws IOException {
+        Path jar = noisyJar(tmp);
+
+        CliRun r = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "noisy1d", "--cells", "64",
+                "--ranks-grid", "4", "--iterations", "5", "--check-reference");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("reference:       DIFFERENT: the sequential reference gives ");
+        assertThat(r.err()).contains("dfr run: the field differs from the sequential reference's");
+        assertThat(r.err().strip().lines()).hasSize(1);
+    }
+
+    private static Path noisyJar(Path dir) throws IOException {
+        Path source = dir.resolve("src/com/example/noisy/NoisyProvider.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, NOISY);
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        assertThat(javac.run(null, null, null, "--release", "17", "-cp", System.getProperty("java.class.path"), "-d",
+                classes.toString(), source.toString())).as("javac").isZero();
+        Path jar = dir.resolve("noisy.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            for (String name : List.of("com/example/noisy/NoisyProvider.class")) {
+                out.putNextEntry(new JarEntry(name));
+                Files.copy(classes.resolve(name), (OutputStream) out);
+                out.closeEntry();
+            }
+            out.putNextEntry(new JarEntry("META-INF/services/org.dfr.runtime.kernel.KernelProvider"));
+            out.write("com.example.noisy.NoisyProvider\n".getBytes());
+            out.closeEntry();
+        }
+        return jar;
+    }
+}
