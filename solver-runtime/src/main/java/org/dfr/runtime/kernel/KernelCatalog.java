@@ -1,5 +1,6 @@
 package org.dfr.runtime.kernel;
 
+import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
+import org.dfr.runtime.ThrownAt;
 
 /**
  * The kernels installed on a class path, found with {@link ServiceLoader}. Built-in kernels and those
@@ -45,7 +47,16 @@ public final class KernelCatalog {
                 }
                 p = it.next();
             } catch (ServiceConfigurationError e) {
-                errors.add(e.getMessage());
+                errors.add(loadError(e));
+                continue;
+            } catch (LinkageError e) {
+                // a provider class compiled for a newer Java: ServiceLoader lets it through unwrapped
+                String error = loadError(new ServiceConfigurationError(KernelProvider.class.getName()
+                        + ": a provider could not be loaded", e));
+                if (errors.contains(error)) {
+                    break; // the iterator did not move past it: stop rather than loop
+                }
+                errors.add(error);
                 continue;
             }
             String broken = contractBroken(p);
@@ -63,6 +74,24 @@ public final class KernelCatalog {
         }
         found.sort(Comparator.comparing(KernelProvider::name));
         return new KernelCatalog(found, errors);
+    }
+
+    /**
+     * ServiceLoader's message, with its cause: "could not be instantiated" alone hid the exception the provider's
+     * constructor threw, and a class compiled for a newer Java needs saying what to do.
+     */
+    static String loadError(ServiceConfigurationError e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof InvocationTargetException ite && ite.getCause() != null) {
+            cause = ite.getCause();
+        }
+        if (cause == null) {
+            return e.getMessage();
+        }
+        String hint = cause instanceof UnsupportedClassVersionError
+                ? " (compiled for a newer Java than this " + Runtime.version().feature() + ": build it with --release 17)"
+                : "";
+        return e.getMessage() + ": " + cause + ThrownAt.of(cause) + hint;
     }
 
     /** A kernel name as the command line takes it: lowercase letters, digits and '-', starting with a letter or digit. */

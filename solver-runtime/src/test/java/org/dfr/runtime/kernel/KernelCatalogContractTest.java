@@ -8,6 +8,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +87,45 @@ class KernelCatalogContractTest {
             assertThat(catalog.loadErrors()).containsExactly(
                     UpperCase.class.getName() + ": kernel name 'Bad_Name' is not allowed: lowercase letters, digits and '-'",
                     FourAxes.class.getName() + ": kernel hyper4d takes 4 axes: a kernel takes 1, 2 or 3");
+        }
+    }
+
+    public static final class ThrowsInItsConstructor extends Named {
+        public ThrowsInItsConstructor() {
+            super("ctor-throws", 1);
+            throw new IllegalStateException("no licence file");
+        }
+    }
+
+    @Test
+    void when_aProviderCannotBeMade_then_itsCauseIsNamed_andTheOthersStayUsable(@TempDir Path dir) throws Exception {
+        // a provider compiled for a newer Java than this one: its class file's major version raised past ours
+        Path source = dir.resolve("src/late/Late.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "package late;\npublic final class Late {}\n");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-d",
+                classes.toString(), source.toString())).isZero();
+        Path lateClass = classes.resolve("late/Late.class");
+        byte[] bytes = Files.readAllBytes(lateClass);
+        bytes[6] = 0;
+        bytes[7] = (byte) (Runtime.version().feature() + 44 + 8); // 8 feature releases ahead
+        Files.write(lateClass, bytes);
+        Path services = Files.createDirectories(classes.resolve("META-INF/services"));
+        Files.writeString(services.resolve(KernelProvider.class.getName()), String.join("\n",
+                ThrowsInItsConstructor.class.getName(), "late.Late", Good.class.getName()) + "\n");
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                KernelCatalogContractTest.class.getClassLoader())) {
+            KernelCatalog catalog = KernelCatalog.load(loader);
+
+            assertThat(catalog.providers()).extracting(KernelProvider::name).contains("good-1d")
+                    .doesNotContain("ctor-throws");
+            assertThat(catalog.loadErrors()).hasSize(2);
+            assertThat(catalog.loadErrors().get(0)).contains("could not be instantiated: java.lang.IllegalStateException:"
+                    + " no licence file at " + ThrowsInItsConstructor.class.getName() + ".<init>(KernelCatalogContractTest.java:");
+            assertThat(catalog.loadErrors().get(1)).contains("UnsupportedClassVersionError")
+                    .contains("build it with --release 17");
         }
     }
 }
