@@ -24,7 +24,7 @@ final class AdjacencyDependencies implements PartitionDependencies {
         long total = 0;
         for (int p = 0; p < n; p++) {
             if (rows[p] == null) {
-                throw new IllegalArgumentException("inputs of partition " + p + " are null; use an empty list for none");
+                throw new InvalidDeclarationException("inputs of partition " + p + " are null; use an empty list for none");
             }
             total += rows[p].length;
         }
@@ -41,11 +41,11 @@ final class AdjacencyDependencies implements PartitionDependencies {
             Arrays.sort(row);
             for (int i = 0; i < row.length; i++) {
                 if (row[i] < 0 || row[i] >= n) {
-                    throw new IllegalArgumentException("partition " + p + " lists input " + row[i]
+                    throw new InvalidDeclarationException("partition " + p + " lists input " + row[i]
                             + ", which is out of range 0.." + (n - 1));
                 }
                 if (i > 0 && row[i] == row[i - 1]) {
-                    throw new IllegalArgumentException("partition " + p + " lists input " + row[i]
+                    throw new InvalidDeclarationException("partition " + p + " lists input " + row[i]
                             + " more than once; each input must appear once");
                 }
             }
@@ -63,7 +63,7 @@ final class AdjacencyDependencies implements PartitionDependencies {
             for (int i = rowStart[p]; i < rowStart[p + 1]; i++) {
                 int q = inputs[i];
                 if (Arrays.binarySearch(inputs, rowStart[q], rowStart[q + 1], p) < 0) {
-                    throw new IllegalArgumentException("declared symmetric, but partition " + p + " lists input " + q
+                    throw new InvalidDeclarationException("declared symmetric, but partition " + p + " lists input " + q
                             + " while partition " + q + " does not list " + p);
                 }
             }

@@ -63,11 +63,11 @@ public final class ConeAnalyzer {
             for (int i = 0; i < row.length; i++) {
                 int q = row[i];
                 if (q < 0 || q >= n) {
-                    throw new IllegalArgumentException("partition " + p + " declares input " + q
+                    throw new InvalidDeclarationException("partition " + p + " declares input " + q
                             + ", which is out of range 0.." + (n - 1));
                 }
                 if (i > 0 && q <= row[i - 1]) {
-                    throw new IllegalArgumentException("inputs of partition " + p + " must be sorted ascending and"
+                    throw new InvalidDeclarationException("inputs of partition " + p + " must be sorted ascending and"
                             + " distinct but were " + Arrays.toString(row));
                 }
             }

@@ -13,6 +13,7 @@ import org.dfr.harness.RankProcessMain;
 import org.dfr.power.freq.LeftoverJournals;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.ThrownAt;
+import org.dfr.runtime.kernel.KernelContractException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Column;
@@ -170,6 +171,12 @@ public final class DfrMain implements Runnable {
 
     private static int oneLineFailure(Throwable e, CommandLine cl) {
         String command = cl.getCommandSpec().qualifiedName();
+        if (e instanceof KernelContractException) {
+            // the message names the kernel and the broken rule; dfr's frame that noticed it says nothing more
+            cl.getErr().println(command + ": " + e.getMessage());
+            cl.getErr().flush();
+            return 1;
+        }
         boolean rank = RANK_COMMANDS.contains(cl.getCommandName());
         boolean trace = rank || "1".equals(System.getenv(STACK_TRACE_VARIABLE));
         String what = String.valueOf(e).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();

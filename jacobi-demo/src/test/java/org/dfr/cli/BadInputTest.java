@@ -101,7 +101,7 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --reference --report FILE/r.json", "--reference runs the sequential"
                         + " implementation alone and prints its digest: --report does nothing with it (leave out --report,"
                         + " --samples, --write-rank-config, --checkpoint-dir, --file-checkpoint-every, --restart-from,"
-                        + " --cap-idle-hosts, --hosts)"),
+                        + " --cap-idle-hosts, --hosts, --check-reference)"),
                 row("run --cells 37x29 --iterations 3 --reference --checkpoint-dir FILE", "--checkpoint-dir does nothing with it"),
                 row("run --cells 37x29 --iterations 3 --fail 1@2 --fail-during-recovery 1", "--fail-during-recovery 1 names"
                         + " a rank that is also killed at iteration 2 by --fail or --fail-host"),

@@ -3,14 +3,7 @@ package org.dfr.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,24 +63,6 @@ class CheckReferenceTest {
     }
 
     private static Path noisyJar(Path dir) throws IOException {
-        Path source = dir.resolve("src/com/example/noisy/NoisyProvider.java");
-        Files.createDirectories(source.getParent());
-        Files.writeString(source, NOISY);
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        assertThat(javac.run(null, null, null, "--release", "17", "-cp", System.getProperty("java.class.path"), "-d",
-                classes.toString(), source.toString())).as("javac").isZero();
-        Path jar = dir.resolve("noisy.jar");
-        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
-            for (String name : List.of("com/example/noisy/NoisyProvider.class")) {
-                out.putNextEntry(new JarEntry(name));
-                Files.copy(classes.resolve(name), (OutputStream) out);
-                out.closeEntry();
-            }
-            out.putNextEntry(new JarEntry("META-INF/services/org.dfr.runtime.kernel.KernelProvider"));
-            out.write("com.example.noisy.NoisyProvider\n".getBytes());
-            out.closeEntry();
-        }
-        return jar;
+        return TestKernelJar.build(dir, "com.example.noisy.NoisyProvider", NOISY);
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
+import org.dfr.analysis.ConeAnalyzer;
+import org.dfr.analysis.InvalidDeclarationException;
 import org.dfr.runtime.ThrownAt;
 
 /**
@@ -152,6 +154,14 @@ public final class KernelCatalog {
     public KernelSetup create(KernelChoice choice, int[] cells, int[] ranksGrid) {
         KernelProvider provider = get(choice.name());
         KernelOptions options = KernelOptions.resolve(provider.name(), provider.options(), choice.options());
-        return provider.create(new KernelProblem(cells, ranksGrid, options));
+        try {
+            KernelSetup setup = provider.create(new KernelProblem(cells, ranksGrid, options));
+            // the declaration read once now, so that a broken one is named here and not mid-run
+            new ConeAnalyzer(setup.dependencies());
+            return setup;
+        } catch (InvalidDeclarationException e) {
+            throw new KernelContractException("kernel " + provider.name() + " declares its dependencies wrongly: "
+                    + e.getMessage() + " (a bug in the kernel, not in the command line; docs/writing-a-kernel.md)", e);
+        }
     }
 }

@@ -45,7 +45,9 @@ public record KernelOptions(SortedMap<String, String> values) {
     private String raw(String key) {
         String v = values.get(key);
         if (v == null) {
-            throw new IllegalArgumentException("kernel option '" + key + "' is not set; set: " + values.keySet());
+            // every declared option has a value (given or default): the kernel reads one it never declared
+            throw new KernelContractException("the kernel reads option '" + key + "', which its options() do not"
+                    + " declare (declared: " + values.keySet() + "): a bug in the kernel, not in the command line");
         }
         return v;
     }

@@ -1,0 +1,71 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A kernel that breaks its contract is its author's bug: one line naming the kernel and the rule, exit code 1,
+ * not "bad arguments" (exit code 2, "dfr run --help lists the options"), which sent authors to their command line.
+ */
+class KernelBugsTest {
+
+    private static String provider(String name, String options, String createBody) {
+        return """
+                package com.example.bugs;
+
+                import java.util.List;
+                import org.dfr.analysis.DependencyDeclarations;
+                import org.dfr.runtime.kernel.KernelOption;
+                import org.dfr.runtime.kernel.KernelProblem;
+                import org.dfr.runtime.kernel.KernelProvider;
+                import org.dfr.runtime.kernel.KernelSetup;
+
+                public final class Bug implements KernelProvider {
+                    public String name() { return "%s"; }
+                    public String description() { return "a kernel with a bug"; }
+                    public int dimensions() { return 1; }
+                    public List<KernelOption> options() { return %s; }
+                    public KernelSetup create(KernelProblem problem) {
+                        %s
+                    }
+                }
+                """.formatted(name, options, createBody);
+    }
+
+    @Test
+    void when_aKernelClaimsSymmetryItDoesNotKeep_then_itsBugIsNamed_andExit1(@TempDir Path tmp) throws IOException {
+        // partition 1 reads 0, but 0 does not read 1
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("lopsided", "List.of()", """
+                DependencyDeclarations.fromAdjacency(new int[][] {{0}, {0, 1}}, true);
+                throw new AssertionError("not reached");"""));
+
+        CliRun r = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "lopsided", "--cells", "8",
+                "--ranks-grid", "2", "--iterations", "3");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).startsWith("dfr run: kernel lopsided declares its dependencies wrongly: declared symmetric,"
+                        + " but partition 1 lists input 0 while partition 0 does not list 1 (a bug in the kernel")
+                .doesNotContain("--help");
+    }
+
+    @Test
+    void when_aKernelReadsAnOptionItDoesNotDeclare_then_itsBugIsNamed_andExit1(@TempDir Path tmp) throws IOException {
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("forgetful",
+                "List.of(KernelOption.ofDouble(\"centre\", 0.5, \"weight\"))", """
+                problem.options().getDouble("centr");
+                throw new AssertionError("not reached");"""));
+
+        CliRun r = CliRun.of("plan", "--kernel-jar", jar.toString(), "--kernel", "forgetful", "--cells", "8",
+                "--grid", "2", "--lost", "1", "--checkpoint-iteration", "0", "--failure-iteration", "2");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).startsWith("dfr plan: the kernel reads option 'centr', which its options() do not declare"
+                + " (declared: [centre]): a bug in the kernel");
+    }
+}
