@@ -311,9 +311,10 @@ public final class RunCommand implements Callable<Integer> {
                 out.println("reference:       DIFFERENT: the sequential reference gives " + expected);
                 out.flush();
                 spec.commandLine().getErr().println("dfr run: the field differs from the sequential reference's: if a"
-                        + " run without failures differs too, the kernel is not deterministic (HashMap order, Math.random)"
-                        + " or writes cells it does not own; if only runs with failures differ, it reads an input it does"
-                        + " not declare (docs/writing-a-kernel.md)");
+                        + " run without failures differs too, the kernel is not deterministic (HashMap order, Math.random),"
+                        + " writes cells it does not own or reads an input it does not declare (whose halo never comes);"
+                        + " if only runs with failures differ, it keeps state outside its buffers (static fields,"
+                        + " counters) (docs/writing-a-kernel.md)");
                 return 1;
             }
             out.println("reference:       the same digest as the sequential reference");
