@@ -53,11 +53,24 @@ public record KernelOptions(SortedMap<String, String> values) {
     }
 
     public int getInt(String key) {
-        return Integer.parseInt(raw(key));
+        String v = raw(key);
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            // the value passed the option's own check: the kernel reads it as another type than it declared
+            throw new KernelContractException("the kernel reads option '" + key + "' as an integer, but its value '"
+                    + v + "' is not one (its options() declare another type): a bug in the kernel", e);
+        }
     }
 
     public double getDouble(String key) {
-        return Double.parseDouble(raw(key));
+        String v = raw(key);
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new KernelContractException("the kernel reads option '" + key + "' as a number, but its value '"
+                    + v + "' is not one (its options() declare another type): a bug in the kernel", e);
+        }
     }
 
     public boolean getBoolean(String key) {
