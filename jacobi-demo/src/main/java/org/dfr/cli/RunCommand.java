@@ -250,6 +250,11 @@ public final class RunCommand implements Callable<Integer> {
             return runReference(out, config);
         }
         PowerModel model = powerModel.model(spec.commandLine());
+        if (sysfsRoot != null && !capIdleHosts && model == null) {
+            // read only for capping and for the model's f / f_max: alone it did nothing, silently
+            throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot + " is used by --cap-idle-hosts"
+                    + " and by the load model (--idle-power-watts, --busy-power-watts): give one of them, or leave it out");
+        }
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);

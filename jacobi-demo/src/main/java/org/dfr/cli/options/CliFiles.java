@@ -66,7 +66,8 @@ public final class CliFiles {
     /** Fails with a usage error naming {@code option} when {@code dir} is given but is no directory. */
     public static void requireExistingDirectory(CommandSpec spec, String option, Path dir, String what) {
         if (dir != null && !Files.isDirectory(dir)) {
-            throw new ParameterException(spec.commandLine(), option + " " + dir + ": no such directory (give " + what + ")");
+            throw new ParameterException(spec.commandLine(), option + " " + dir + (Files.exists(dir)
+                    ? " is a file, not a directory" : ": no such directory") + " (give " + what + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package org.dfr.cli.power;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dfr.power.freq.RestoreJournal;
 import picocli.CommandLine;
@@ -14,6 +15,10 @@ public final class JournalOptions {
     Path journal;
 
     RestoreJournal journal(CommandLine commandLine, SysfsOptions sysfsOptions) {
+        if (journal != null && Files.isDirectory(journal)) {
+            throw new CommandLine.ParameterException(commandLine, "--journal " + journal + " is a directory; give the"
+                    + " journal's file name");
+        }
         return journal != null ? new RestoreJournal(journal) : RestoreJournal.defaultFor(sysfsOptions.root(commandLine));
     }
 }

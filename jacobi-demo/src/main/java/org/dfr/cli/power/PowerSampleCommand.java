@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.power.HostName;
 import org.dfr.power.Ticker;
@@ -62,6 +63,9 @@ public final class PowerSampleCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(cl, "--period-millis " + periodMillis
                     + ": must be between 1 and 60000");
         }
+        // before sampling for --seconds, not after: a directory given as --csv used to end the command then
+        CliFiles.requireWritableTarget(spec, "--csv", csv);
+        CliFiles.requireWritableTarget(spec, "--json", json);
         Sysfs sysfs = sysfsOptions.sysfs(cl);
         PrintWriter out = cl.getOut();
         MeterSelection selection = new PowerMeterSelector(sysfs).model(modelOptions.model(cl))
