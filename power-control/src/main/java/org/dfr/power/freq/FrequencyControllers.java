@@ -125,6 +125,11 @@ public final class FrequencyControllers {
         String governor = readOr(sysfs, dir + "/scaling_governor", "");
         String cpus = readOr(sysfs, dir + "/affected_cpus", readOr(sysfs, dir + "/related_cpus", ""));
         String reason = "";
+        if (hwMin <= 0 || hwMin >= hwMax) {
+            // a cap writes cpuinfo_min_freq into scaling_max_freq: with min above max that would raise the limit
+            reason = sysfs.display(dir) + ": cpuinfo_min_freq " + hwMin + " is not below cpuinfo_max_freq " + hwMax
+                    + " (an inconsistent tree: not capped)";
+        }
         for (String file : List.of("scaling_max_freq", "scaling_min_freq")) {
             if (reason.isEmpty() && !sysfs.isWritable(dir + "/" + file)) {
                 reason = ProcessIdentity.notWritableReason(sysfs.display(dir + "/" + file));

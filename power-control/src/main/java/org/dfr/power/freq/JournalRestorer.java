@@ -69,6 +69,22 @@ public final class JournalRestorer {
                         + KernelWrites.describe(e), e);
             }
             if (!governor.equals(limits.governor())) {
+                String available = dir + "/scaling_available_governors";
+                if (sysfs.exists(available)) {
+                    // a journal from another tree (or edited by hand) must not make the kernel take a governor it lacks
+                    List<String> governors;
+                    try {
+                        governors = List.of(sysfs.read(available).trim().split("\\s+"));
+                    } catch (IOException e) {
+                        throw new FrequencyControlException("cannot read " + sysfs.display(available) + ": "
+                                + KernelWrites.describe(e), e);
+                    }
+                    if (!governors.contains(limits.governor())) {
+                        throw new FrequencyControlException("the journal's governor '" + limits.governor() + "' for "
+                                + sysfs.display(dir) + " is not among its scaling_available_governors " + governors
+                                + ": left at '" + governor + "'");
+                    }
+                }
                 changes.add(KernelWrites.writeText(sysfs, dir + "/scaling_governor", limits.governor()));
             }
         }

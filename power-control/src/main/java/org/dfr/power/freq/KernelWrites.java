@@ -3,6 +3,7 @@ package org.dfr.power.freq;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import org.dfr.power.sysfs.Sysfs;
 
 /**
@@ -71,8 +72,9 @@ final class KernelWrites {
         if (e instanceof AccessDeniedException) {
             return "permission denied (cpufreq writes need root and a writable /sys)";
         }
-        if (e instanceof NoSuchFileException) {
-            return "no such file";
+        if (e instanceof NoSuchFileException n) {
+            // name the file: "cannot read .../policy0: no such file" left the user to guess which of six
+            return n.getFile() == null ? "no such file" : "no such file " + Path.of(n.getFile()).getFileName();
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -193,6 +194,24 @@ class CpufreqFrequencyControllerTest {
 
         assertThat(fake.read(policy(0) + "/scaling_governor")).isEqualTo("ondemand");
         assertThat(outcome.changes()).extracting(FrequencyChange::to).contains("ondemand");
+    }
+
+    @Test
+    void when_the_journals_governor_is_not_available_then_restore_leaves_the_governor_and_says_so() throws Exception {
+        FakeSysfs fake = FakeSysfs.acpiCpufreq(tmp.resolve("root"), 1);
+        FrequencyController controller = FrequencyControllers.probe(fake.sysfs(), journal());
+        controller.capToMinimum();
+        // the journal edited by hand, or from another tree: a governor this kernel does not offer
+        Path file = journal().file();
+        Files.writeString(file, Files.readString(file).replace("\"ondemand\"", "\"warp-speed\""));
+        fake.file(policy(0) + "/scaling_governor", "performance");
+
+        assertThatThrownBy(controller::restore).isInstanceOf(FrequencyControlException.class)
+                .hasMessageContaining("governor 'warp-speed'").hasMessageContaining("is not among its"
+                        + " scaling_available_governors");
+        assertThat(fake.read(policy(0) + "/scaling_governor")).isEqualTo("performance");
+        assertThat(fake.readLong(policy(0) + "/scaling_max_freq")).as("the limits are restored all the same")
+                .isEqualTo(2_600_000);
     }
 
     @Test

@@ -57,6 +57,33 @@ class FrequencyControllersTest {
     }
 
     @Test
+    void when_a_policys_minimum_is_above_its_maximum_then_it_is_not_capped_and_the_tree_is_called_inconsistent()
+            throws Exception {
+        FakeSysfs fake = FakeSysfs.acpiCpufreq(tmp.resolve("root"), 2);
+        fake.file(FakeSysfs.POLICIES + "/policy1/cpuinfo_min_freq", "3000000");
+
+        FrequencyController controller = FrequencyControllers.probe(fake.sysfs(), journal());
+        controller.capToMinimum();
+
+        // capping policy1 would have written 3000000 into scaling_max_freq: a raise, not a cap
+        assertThat(fake.readLong(FakeSysfs.POLICIES + "/policy1/scaling_max_freq")).isEqualTo(2_600_000);
+        assertThat(fake.readLong(FakeSysfs.POLICIES + "/policy0/scaling_max_freq")).isEqualTo(1_200_000);
+        assertThat(controller.capabilities().problems()).singleElement().asString()
+                .contains("policy1: cpuinfo_min_freq 3000000 is not below cpuinfo_max_freq 2600000");
+    }
+
+    @Test
+    void when_a_policy_file_is_missing_then_the_problem_names_the_file() {
+        FakeSysfs fake = FakeSysfs.acpiCpufreq(tmp.resolve("root"), 2);
+        assertThat(fake.root().resolve(FakeSysfs.POLICIES + "/policy0/cpuinfo_min_freq").toFile().delete()).isTrue();
+
+        FrequencyController controller = FrequencyControllers.probe(fake.sysfs(), journal());
+
+        assertThat(controller.capabilities().problems()).singleElement().asString()
+                .contains("no such file cpuinfo_min_freq");
+    }
+
+    @Test
     void when_one_policy_is_not_writable_then_the_others_are_capped_and_it_is_reported() throws Exception {
         FakeSysfs fake = FakeSysfs.acpiCpufreq(tmp.resolve("root"), 3);
         fake.fs().denyWrite(FakeSysfs.POLICIES + "/policy1/scaling_max_freq");
