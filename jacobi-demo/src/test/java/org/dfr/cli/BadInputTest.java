@@ -308,6 +308,20 @@ class BadInputTest {
     }
 
     @Test
+    void when_aPowerCommandIsGivenATreePerHost_then_itAsksForOneOfThem() throws Exception {
+        Path trees = tmp.resolve("trees");
+        Files.createDirectories(trees.resolve("host0/sys"));
+        Files.createDirectories(trees.resolve("host1/sys"));
+
+        CliRun r = CliRun.of("power", "status", "--sysfs-root", trees.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).hasSize(1);
+        assertThat(r.err()).contains("holds one tree per simulated host (host0/, host1/, ...): give one of them, e.g."
+                + " --sysfs-root " + trees.resolve("host0"));
+    }
+
+    @Test
     void when_theFakeTreesRangeIsUpsideDown_then_oneLineAndNothingWritten() throws Exception {
         Path config = Files.writeString(tmp.resolve("range.yaml"), "fakeMinKHz: 3000000\nfakeMaxKHz: 2600000\n");
 

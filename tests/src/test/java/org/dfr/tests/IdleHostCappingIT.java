@@ -2,6 +2,9 @@ package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,6 +30,7 @@ import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -123,6 +127,32 @@ class IdleHostCappingIT {
             assertThat(scalingMax(h)).as("host %d after the run", h).isEqualTo(MAX_KHZ);
         }
         assertThat(tmp.resolve("journals")).isEmptyDirectory();
+    }
+
+    @Test
+    void when_severalHostsShareOneTree_then_theUserIsWarnedThatCappingOneCapsThemAll() throws IOException {
+        Path shared = fakeHost(0); // one tree, no host0/ host1/ below it: both simulated hosts are its CPUs
+        Logger log = (Logger) LoggerFactory.getLogger(IdleHostCapping.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        log.addAppender(lines);
+        try {
+            try (IdleHostCapping capping = new IdleHostCapping(new RunSpec(4, 10, 10, 2, 0), shared, Set.of(0, 1),
+                    tmp.resolve("journals"))) {
+                assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage).anySatisfy(m -> assertThat(m)
+                        .contains("hosts [0, 1] share the sysfs tree " + shared)
+                        .contains("capping an idle host caps the CPUs its busy neighbours run on as well"));
+            }
+            lines.list.clear();
+            fakeHost(1);
+            try (IdleHostCapping perHost = new IdleHostCapping(new RunSpec(4, 10, 10, 2, 0), tmp.resolve("sysfs"),
+                    Set.of(0, 1), tmp.resolve("journals"))) {
+                assertThat(lines.list).extracting(ILoggingEvent::getFormattedMessage)
+                        .noneMatch(m -> m.contains("share the sysfs tree"));
+            }
+        } finally {
+            log.detachAppender(lines);
+        }
     }
 
     @Test

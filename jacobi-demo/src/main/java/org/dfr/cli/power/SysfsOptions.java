@@ -20,6 +20,12 @@ public final class SysfsOptions {
             throw new CommandLine.ParameterException(commandLine,
                     "--sysfs-root " + sysfsRoot + ": not a directory (give the directory that holds sys/)");
         }
+        if (!Files.isDirectory(sysfsRoot.resolve("sys")) && Files.isDirectory(sysfsRoot.resolve("host0"))) {
+            // the per-host layout dfr run and dfr experiment take: a power command works on one host's tree
+            throw new CommandLine.ParameterException(commandLine, "--sysfs-root " + sysfsRoot + " holds one tree per"
+                    + " simulated host (host0/, host1/, ...): give one of them, e.g. --sysfs-root "
+                    + sysfsRoot.resolve("host0"));
+        }
         return SysfsRoot.of(sysfsRoot);
     }
 
