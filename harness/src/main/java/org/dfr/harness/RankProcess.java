@@ -75,13 +75,18 @@ final class RankProcess {
                     }
                     continue;
                 }
+                // markers for the launcher (which prints one "cluster formed" line of its own), not news for people:
+                // 16 of them per run filled a campaign's or an experiment's console; kept in the tail for a failure
+                boolean marker = true;
                 if (line.startsWith(RankProcessMain.MEMBER_UP_LINE)) {
                     up.complete(System.nanoTime());
                 } else if (line.startsWith(RankProcessMain.CLUSTER_FORMED_LINE)) {
                     formed.complete(System.nanoTime());
                 } else if (line.startsWith(RankProcessMain.LOOP_STARTED_LINE)) {
                     loopStarted.complete(System.nanoTime());
-                    continue; // a marker for the launcher, not news for people
+                    continue;
+                } else {
+                    marker = false;
                 }
                 synchronized (tail) {
                     if (tail.size() == tailLines) {
@@ -89,7 +94,9 @@ final class RankProcess {
                     }
                     tail.addLast(line);
                 }
-                log.println("[rank " + rank + "] " + line);
+                if (!marker) {
+                    log.println("[rank " + rank + "] " + line);
+                }
             }
         } catch (IOException e) {
             // the stream closes when the process dies; nothing is lost that matters
