@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.dfr.runtime.CheckpointFile;
 import org.dfr.runtime.DiskCheckpoints;
 import org.dfr.runtime.kernel.KernelOptions;
@@ -83,13 +84,16 @@ public final class FileCheckpoints {
         if (c < 0) {
             throw new IllegalArgumentException("--restart-from " + restartFrom + ": no complete checkpoint of this"
                     + " problem (" + key + ") before iteration " + config.iterations() + "; found "
-                    + describe(restartFrom, key));
+                    + describe(restartFrom, key, config.partitionCount()));
         }
         return new DiskCheckpoints(directory, every, key, restartFrom, c);
     }
 
-    /** What a checkpoint directory holds, in a few words. */
-    static String describe(Path root, String key) {
+    /**
+     * What a checkpoint directory holds, in a few words; this problem's iterations that lack some of its
+     * {@code partitionCount} files say so (a run stopped while it wrote them), lest they read as usable.
+     */
+    static String describe(Path root, String key, int partitionCount) {
         List<String> found = new ArrayList<>();
         try (DirectoryStream<Path> runs = Files.newDirectoryStream(root)) {
             for (Path run : runs) {
@@ -97,13 +101,27 @@ public final class FileCheckpoints {
                     List<Integer> iterations = new ArrayList<>(CheckpointFile.iterations(run));
                     Collections.reverse(iterations);
                     String name = run.getFileName().toString();
-                    found.add((name.equals(key) ? "this problem" : name) + " at iterations "
-                            + (iterations.isEmpty() ? "none" : iterations));
+                    boolean mine = name.equals(key);
+                    List<String> shown = new ArrayList<>();
+                    for (int it : iterations) {
+                        long files = fileCount(run.resolve(Integer.toString(it)));
+                        shown.add(mine && files < partitionCount
+                                ? it + " (incomplete: " + files + " of " + partitionCount + " partitions)"
+                                : Integer.toString(it));
+                    }
+                    found.add((mine ? "this problem" : name) + " at iterations "
+                            + (shown.isEmpty() ? "none" : shown));
                 }
             }
         } catch (IOException e) {
             return "an unreadable directory (" + e.getMessage() + ")";
         }
         return found.isEmpty() ? "no checkpoints at all" : "checkpoints of " + String.join("; ", found);
+    }
+
+    private static long fileCount(Path iterationDirectory) throws IOException {
+        try (Stream<Path> files = Files.list(iterationDirectory)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(CheckpointFile.SUFFIX)).count();
+        }
     }
 }

@@ -38,7 +38,7 @@ public final class CheckpointFile {
     public static final int VERSION = 1;
     static final int HEADER_BYTES = 20;
     static final int CHECKSUM_BYTES = 4;
-    static final String SUFFIX = ".ckpt";
+    public static final String SUFFIX = ".ckpt";
 
     private CheckpointFile() {
     }
