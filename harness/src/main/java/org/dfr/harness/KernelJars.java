@@ -53,6 +53,10 @@ public final class KernelJars {
         }
         List<Path> key = jars.stream().map(p -> p.toAbsolutePath().normalize()).toList();
         for (Path jar : key) {
+            if (Files.isDirectory(jar)) {
+                throw new IllegalArgumentException("--kernel-jar " + jar + " is a directory: give the jar (a directory of"
+                        + " classes is not read; `jar cf` makes one)");
+            }
             if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
                 throw new IllegalArgumentException("--kernel-jar " + jar + ": no such readable file (a jar with kernel"
                         + " providers listed in " + SERVICES + ")");

@@ -4,10 +4,12 @@ import java.lang.reflect.InvocationTargetException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.regex.Pattern;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.InvalidDeclarationException;
@@ -118,6 +120,26 @@ public final class KernelCatalog {
         }
         if (dimensions < 1 || dimensions > 3) {
             return "kernel " + name + " takes " + dimensions + " axes: a kernel takes 1, 2 or 3";
+        }
+        String description;
+        List<KernelOption> options;
+        try {
+            description = p.description();
+            options = p.options();
+        } catch (RuntimeException | LinkageError e) {
+            return "kernel " + name + ": description() or options() failed: " + e;
+        }
+        if (description == null || description.isBlank()) {
+            return "kernel " + name + " has no description(): give one line for `dfr kernels`";
+        }
+        if (options == null) {
+            return "kernel " + name + ": options() is null; give an empty list for none";
+        }
+        Set<String> keys = new HashSet<>();
+        for (KernelOption o : options) {
+            if (!keys.add(o.key())) {
+                return "kernel " + name + " declares option '" + o.key() + "' twice";
+            }
         }
         return null;
     }

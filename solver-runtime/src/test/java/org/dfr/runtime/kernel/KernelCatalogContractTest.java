@@ -72,21 +72,47 @@ class KernelCatalogContractTest {
         }
     }
 
+    public static final class OptionTwice extends Named {
+        public OptionTwice() {
+            super("option-twice", 1);
+        }
+
+        @Override
+        public List<KernelOption> options() {
+            return List.of(KernelOption.ofDouble("centre", 0.5, "weight"), KernelOption.ofDouble("centre", 0.7, "again"));
+        }
+    }
+
+    public static final class NoDescription extends Named {
+        public NoDescription() {
+            super("undescribed", 1);
+        }
+
+        @Override
+        public String description() {
+            return null;
+        }
+    }
+
     @Test
     void when_providersBreakTheNameOrAxesRule_then_theyAreLeftOutAndNamed(@TempDir Path dir) throws IOException {
         Path services = Files.createDirectories(dir.resolve("META-INF/services"));
         Files.writeString(services.resolve(KernelProvider.class.getName()), String.join("\n",
-                Good.class.getName(), UpperCase.class.getName(), FourAxes.class.getName()) + "\n");
+                Good.class.getName(), UpperCase.class.getName(), FourAxes.class.getName(), OptionTwice.class.getName(),
+                NoDescription.class.getName()) + "\n");
 
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
                 KernelCatalogContractTest.class.getClassLoader())) {
             KernelCatalog catalog = KernelCatalog.load(loader);
 
             assertThat(catalog.providers()).extracting(KernelProvider::name).contains("good-1d")
-                    .doesNotContain("Bad_Name", "hyper4d");
+                    .doesNotContain("Bad_Name", "hyper4d", "option-twice", "undescribed");
             assertThat(catalog.loadErrors()).containsExactly(
                     UpperCase.class.getName() + ": kernel name 'Bad_Name' is not allowed: lowercase letters, digits and '-'",
-                    FourAxes.class.getName() + ": kernel hyper4d takes 4 axes: a kernel takes 1, 2 or 3");
+                    FourAxes.class.getName() + ": kernel hyper4d takes 4 axes: a kernel takes 1, 2 or 3",
+                    OptionTwice.class.getName() + ": kernel option-twice declares option 'centre' twice",
+                    NoDescription.class.getName() + ": kernel undescribed has no description(): give one line for"
+                            + " `dfr kernels`");
         }
     }
 
