@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import org.apache.commons.math3.distribution.TDistribution;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -62,16 +63,17 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "A jar with more kernel providers (repeatable), for a kernel of your own.")
     List<Path> kernelJars;
 
-    @Option(names = "--cells", paramLabel = "NXxNY", description = "Interior cells per axis.")
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", description = "Interior cells per axis (as many axes as the"
+            + " kernel; default 256x256).")
     String cells;
 
-    @Option(names = "--ranks-grid", paramLabel = "PXxPY", description = "Ranks per axis.")
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", description = "Ranks per axis (default 2x4).")
     String ranksGrid;
 
-    @Option(names = "--iterations", paramLabel = "N")
+    @Option(names = "--iterations", paramLabel = "N", description = "Iterations per run (default 10).")
     Integer iterations;
 
-    @Option(names = "--checkpoint-every", paramLabel = "K")
+    @Option(names = "--checkpoint-every", paramLabel = "K", description = "Checkpoint interval (default 10).")
     Integer checkpointEvery;
 
     @Option(names = "--fail", paramLabel = "RANK@ITER", description = "A rank dies at the start of ITER (repeatable).")
@@ -87,13 +89,15 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "Variants among global, dfr, dfr+capping (default all three).")
     List<String> variants;
 
-    @Option(names = "--repetitions", paramLabel = "N", description = "Measured runs per variant.")
+    @Option(names = "--repetitions", paramLabel = "N", description = "Measured runs per variant (default 3;"
+            + " paper-fig5: 5). Fewer than 5 make wide 95 % intervals.")
     Integer repetitions;
 
-    @Option(names = "--warmups", paramLabel = "W", description = "Warm-up runs before the measured ones.")
+    @Option(names = "--warmups", paramLabel = "W", description = "Warm-up runs before the measured ones"
+            + " (default 1).")
     Integer warmups;
 
-    @Option(names = "--seed", paramLabel = "S", description = "Seed of the order of the runs.")
+    @Option(names = "--seed", paramLabel = "S", description = "Seed of the order of the runs (default 1).")
     Long seed;
 
     @Mixin
@@ -106,7 +110,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "Create a fake cpufreq tree per host under --out and use it (the paper-fig5 preset does).")
     Boolean fakeSysfs;
 
-    @Option(names = "--sample-period-millis", paramLabel = "P", description = "Power sampling period.")
+    @Option(names = "--sample-period-millis", paramLabel = "P", description = "Power sampling period in ms (default 100).")
     Long samplePeriodMillis;
 
     /**
@@ -220,6 +224,15 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
         }
         printSummary(out, result);
+        if (resolved.repetitions() < 5) {
+            // Student's t for n - 1 degrees of freedom: 12.7 (n = 2), 4.3 (3), 3.2 (4), then 2.8 and falling slowly
+            out.printf(Locale.ROOT, "note: %d repetitions per variant: their 95 %% intervals are %s sd wide around the"
+                            + " mean; give --repetitions 5 or more for intervals worth comparing%n", resolved.repetitions(),
+                    resolved.repetitions() < 2 ? "not defined (one run has no sd), not" : String.format(Locale.ROOT,
+                            "%.1f", 2 * new TDistribution(resolved.repetitions() - 1).inverseCumulativeProbability(0.975)
+                                    / Math.sqrt(resolved.repetitions())));
+            out.flush();
+        }
         return failed.isEmpty() ? 0 : 1;
     }
 

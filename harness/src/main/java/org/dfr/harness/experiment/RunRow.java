@@ -67,7 +67,11 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
     }
 
     static String num(double v) {
-        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6f", v) : "";
+        if (!Double.isFinite(v)) {
+            return "";
+        }
+        // counts and whole milliseconds as integers (9, not 9.000000), so that a reader's tools see their type
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : String.format(Locale.ROOT, "%.6f", v);
     }
 
     /** @return the row of {@code report} */
