@@ -84,18 +84,17 @@ class KernelMatrixIT {
     }
 
     /**
-     * One processes run per kernel in {@code ./mvnw verify} (rank JVMs are slow to start): the strategies
-     * alternate over the kernels. {@code -Ddfr.fullMatrix=true} runs the whole matrix, as embedded.
+     * Two processes runs in {@code ./mvnw verify} (rank JVMs are slow to start, about 11 s a run, and verify has a
+     * 15-minute budget): a stencil in 3 axes with dfr and the graph kernel with global rollback, two failures each.
+     * The other kernels run in processes mode in every processes campaign ({@code --kernel any}), and
+     * {@code ExternalKernelIT} runs a kernel of its own jar there. {@code -Ddfr.fullMatrix=true} runs the whole
+     * matrix, as embedded.
      */
     static Stream<Arguments> processesMatrix() {
         if (Boolean.getBoolean("dfr.fullMatrix")) {
             return fullMatrix();
         }
-        List<Arguments> out = new ArrayList<>();
-        for (int k = 0; k < BUILT_IN.size(); k++) {
-            out.add(Arguments.of(BUILT_IN.get(k), k % 2 == 0 ? Strategy.DFR : Strategy.GLOBAL, 2));
-        }
-        return out.stream();
+        return Stream.of(Arguments.of("heat3d7", Strategy.DFR, 2), Arguments.of("graph-jacobi", Strategy.GLOBAL, 2));
     }
 
     @Test
