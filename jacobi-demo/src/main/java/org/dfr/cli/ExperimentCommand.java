@@ -191,6 +191,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                 public void starting(Schedule.Entry e, int total) {
                     if (bar != null) {
                         bar.setExtraMessage(e.variant() + (e.warmup() ? " warm-up" : " rep " + e.repetition()));
+                    } else if (e.index() == 1) {
+                        // the first run starts a cluster and warms the JVM up: seconds that showed nothing
+                        out.printf(Locale.ROOT, "[1/%d] %s %s starting (the first run forms the cluster and warms up)%n",
+                                total, e.variant(), e.warmup() ? "warm-up" : "rep " + e.repetition());
+                        out.flush();
                     }
                 }
 
