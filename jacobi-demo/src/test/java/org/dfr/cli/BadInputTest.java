@@ -295,19 +295,6 @@ class BadInputTest {
     }
 
     @Test
-    void when_theExperimentConfigHasAWrongValue_then_oneLineWithWhereItIs() throws Exception {
-        Path config = Files.writeString(tmp.resolve("bad.yaml"), "name: bad\niterations: many\n");
-
-        CliRun r = CliRun.of("experiment", "--config", config.toString(), "--out", tmp.resolve("out").toString());
-
-        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
-        assertThat(r.err().strip().lines()).hasSize(1);
-        assertThat(r.err()).contains("--config " + config + " (line 2, column").contains("many")
-                .doesNotContain("reference chain");
-        assertThat(tmp.resolve("out")).doesNotExist();
-    }
-
-    @Test
     void when_aPowerCommandIsGivenATreePerHost_then_itAsksForOneOfThem() throws Exception {
         Path trees = tmp.resolve("trees");
         Files.createDirectories(trees.resolve("host0/sys"));
@@ -321,28 +308,28 @@ class BadInputTest {
                 + " --sysfs-root " + trees.resolve("host0"));
     }
 
-    @Test
-    void when_theFakeTreesRangeIsUpsideDown_then_oneLineAndNothingWritten() throws Exception {
-        Path config = Files.writeString(tmp.resolve("range.yaml"), "fakeMinKHz: 3000000\nfakeMaxKHz: 2600000\n");
-
-        CliRun r = CliRun.of("experiment", "--config", config.toString(), "--out", tmp.resolve("out").toString());
-
-        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
-        assertThat(r.err().strip().lines()).hasSize(1);
-        assertThat(r.err()).contains("fakeMinKHz 3000000 and fakeMaxKHz 2600000 are not allowed: give 1 <= fakeMinKHz"
-                + " < fakeMaxKHz");
-        assertThat(tmp.resolve("out")).doesNotExist();
+    /** An experiment file's content, and what the one line must say (CONFIG stands for the file's path). */
+    static Stream<Arguments> badExperimentFiles() {
+        return Stream.of(
+                Arguments.of("name: bad\niterations: many\n", "--config CONFIG (line 2, column", "many"),
+                Arguments.of("name: twice\niterations: 10\niterations: 20\n", "--config CONFIG (line 3, column",
+                        "Duplicate field 'iterations'"),
+                Arguments.of("fakeMinKHz: 3000000\nfakeMaxKHz: 2600000\n", "fakeMinKHz 3000000 and fakeMaxKHz 2600000",
+                        "are not allowed: give 1 <= fakeMinKHz < fakeMaxKHz"));
     }
 
-    @Test
-    void when_theExperimentConfigGivesAKeyTwice_then_oneLineNamingIt() throws Exception {
-        Path config = Files.writeString(tmp.resolve("twice.yaml"), "name: twice\niterations: 10\niterations: 20\n");
+    @ParameterizedTest(name = "{2}")
+    @MethodSource("badExperimentFiles")
+    void when_theExperimentFileIsBad_then_oneLineSayingWhereAndNothingWritten(String content, String where, String what)
+            throws Exception {
+        Path config = Files.writeString(tmp.resolve("experiment.yaml"), content);
 
         CliRun r = CliRun.of("experiment", "--config", config.toString(), "--out", tmp.resolve("out").toString());
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
-        assertThat(r.err()).contains("--config " + config + " (line 3, column").contains("Duplicate field 'iterations'");
+        assertThat(r.err()).contains(where.replace("CONFIG", config.toString())).contains(what)
+                .doesNotContain("reference chain");
         assertThat(tmp.resolve("out")).doesNotExist();
     }
 
