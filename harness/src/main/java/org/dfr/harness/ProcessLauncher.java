@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -477,6 +478,7 @@ public final class ProcessLauncher {
         private final long deadlineNanos;
         private final long timeoutMillis;
         private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
+        private final Set<String> failuresSaid = ConcurrentHashMap.newKeySet();
         private final BlockingQueue<RankProcess> exited = new LinkedBlockingQueue<>();
         private final Map<Integer, Integer> exitCodes = new TreeMap<>();
         private final Path dir;
@@ -517,7 +519,8 @@ public final class ProcessLauncher {
         }
 
         private RankProcess start(int rank, IntFunction<List<String>> commandOf) {
-            RankProcess p = RankProcess.start(rank, commandOf.apply(rank), log, ERROR_TAIL_LINES, capping);
+            RankProcess p = RankProcess.start(rank, commandOf.apply(rank), log, ERROR_TAIL_LINES, capping,
+                    failuresSaid);
             ranks.add(p);
             p.onExit().thenRun(() -> exited.add(p));
             listener.started(rank, p.handle());

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,8 +37,12 @@ final class RankProcess {
     private final Thread pump;
     private final CappingRelay capping;
 
-    private RankProcess(int rank, Process process, PrintStream log, int tailLines, CappingRelay capping) {
+    private final Set<String> failuresSaid;
+
+    private RankProcess(int rank, Process process, PrintStream log, int tailLines, CappingRelay capping,
+                        Set<String> failuresSaid) {
         this.rank = rank;
+        this.failuresSaid = failuresSaid;
         this.process = process;
         this.tailLines = tailLines;
         this.capping = capping;
@@ -50,12 +55,15 @@ final class RankProcess {
      * Starts the process, stdout and stderr merged.
      *
      * @param capping where its {@link CappingLines} go; null when the run does not cap hosts
+     * @param failuresSaid the run-failed lines some rank of the run already relayed (shared by the run's ranks):
+     *                     eight ranks giving the same reason are one line to read
      * @throws UncheckedIOException when the JVM cannot be started
      */
-    static RankProcess start(int rank, List<String> command, PrintStream log, int tailLines, CappingRelay capping) {
+    static RankProcess start(int rank, List<String> command, PrintStream log, int tailLines, CappingRelay capping,
+                             Set<String> failuresSaid) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            return new RankProcess(rank, p, log, tailLines, capping);
+            return new RankProcess(rank, p, log, tailLines, capping, failuresSaid);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the process of rank " + rank + ": " + e.getMessage(), e);
         }
@@ -94,7 +102,8 @@ final class RankProcess {
                     }
                     tail.addLast(line);
                 }
-                if (!marker) {
+                boolean saidBefore = line.startsWith(RankProcessMain.RUN_FAILED_LINE) && !failuresSaid.add(line);
+                if (!marker && !saidBefore) {
                     log.println("[rank " + rank + "] " + line);
                 }
             }

@@ -59,6 +59,8 @@ public final class RankProcessMain implements Callable<Integer> {
 
     /** Printed on stdout once this rank's member is up; the launcher starts the other ranks then. */
     public static final String MEMBER_UP_LINE = "dfr rank: member up";
+    /** Starts the line a rank prints when the run failed, followed by the reason (the same at every rank, often). */
+    public static final String RUN_FAILED_LINE = "dfr rank: run failed: ";
     /** Printed on stdout once this rank sees every member of the run. */
     public static final String CLUSTER_FORMED_LINE = "dfr rank: cluster formed";
     /** Printed on stdout when this rank enters the iteration loop (the launcher times start-up with it). */
@@ -246,7 +248,7 @@ public final class RankProcessMain implements Callable<Integer> {
         } catch (RuntimeException e) {
             String reason = e instanceof RunFailedException ? e.getMessage() : "rank " + rank + ": " + e;
             RunFailedException.Kind kind = e instanceof RunFailedException rf ? rf.kind() : RunFailedException.Kind.OTHER;
-            System.err.println("dfr rank: run failed: " + reason);
+            System.err.println(RUN_FAILED_LINE + reason);
             if (!(e instanceof RunFailedException)) {
                 e.printStackTrace();
             }
