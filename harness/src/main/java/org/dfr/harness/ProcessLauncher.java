@@ -543,7 +543,7 @@ public final class ProcessLauncher {
             CompletableFuture<?>[] all = ranks.stream().map(RankProcess::formed)
                     .toArray(CompletableFuture[]::new);
             CompletableFuture<Void> formed = CompletableFuture.allOf(all);
-            formed.thenRun(() -> {
+            CompletableFuture<Void> formationReported = formed.thenRun(() -> {
                 long last = ranks.stream().mapToLong(p -> p.formed().join()).max().orElse(launchedAt);
                 long millis = TimeUnit.NANOSECONDS.toMillis(last - launchedAt);
                 LOG.info("{} rank processes formed their cluster {} ms after the first was started", members, millis);
@@ -551,8 +551,9 @@ public final class ProcessLauncher {
             });
             CompletableFuture<?>[] loops = ranks.stream().map(RankProcess::loopStarted)
                     .toArray(CompletableFuture[]::new);
-            // reported after the formation: the first rank may enter its loop before the last says it formed
-            formed.thenCombine(CompletableFuture.anyOf(loops), (v, at) -> at).thenAccept(at -> {
+            // reported after the formation's line: the first rank may enter its loop before the last says it formed,
+            // and two dependents of one future run in no promised order (the loop's line came first)
+            formationReported.thenCombine(CompletableFuture.anyOf(loops), (v, at) -> at).thenAccept(at -> {
                 long millis = TimeUnit.NANOSECONDS.toMillis((Long) at - launchedAt);
                 LOG.info("the first rank entered the iteration loop {} ms after the first was started", millis);
                 listener.firstIteration(millis);
