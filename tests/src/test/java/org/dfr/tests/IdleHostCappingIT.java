@@ -130,6 +130,19 @@ class IdleHostCappingIT {
     }
 
     @Test
+    void when_aHostCannotCap_then_theReportSaysWhy() throws IOException {
+        Path noCpufreq = Files.createDirectories(tmp.resolve("bare/sys"));
+
+        try (IdleHostCapping capping = new IdleHostCapping(new RunSpec(2, 10, 10, 2, 0), noCpufreq.getParent(),
+                Set.of(0), tmp.resolve("journals"))) {
+            @SuppressWarnings("unchecked")
+            Map<String, Object> host0 = (Map<String, Object>) capping.summary().get("host0");
+            assertThat(host0).containsEntry("canCap", false);
+            assertThat((String) host0.get("reason")).contains("no cpufreq");
+        }
+    }
+
+    @Test
     void when_severalHostsShareOneTree_then_theUserIsWarnedThatCappingOneCapsThemAll() throws IOException {
         Path shared = fakeHost(0); // one tree, no host0/ host1/ below it: both simulated hosts are its CPUs
         Logger log = (Logger) LoggerFactory.getLogger(IdleHostCapping.class);

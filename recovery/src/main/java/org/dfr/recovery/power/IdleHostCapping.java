@@ -130,7 +130,13 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
             HostCapArbiter a = e.getValue();
             Map<String, Object> host = new LinkedHashMap<>();
             host.put("sysfsRoot", roots.get(e.getKey()).toString());
-            host.put("canCap", controllers.get(e.getKey()).canCap());
+            FrequencyController controller = controllers.get(e.getKey());
+            host.put("canCap", controller.canCap());
+            if (!controller.canCap()) {
+                // the report is read after the run, when the log that said why may be gone
+                String reason = controller.capabilities().reason();
+                host.put("reason", reason == null || reason.isBlank() ? "no controllable cpufreq policy" : reason);
+            }
             host.put("capEvents", a.capEvents());
             host.put("liftEvents", a.liftEvents());
             host.put("cappedMillis", a.cappedNanos() / 1_000_000);
