@@ -57,6 +57,19 @@ public final class Campaign {
     }
 
     /** The digest of the sequential reference after the run's iterations (or until it converges). */
+    /**
+     * The sequential reference's digest after exactly {@code iterations} iterations: what a run that stopped there
+     * must end with. With {@code --tolerance} the reference's own stop can differ by an iteration from a run's (the
+     * residual's last bits depend on the order of its sum), so a run is compared at the iteration it stopped.
+     */
+    public static String referenceDigest(RunConfig config, int iterations) {
+        ReferenceSolver reference = config.kernelSetup().reference();
+        for (int i = 1; i <= iterations; i++) {
+            reference.iterate();
+        }
+        return reference.digest();
+    }
+
     public static String referenceDigest(RunConfig config) {
         ReferenceSolver reference = config.kernelSetup().reference();
         for (int i = 1; i <= config.iterations(); i++) {

@@ -9,13 +9,12 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.dfr.runtime.CheckpointFile;
 import org.dfr.runtime.DiskCheckpoints;
 import org.dfr.runtime.kernel.KernelOptions;
@@ -90,27 +89,24 @@ public final class FileCheckpoints {
     }
 
     /**
-     * What a checkpoint directory holds, in a few words; this problem's iterations that lack some of its
-     * {@code partitionCount} files say so (a run stopped while it wrote them), lest they read as usable.
+     * What a checkpoint directory holds, in a few words; this problem's iterations whose files do not all read
+     * back valid say so (a run stopped while it wrote them, a file cut short), lest they read as usable.
      */
     static String describe(Path root, String key, int partitionCount) {
         List<String> found = new ArrayList<>();
         try (DirectoryStream<Path> runs = Files.newDirectoryStream(root)) {
             for (Path run : runs) {
                 if (Files.isDirectory(run)) {
-                    List<Integer> iterations = new ArrayList<>(CheckpointFile.iterations(run));
-                    Collections.reverse(iterations);
                     String name = run.getFileName().toString();
                     boolean mine = name.equals(key);
                     List<String> shown = new ArrayList<>();
-                    for (int it : iterations) {
-                        long files = fileCount(run.resolve(Integer.toString(it)));
-                        shown.add(mine && files < partitionCount
-                                ? it + " (incomplete: " + files + " of " + partitionCount + " partitions)"
-                                : Integer.toString(it));
+                    for (Path level : levels(run)) {
+                        int iteration = Integer.parseInt(level.getFileName().toString());
+                        int valid = mine ? validFiles(level, iteration, partitionCount) : partitionCount;
+                        shown.add(valid < partitionCount ? iteration + " (incomplete: " + valid + " of "
+                                + partitionCount + " partitions valid)" : Integer.toString(iteration));
                     }
-                    found.add((mine ? "this problem" : name) + " at iterations "
-                            + (shown.isEmpty() ? "none" : shown));
+                    found.add((mine ? "this problem" : name) + " at iterations " + (shown.isEmpty() ? "none" : shown));
                 }
             }
         } catch (IOException e) {
@@ -119,9 +115,31 @@ public final class FileCheckpoints {
         return found.isEmpty() ? "no checkpoints at all" : "checkpoints of " + String.join("; ", found);
     }
 
-    private static long fileCount(Path iterationDirectory) throws IOException {
-        try (Stream<Path> files = Files.list(iterationDirectory)) {
-            return files.filter(f -> f.getFileName().toString().endsWith(CheckpointFile.SUFFIX)).count();
+    /** The iteration directories of a run directory, oldest first, as they are named. */
+    private static List<Path> levels(Path run) throws IOException {
+        List<Path> out = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(run)) {
+            for (Path d : dirs) {
+                if (Files.isDirectory(d) && d.getFileName().toString().matches("\\d{1,9}")) {
+                    out.add(d);
+                }
+            }
         }
+        out.sort(Comparator.comparingInt(d -> Integer.parseInt(d.getFileName().toString())));
+        return out;
+    }
+
+    /** How many of the level's partitions have a file that reads back as their checkpoint of that iteration. */
+    private static int validFiles(Path level, int iteration, int partitionCount) {
+        int valid = 0;
+        for (int p = 0; p < partitionCount; p++) {
+            try {
+                CheckpointFile.read(level.resolve(p + CheckpointFile.SUFFIX), p, iteration);
+                valid++;
+            } catch (IOException | RuntimeException e) {
+                // missing, cut short or not this partition's: not valid
+            }
+        }
+        return valid;
     }
 }

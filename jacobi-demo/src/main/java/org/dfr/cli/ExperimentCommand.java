@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import org.apache.commons.math3.distribution.TDistribution;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.apache.commons.math3.distribution.TDistribution;
 import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
@@ -229,15 +229,17 @@ public final class ExperimentCommand implements Callable<Integer> {
             }
         }
         printSummary(out, result);
-        if (resolved.repetitions() < 5) {
+        int n = resolved.repetitions();
+        if (n < 2) {
+            out.println("note: 1 repetition per variant: no sd and no interval; give --repetitions 5 or more for"
+                    + " intervals worth comparing");
+        } else if (n < 5) {
             // Student's t for n - 1 degrees of freedom: 12.7 (n = 2), 4.3 (3), 3.2 (4), then 2.8 and falling slowly
-            out.printf(Locale.ROOT, "note: %d repetitions per variant: their 95 %% intervals are %s sd wide around the"
-                            + " mean; give --repetitions 5 or more for intervals worth comparing%n", resolved.repetitions(),
-                    resolved.repetitions() < 2 ? "not defined (one run has no sd), not" : String.format(Locale.ROOT,
-                            "%.1f", 2 * new TDistribution(resolved.repetitions() - 1).inverseCumulativeProbability(0.975)
-                                    / Math.sqrt(resolved.repetitions())));
-            out.flush();
+            out.printf(Locale.ROOT, "note: %d repetitions per variant: their 95 %% intervals are %.1f sd wide around the"
+                    + " mean; give --repetitions 5 or more for intervals worth comparing%n", n,
+                    2 * new TDistribution(n - 1).inverseCumulativeProbability(0.975) / Math.sqrt(n));
         }
+        out.flush();
         return failed.isEmpty() ? 0 : 1;
     }
 

@@ -172,7 +172,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         }
 
         // after the timed runs, so that the sequential run's heat and garbage touch none of them
-        String reference = Campaign.referenceDigest(base);
+        String reference = Campaign.referenceDigest(base, base.iterations());
         RecoveryPlan plan = plan(base);
         boolean planIsGlobal = plan.isGlobalRollback();
         // DESIGN.md: a cone covering every partition makes dfr global rollback, and the runtime does that

@@ -156,7 +156,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--cap-idle-hosts", description = "Cap the CPU frequency of hosts whose ranks are all idle during recovery.")
     boolean capIdleHosts;
 
-    @Option(names = "--sysfs-root", paramLabel = "DIR", description = "Root of the sysfs tree for frequency capping. Default: /.")
+    @Option(names = "--sysfs-root", paramLabel = "DIR", description = "Root of the sysfs tree for frequency capping, the"
+            + " power meters (RAPL, perf) and the load model's f/f_max. Default: /.")
     Path sysfsRoot;
 
     @Mixin
@@ -250,11 +251,6 @@ public final class RunCommand implements Callable<Integer> {
             return runReference(out, config);
         }
         PowerModel model = powerModel.model(spec.commandLine());
-        if (sysfsRoot != null && !capIdleHosts && model == null) {
-            // read only for capping and for the model's f / f_max: alone it did nothing, silently
-            throw new ParameterException(spec.commandLine(), "--sysfs-root " + sysfsRoot + " is used by --cap-idle-hosts"
-                    + " and by the load model (--idle-power-watts, --busy-power-watts): give one of them, or leave it out");
-        }
         CliFiles.requireWritableTarget(spec, "--report", report);
         CliFiles.requireWritableTarget(spec, "--samples", samples);
         ClusterSettings settings = clusterSettings(config);
@@ -311,7 +307,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         if (checkReference) {
             out.flush();
-            String expected = Campaign.referenceDigest(config);
+            String expected = Campaign.referenceDigest(config, result.iterationsRun());
             if (!expected.equals(result.fieldSha256())) {
                 out.println("reference:       DIFFERENT: the sequential reference gives " + expected);
                 out.flush();

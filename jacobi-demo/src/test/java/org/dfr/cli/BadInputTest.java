@@ -69,8 +69,6 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --mode processes --replacement respawn --respawn-wait-millis 10",
                         "--respawn-wait-millis 10 is not allowed: 1000..59999"),
                 row("run --cells 37x29 --iterations 3 --tolerance 0", "--tolerance 0.0 is not allowed"),
-                row("run --cells 37x29 --iterations 3 --sysfs-root FILE", "is used by --cap-idle-hosts and by the load"
-                        + " model (--idle-power-watts, --busy-power-watts): give one of them, or leave it out"),
                 row("power sample --seconds 30 --csv FILE", "is a directory; give a file name"),
                 row("power cap --sysfs-root FILE --journal FILE", "is a directory; give the journal's file name"),
                 row("run --cells 37x29 --iterations 3 --cap-idle-hosts --sysfs-root /etc/passwd",

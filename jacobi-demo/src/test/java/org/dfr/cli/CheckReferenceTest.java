@@ -62,6 +62,20 @@ class CheckReferenceTest {
         assertThat(r.err().strip().lines()).hasSize(1);
     }
 
+    @Test
+    void when_benchRecoveryRunsAKernelThatIsNotDeterministic_then_itExits1SayingTheFiguresAreOfAWrongComputation(
+            @TempDir Path tmp) throws IOException {
+        Path jar = noisyJar(tmp);
+
+        CliRun r = CliRun.of("bench-recovery", "--kernel-jar", jar.toString(), "--kernel", "noisy1d", "--mode", "embedded",
+                "--ranks-grid", "4", "--cells", "64", "--iterations", "5", "--checkpoint-every", "10", "--fail", "3@3",
+                "--repetitions", "1");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("the sequential reference's digest: NO");
+        assertThat(r.err()).contains("dfr bench-recovery: a run ended with another field than the sequential reference's");
+    }
+
     private static Path noisyJar(Path dir) throws IOException {
         return TestKernelJar.build(dir, "com.example.noisy.NoisyProvider", NOISY);
     }

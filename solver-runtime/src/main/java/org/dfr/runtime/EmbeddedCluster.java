@@ -142,7 +142,10 @@ public final class EmbeddedCluster {
                     rankThreads.put(node.rankId(), Thread.currentThread());
                     try {
                         node.run();
-                    } catch (RuntimeException e) {
+                    } catch (RuntimeException | Error thrown) {
+                        // an Error too (a kernel's StackOverflowError, an AssertionError under -ea): the others must stop
+                        RuntimeException e = thrown instanceof RuntimeException r ? r
+                                : new RunFailedException(thrown + ThrownAt.of(thrown), thrown);
                         if (failure.compareAndSet(null, e)) {
                             LOG.error("rank {} failed: {}", node.rankId(), e.getMessage());
                             node.control().put(RankNode.FAILED_KEY, RunFailedException.boardValue(e));
@@ -161,7 +164,8 @@ public final class EmbeddedCluster {
                 if (!stuck.isEmpty()) {
                     stuckThreads = true;
                     String what = e instanceof RunFailedException ? e.getMessage() : e + ThrownAt.of(e);
-                    throw new RunFailedException(what + "; " + stuckRanks(stuck, rankThreads), e);
+                    throw new RunFailedException(RunFailedException.Kind.RANK_STUCK,
+                            what + "; " + stuckRanks(stuck, rankThreads), e);
                 }
                 // not the runtime's own failure: a kernel's exception, named with the line that threw it
                 throw e instanceof RunFailedException ? e : new RunFailedException(e + ThrownAt.of(e), e);

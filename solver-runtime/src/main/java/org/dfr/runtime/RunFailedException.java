@@ -22,6 +22,11 @@ public final class RunFailedException extends RuntimeException {
          * within the join timeout): nothing was computed yet, so a fresh start may succeed.
          */
         CLUSTER_NOT_FORMED,
+        /**
+         * An embedded run failed and a rank's thread did not stop (a kernel's update that never returns): the thread
+         * goes on in this JVM, taking a core from whatever runs next here.
+         */
+        RANK_STUCK,
         /** Any other cause. */
         OTHER
     }

@@ -30,8 +30,8 @@ import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * Frequency caps wired into a DFR recovery, on a fake sysfs tree per simulated host.

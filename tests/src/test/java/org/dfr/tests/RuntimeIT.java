@@ -219,15 +219,23 @@ class RuntimeIT {
         BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(37, 29), 2, 2);
         RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
         AtomicBoolean released = new AtomicBoolean();
+        CountDownLatch rank1Busy = new CountDownLatch(1);
         IterationHook rank1NeverReturns = new IterationHook() {
             @Override
             public void beforeIteration(RankContext rank, int iteration) {
                 if (iteration == 3 && rank.rankId() == 1) {
+                    rank1Busy.countDown();
                     while (!released.get()) {
                         LockSupport.parkNanos(1_000_000);
                     }
                 }
                 if (iteration == 3 && rank.rankId() == 2) {
+                    // only once rank 1 is in its endless loop: failing earlier would let it end normally
+                    try {
+                        rank1Busy.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                     throw new RunFailedException("rank 2 gives up");
                 }
             }
@@ -236,6 +244,7 @@ class RuntimeIT {
             assertThatThrownBy(() -> new EmbeddedCluster(spec, new JacobiKernel(dec),
                     new ClusterSettings().rankStopMillis(2000), noRecoveryExpected(), rank1NeverReturns).run())
                     .isInstanceOf(RunFailedException.class)
+                    .satisfies(e -> assertThat(((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.RANK_STUCK))
                     .hasMessageContaining("rank 2 gives up")
                     .hasMessageContaining("rank 1 (its thread is at org.dfr.tests.RuntimeIT$")
                     .hasMessageContaining(".beforeIteration(RuntimeIT.java:")

@@ -129,8 +129,11 @@ public final class CampaignRunner {
         }
     }
 
+    /** Set by a trial whose failed embedded run left a rank thread running (see RunFailedException.Kind.RANK_STUCK). */
+    private boolean rankStuck;
+
     /**
-     * Runs {@code plans} in order until the budget is spent.
+     * Runs {@code plans} in order until the budget is spent, a trial hangs, or a trial leaves a rank thread running.
      *
      * @param onTrial told after every trial (progress output)
      */
@@ -150,6 +153,10 @@ public final class CampaignRunner {
             onTrial.accept(result);
             if (result.outcome() == Outcome.HUNG) {
                 return new Result(done, true, "trial " + plan.index() + " hung");
+            }
+            if (rankStuck) {
+                // its thread spins on in this JVM: every later trial would share a core with it
+                return new Result(done, true, "trial " + plan.index() + " left a rank thread running in this JVM");
             }
         }
         return new Result(done, false, "");
@@ -209,6 +216,7 @@ public final class CampaignRunner {
                         && deaths(plan.config()) >= 2;
                 outcome = lost ? Outcome.UNRECOVERABLE : Outcome.ERROR;
                 detail = lost ? cause.getMessage() : String.valueOf(cause);
+                rankStuck = cause instanceof RunFailedException f && f.kind() == RunFailedException.Kind.RANK_STUCK;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return result(plan, Outcome.ERROR, start, 0, "interrupted", List.of(), replay, names(ports.seen()));

@@ -140,6 +140,12 @@ public final class Experiment {
                 } catch (RunFailedException | IllegalStateException ex) {
                     failures.add("run " + e.index() + " (" + e.variant() + "): " + ex.getMessage());
                     listener.failed(e, ex);
+                    if (ex instanceof RunFailedException f && f.kind() == RunFailedException.Kind.RANK_STUCK) {
+                        // its thread spins on in this JVM: every later run would be measured beside it
+                        failures.add("stopped after run " + e.index() + ": a rank thread of it is still running in"
+                                + " this JVM, and would skew every later run's time and energy");
+                        break;
+                    }
                     continue;
                 }
                 RunRow row = RunRow.of(e.index(), e.variant(), e.repetition(), report);

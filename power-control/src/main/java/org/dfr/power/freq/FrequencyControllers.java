@@ -125,10 +125,14 @@ public final class FrequencyControllers {
         String governor = readOr(sysfs, dir + "/scaling_governor", "");
         String cpus = readOr(sysfs, dir + "/affected_cpus", readOr(sysfs, dir + "/related_cpus", ""));
         String reason = "";
-        if (hwMin <= 0 || hwMin >= hwMax) {
-            // a cap writes cpuinfo_min_freq into scaling_max_freq: with min above max that would raise the limit
-            reason = sysfs.display(dir) + ": cpuinfo_min_freq " + hwMin + " is not below cpuinfo_max_freq " + hwMax
+        // a cap writes cpuinfo_min_freq into scaling_max_freq: with min above max that would raise the limit
+        if (hwMin <= 0) {
+            reason = sysfs.display(dir) + ": cpuinfo_min_freq " + hwMin + " is not a frequency (not capped)";
+        } else if (hwMin > hwMax) {
+            reason = sysfs.display(dir) + ": cpuinfo_min_freq " + hwMin + " is above cpuinfo_max_freq " + hwMax
                     + " (an inconsistent tree: not capped)";
+        } else if (hwMin == hwMax) {
+            reason = sysfs.display(dir) + ": runs at one frequency, " + hwMin + " kHz: there is nothing to cap";
         }
         for (String file : List.of("scaling_max_freq", "scaling_min_freq")) {
             if (reason.isEmpty() && !sysfs.isWritable(dir + "/" + file)) {

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.InvalidDeclarationException;
+import org.dfr.analysis.PartitionDependencies;
 import org.dfr.runtime.ThrownAt;
 
 /**
@@ -43,6 +44,7 @@ public final class KernelCatalog {
         List<KernelProvider> found = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         Iterator<KernelProvider> it = ServiceLoader.load(KernelProvider.class, loader).iterator();
+        int linkageErrors = 0;
         while (true) {
             KernelProvider p;
             try {
@@ -54,13 +56,14 @@ public final class KernelCatalog {
                 errors.add(loadError(e));
                 continue;
             } catch (LinkageError e) {
-                // a provider class compiled for a newer Java: ServiceLoader lets it through unwrapped
-                String error = loadError(new ServiceConfigurationError(KernelProvider.class.getName()
-                        + ": a provider could not be loaded", e));
-                if (errors.contains(error)) {
-                    break; // the iterator did not move past it: stop rather than loop
+                // a provider class compiled for a newer Java, or missing a class it needs: ServiceLoader lets it
+                // through unwrapped, having moved past it (two alike are two providers, not a loop)
+                errors.add(loadError(new ServiceConfigurationError(KernelProvider.class.getName()
+                        + ": a provider could not be loaded", e)));
+                if (++linkageErrors >= MAX_LINKAGE_ERRORS) {
+                    errors.add("stopped after " + MAX_LINKAGE_ERRORS + " providers that could not be loaded");
+                    break;
                 }
-                errors.add(error);
                 continue;
             }
             String broken = contractBroken(p);
@@ -97,6 +100,9 @@ public final class KernelCatalog {
                 : "";
         return e.getMessage() + ": " + cause + ThrownAt.of(cause) + hint;
     }
+
+    /** A bound on unloadable providers, should an iterator ever fail to move past one. */
+    private static final int MAX_LINKAGE_ERRORS = 1000;
 
     /** A kernel name as the command line takes it: lowercase letters, digits and '-', starting with a letter or digit. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
@@ -137,6 +143,9 @@ public final class KernelCatalog {
         }
         Set<String> keys = new HashSet<>();
         for (KernelOption o : options) {
+            if (o == null) {
+                return "kernel " + name + ": options() contains null";
+            }
             if (!keys.add(o.key())) {
                 return "kernel " + name + " declares option '" + o.key() + "' twice";
             }
@@ -178,8 +187,12 @@ public final class KernelCatalog {
         KernelOptions options = KernelOptions.resolve(provider.name(), provider.options(), choice.options());
         try {
             KernelSetup setup = provider.create(new KernelProblem(cells, ranksGrid, options));
-            // the declaration read once now, so that a broken one is named here and not mid-run
-            new ConeAnalyzer(setup.dependencies());
+            PartitionDependencies declared = setup.dependencies();
+            if (!declared.getClass().getPackageName().equals(PartitionDependencies.class.getPackageName())) {
+                // a declaration of the kernel's own making, read once now so that a broken one is named here and
+                // not mid-run (dfr's own declarations check themselves when made, at no second pass's cost)
+                new ConeAnalyzer(declared);
+            }
             return setup;
         } catch (InvalidDeclarationException e) {
             throw new KernelContractException("kernel " + provider.name() + " declares its dependencies wrongly: "

@@ -74,7 +74,13 @@ public record KernelOptions(SortedMap<String, String> values) {
     }
 
     public boolean getBoolean(String key) {
-        return Boolean.parseBoolean(raw(key));
+        String v = raw(key);
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            // Boolean.parseBoolean would read anything else as false, silently
+            throw new KernelContractException("the kernel reads option '" + key + "' as a boolean, but its value '"
+                    + v + "' is not one (its options() declare another type): a bug in the kernel");
+        }
+        return Boolean.parseBoolean(v);
     }
 
     public String getString(String key) {

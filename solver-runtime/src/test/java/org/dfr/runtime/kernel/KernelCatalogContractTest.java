@@ -154,4 +154,30 @@ class KernelCatalogContractTest {
                     .contains("build it with --release 17");
         }
     }
+
+    @Test
+    void when_twoProvidersMissTheSameClass_then_bothAreNamed_andTheOnesAfterThemStayUsable(@TempDir Path dir)
+            throws Exception {
+        Path src = Files.createDirectories(dir.resolve("src/gone"));
+        Files.writeString(src.resolve("Base.java"), "package gone;\npublic abstract class Base implements "
+                + KernelProvider.class.getName() + " {}\n");
+        Files.writeString(src.resolve("P1.java"), "package gone;\npublic abstract class P1 extends Base {}\n");
+        Files.writeString(src.resolve("P2.java"), "package gone;\npublic abstract class P2 extends Base {}\n");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        assertThat(ToolProvider.getSystemJavaCompiler().run(null, null, null, "--release", "17", "-cp",
+                System.getProperty("java.class.path"), "-d", classes.toString(), src.resolve("Base.java").toString(),
+                src.resolve("P1.java").toString(), src.resolve("P2.java").toString())).isZero();
+        Files.delete(classes.resolve("gone/Base.class")); // the jar was built without the class both extend
+        Path services = Files.createDirectories(classes.resolve("META-INF/services"));
+        Files.writeString(services.resolve(KernelProvider.class.getName()),
+                String.join("\n", "gone.P1", "gone.P2", Good.class.getName()) + "\n");
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
+                KernelCatalogContractTest.class.getClassLoader())) {
+            KernelCatalog catalog = KernelCatalog.load(loader);
+
+            assertThat(catalog.providers()).extracting(KernelProvider::name).contains("good-1d");
+            assertThat(catalog.loadErrors()).hasSize(2).allSatisfy(e -> assertThat(e).contains("gone/Base"));
+        }
+    }
 }
