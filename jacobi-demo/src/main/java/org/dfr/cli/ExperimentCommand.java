@@ -90,7 +90,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     List<String> variants;
 
     @Option(names = "--repetitions", paramLabel = "N", description = "Measured runs per variant (default 3;"
-            + " paper-fig5: 5). Fewer than 5 make wide 95 % intervals.")
+            + " paper-fig5: 5). Fewer than 5 make wide 95 %% intervals.")
     Integer repetitions;
 
     @Option(names = "--warmups", paramLabel = "W", description = "Warm-up runs before the measured ones"
