@@ -204,8 +204,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                     if (bar != null) {
                         bar.step();
                     } else {
-                        line(out, e, total(), String.format(Locale.ROOT, "%s: solver %.1f J, recovery %.1f J, wall %d ms",
-                                row.source(), row.solverJoules(), row.recoveryJoules(), row.wallMillis()), start);
+                        line(out, e, total(), Double.isFinite(row.solverJoules())
+                                ? String.format(Locale.ROOT, "%s: solver %.1f J, recovery %.1f J, wall %d ms",
+                                        row.source(), row.solverJoules(), row.recoveryJoules(), row.wallMillis())
+                                : String.format(Locale.ROOT, "no energy measured (meter %s), wall %d ms", row.source(),
+                                        row.wallMillis()), start);
                     }
                 }
 
