@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
@@ -39,6 +40,7 @@ import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
 import org.dfr.harness.Runner;
 import org.dfr.harness.SshLauncher;
+import org.dfr.power.energy.Phase;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
@@ -607,6 +609,13 @@ public final class RunCommand implements Callable<Integer> {
             // without a meter, say why here and not only in the report (dfr power status has the whole story)
             out.println("energy source:   " + source + ("none".equals(source) && detail != null
                     ? " (" + String.valueOf(detail).replaceAll(";\\s*$", "") + ")" : ""));
+            if (r.energy().get("joules") instanceof Number joules) {
+                // the figures the report holds, without making a user open it (docs/report.md: summed over hosts)
+                out.printf(Locale.ROOT, "energy:          %.1f J without start-up, of which %.1f J in recoveries;"
+                                + " %s W per %s on average%n", joules.doubleValue(), recoveryJoules(r.energy()),
+                        r.energy().get("meanWatts") instanceof Number w ? String.format(Locale.ROOT, "%.1f", w.doubleValue())
+                                : "-", "model".equals(source) ? "simulated host" : "meter account");
+            }
         }
     }
 
@@ -627,6 +636,22 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "not injected:    --fail-during-recovery %s: no recovery happened%n",
                     String.join(", ", new TreeSet<>(plan.failDuringRecovery()).stream().map(String::valueOf).toList()));
         }
+    }
+
+    /** The phases of a recovery, death to resume, as the energy section labels them. */
+    private static final List<Phase> RECOVERY_PHASES = List.of(Phase.DETECTION, Phase.AGREEMENT,
+            Phase.RECOVERY_ACTIVE, Phase.RECOVERY_IDLE, Phase.CAPPED);
+
+    private static double recoveryJoules(Map<String, Object> energy) {
+        double sum = 0;
+        if (energy.get("phases") instanceof Map<?, ?> phases) {
+            for (Phase phase : RECOVERY_PHASES) {
+                if (phases.get(phase.label()) instanceof Map<?, ?> p && p.get("joules") instanceof Number j) {
+                    sum += j.doubleValue();
+                }
+            }
+        }
+        return sum;
     }
 
     static String join(List<Integer> sizes) {

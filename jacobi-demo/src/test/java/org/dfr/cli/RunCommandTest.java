@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,10 @@ class RunCommandTest {
         assertThat(r.code()).as(r.err()).isZero();
         JsonNode energy = new ObjectMapper().readTree(Files.readString(report)).get("energy");
         if ("model".equals(energy.get("source").asText())) {
+            // the console gives the report's energy, so that nobody has to open the file for it
+            assertThat(r.out()).contains(String.format(Locale.ROOT, "energy:          %.1f J without start-up",
+                    energy.get("joules").asDouble())).contains(String.format(Locale.ROOT,
+                    "%.1f W per simulated host on average", energy.get("meanWatts").asDouble()));
             assertThat(energy.get("parameters").get("alpha").asDouble()).isEqualTo(2.5);
             assertThat(energy.get("parameters").get("idleClockShare").asDouble()).isEqualTo(0.3);
         } else {
