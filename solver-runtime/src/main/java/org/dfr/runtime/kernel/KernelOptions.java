@@ -3,6 +3,7 @@ package org.dfr.runtime.kernel;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -53,22 +54,20 @@ public record KernelOptions(SortedMap<String, String> values) {
     }
 
     public int getInt(String key) {
-        String v = raw(key);
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            // the value passed the option's own check: the kernel reads it as another type than it declared
-            throw new KernelContractException("the kernel reads option '" + key + "' as an integer, but its value '"
-                    + v + "' is not one (its options() declare another type): a bug in the kernel", e);
-        }
+        return parsed(key, "an integer", Integer::parseInt);
     }
 
     public double getDouble(String key) {
+        return parsed(key, "a number", Double::parseDouble);
+    }
+
+    /** The value read as {@code type}; a value that is not one passed its declared type's check: the kernel's bug. */
+    private <T> T parsed(String key, String type, Function<String, T> parse) {
         String v = raw(key);
         try {
-            return Double.parseDouble(v);
+            return parse.apply(v);
         } catch (NumberFormatException e) {
-            throw new KernelContractException("the kernel reads option '" + key + "' as a number, but its value '"
+            throw new KernelContractException("the kernel reads option '" + key + "' as " + type + ", but its value '"
                     + v + "' is not one (its options() declare another type): a bug in the kernel", e);
         }
     }
