@@ -3,9 +3,9 @@ package org.dfr.runtime.kernel;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The option values a kernel is built with: every declared option, given or defaulted, checked
