@@ -39,6 +39,9 @@ final class RankProcess {
 
     private final Set<String> failuresSaid;
 
+    /** What a JVM started with the vector module prints first. */
+    static final String INCUBATOR_NOTICE = "WARNING: Using incubator modules";
+
     private RankProcess(int rank, Process process, PrintStream log, int tailLines, CappingRelay capping,
                         Set<String> failuresSaid) {
         this.rank = rank;
@@ -103,7 +106,9 @@ final class RankProcess {
                     tail.addLast(line);
                 }
                 boolean saidBefore = line.startsWith(RankProcessMain.RUN_FAILED_LINE) && !failuresSaid.add(line);
-                if (!marker && !saidBefore) {
+                // the JVM's own notice, the same from every rank JVM: the launcher's JVM printed it already
+                boolean jvmNotice = line.startsWith(INCUBATOR_NOTICE);
+                if (!marker && !saidBefore && !jvmNotice) {
                     log.println("[rank " + rank + "] " + line);
                 }
             }
