@@ -76,7 +76,7 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
             // the simulated hosts of this JVM are one machine: capping "an idle host" caps the busy ones' CPUs too
             LOG.warn("hosts {} share the sysfs tree {}: capping an idle host caps the CPUs its busy neighbours run"
                     + " on as well; for one tree per simulated host give a root holding host0/, host1/, ..."
-                    + " (docs/power.md)", hosts, roots.values().iterator().next());
+                    + " (docs/power.md)", new TreeSet<>(hosts), roots.values().iterator().next());
         }
         cannotCap.forEach((reason, which) -> LOG.warn("frequency capping requested but not possible on host{} {} ({});"
                 + " the run goes on without capping", which.size() == 1 ? "" : "s", which, reason));
