@@ -205,10 +205,22 @@ final class RunEnergy {
 
     private void tickQuietly() {
         try {
-            tick();
+            scheduledTick();
         } catch (RuntimeException e) {
             LOG.warn("power sample failed: {}", e.toString());
         }
+    }
+
+    /**
+     * A tick of the schedule, unless the last one was less than half a period ago: a fixed-rate executor that
+     * was starved of CPU (8 ranks on 2 cores) runs its missed ticks in a burst, and rows microseconds apart
+     * filled samples.csv with one timestamp and powers of tiny intervals.
+     */
+    private synchronized void scheduledTick() {
+        if (!ticks.isEmpty() && System.nanoTime() - ticks.get(ticks.size() - 1) < periodMillis * 500_000L) {
+            return;
+        }
+        tick();
     }
 
     private synchronized long tick() {
@@ -286,10 +298,8 @@ final class RunEnergy {
             }
         }
         List<HostEnergy> solver = energy.hostEnergies(p -> p != Phase.START_UP);
-        EnergyReport energyReport = reasonNone != null
-                ? new EnergyReport(EnergySource.NONE, reasonNone, Map.of(), periodMillis, 0, null, null,
-                        Map.of(), solver, notes)
-                : EnergyReport.of(detail, parameters, periodMillis, solver, notes);
+        // without a meter too: the seconds per phase are known, only the joules are not
+        EnergyReport energyReport = EnergyReport.of(detail, parameters, periodMillis, solver, notes);
         Map<String, Object> map = toMap(energyReport);
         Map<String, Object> startUp = new LinkedHashMap<>();
         double seconds = 0;

@@ -1,6 +1,7 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -57,6 +58,25 @@ class ReportSchemaIT {
         assertThat(written.get("kernelOptions").get("boundary").asText()).isEqualTo("periodic");
         assertThat(written.get("recoveries")).hasSize(2);
         assertThat(written.get("provenance").get("gitCommit").asText()).isNotBlank();
+    }
+
+    @Test
+    void when_runIsSampledWithoutAMeter_then_itsReportKeepsThePhaseTimesAndIsValid(@TempDir Path tmp)
+            throws IOException {
+        RunConfig config = RunConfig.of(KernelChoice.of("jacobi2d5"), List.of(64, 64), List.of(2, 2), 20, 10)
+                .withFaults(List.of(kill(1, 15)), List.of(), Set.of());
+        // this machine has no RAPL and no perf power events (a VM): the source is none, sampled all the same
+        RunReport report = new Runner().samples(tmp.resolve("samples.csv")).run(config);
+
+        JsonNode written = writeAndRead(report, tmp);
+
+        assertThat(errors(written)).isEmpty();
+        JsonNode energy = written.get("energy");
+        assumeTrue("none".equals(energy.get("source").asText()), "this machine has a power meter");
+        assertThat(energy.get("seconds").asDouble()).isPositive();
+        assertThat(energy.get("phases").get("compute").get("seconds").asDouble()).isPositive();
+        assertThat(energy.get("phases").get("compute").get("joules").isNull()).isTrue();
+        assertThat(energy.get("hosts").get(0).get("missedIntervals").asInt()).isZero();
     }
 
     @Test

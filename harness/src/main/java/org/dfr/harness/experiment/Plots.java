@@ -318,5 +318,8 @@ final class Plots {
             errors.add(s.halfWidth());
         }
         chart.addSeries(name, labels, means, errors);
+        // every quantity plotted is at least 0, but XChart's error bars are symmetric: a wide interval of few
+        // repetitions drew below 0 J or 0 ms; the axis stops at 0 (summary.csv has the intervals as computed)
+        chart.getStyler().setYAxisMin(0.0);
     }
 }

@@ -102,7 +102,13 @@ public final class PowerSampler implements AutoCloseable {
 
     private void sampleQuietly() {
         try {
-            sampleNow();
+            synchronized (this) {
+                // a fixed-rate executor starved of CPU runs its missed readings in a burst: one reading stands for them
+                if (ticker.read() - lastNanos < periodMillis * 500_000L) {
+                    return;
+                }
+                sampleNow();
+            }
         } catch (RuntimeException e) {
             // an exception would silently cancel the schedule
             LOG.warn("power sample failed: {}", e.toString());

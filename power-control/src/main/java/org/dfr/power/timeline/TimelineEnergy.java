@@ -43,13 +43,16 @@ public final class TimelineEnergy {
     private final List<TimelineSample> samples;
     private final Map<String, Map<Phase, double[]>> perHost;
     private final int intervals;
+    /** Per host: the readings that failed (their energy is in the next reading that succeeded). */
+    private final Map<String, Integer> missed;
 
     private TimelineEnergy(EnergySource source, List<TimelineSample> samples, Map<String, Map<Phase, double[]>> perHost,
-                           int intervals) {
+                           int intervals, Map<String, Integer> missed) {
         this.source = source;
         this.samples = List.copyOf(samples);
         this.perHost = perHost;
         this.intervals = intervals;
+        this.missed = Map.copyOf(missed);
     }
 
     /**
@@ -94,7 +97,7 @@ public final class TimelineEnergy {
         }
         samples.sort(Comparator.comparingLong(TimelineSample::epochMillis)
                 .thenComparing(TimelineSample::host));
-        return new TimelineEnergy(EnergySource.MODEL, samples, perHost, Math.max(0, ticks.size() - 1));
+        return new TimelineEnergy(EnergySource.MODEL, samples, perHost, Math.max(0, ticks.size() - 1), Map.of());
     }
 
     /**
@@ -109,12 +112,17 @@ public final class TimelineEnergy {
                                           long launchNanos, Clock clock) {
         List<TimelineSample> samples = new ArrayList<>();
         Map<String, Map<Phase, double[]>> perHost = new LinkedHashMap<>();
+        Map<String, Integer> missed = new LinkedHashMap<>();
         for (int d = 0; d < domains.size(); d++) {
             String host = domains.size() == 1 ? machineHost : machineHost + ":" + domains.get(d);
             Map<Phase, double[]> account = perHost.computeIfAbsent(host, h -> new EnumMap<>(Phase.class));
             TreeSet<Long> cuts = new TreeSet<>(ticks);
             cuts.addAll(phases.boundaries());
             double[] last = readings.isEmpty() ? null : readings.get(0);
+            // the instant of the last reading that succeeded: a failed reading's energy is in the next good one,
+            // which is spread over the time since this instant, failed intervals included
+            long good = ticks.isEmpty() ? 0 : ticks.get(0);
+            int failed = 0;
             for (int k = 1; k < ticks.size(); k++) {
                 long from = ticks.get(k - 1);
                 long to = ticks.get(k);
@@ -122,31 +130,60 @@ public final class TimelineEnergy {
                 if (to <= from) {
                     continue;
                 }
-                Double joules = now != null && last != null ? now[d] - last[d] : null;
                 Map<Phase, Long> time = new EnumMap<>(Phase.class);
                 long a = from;
                 for (long b : cuts.subSet(from, false, to, true)) {
-                    Phase phase = phases.at(a + (b - a) / 2).phase();
-                    time.merge(phase, b - a, Long::sum);
-                    double[] acc = account.computeIfAbsent(phase, p -> new double[3]);
-                    acc[0] += (b - a) / 1e9;
-                    if (joules != null) {
-                        acc[1] += joules * (b - a) / (to - from);
-                    } else {
-                        acc[2] += (b - a) / 1e9;
-                    }
+                    time.merge(phases.at(a + (b - a) / 2).phase(), b - a, Long::sum);
                     a = b;
                 }
-                samples.add(new TimelineSample(clock.epochMillis(to), (to - launchNanos) / 1e9, host, dominant(time),
-                        joules == null ? null : joules / ((to - from) / 1e9), source.label(), domains.get(d)));
-                if (now != null) {
+                Double watts = null;
+                if (now == null) {
+                    if (source != EnergySource.NONE) {
+                        failed++; // nothing is read without a meter: that is no failure
+                    }
+                } else if (last == null) {
+                    // no reading before this one: the energy since the baseline is unknown
+                    credit(account, phases, cuts, good, to, null);
+                    good = to;
+                    last = now;
+                } else {
+                    double joules = now[d] - last[d];
+                    credit(account, phases, cuts, good, to, joules);
+                    watts = joules / ((to - good) / 1e9);
+                    good = to;
                     last = now;
                 }
+                samples.add(new TimelineSample(clock.epochMillis(to), (to - launchNanos) / 1e9, host, dominant(time),
+                        watts, source.label(), domains.get(d)));
             }
+            if (!ticks.isEmpty() && ticks.get(ticks.size() - 1) > good) {
+                // the last readings failed: their time counts, their energy is unknown
+                credit(account, phases, cuts, good, ticks.get(ticks.size() - 1), null);
+            }
+            missed.put(host, failed);
         }
         samples.sort(Comparator.comparingLong(TimelineSample::epochMillis)
                 .thenComparing(TimelineSample::host));
-        return new TimelineEnergy(source, samples, perHost, Math.max(0, ticks.size() - 1));
+        return new TimelineEnergy(source, samples, perHost, Math.max(0, ticks.size() - 1), missed);
+    }
+
+    /**
+     * Splits {@code joules} (null: not measured) over {@code (from, to]} among the phases in force, in proportion to
+     * their time. Per phase: {@code [seconds, joules, seconds not measured]}.
+     */
+    private static void credit(Map<Phase, double[]> account, HostTimeline phases, TreeSet<Long> cuts, long from,
+                               long to, Double joules) {
+        long a = from;
+        for (long b : cuts.subSet(from, false, to, true)) {
+            double[] acc = account.computeIfAbsent(phases.at(a + (b - a) / 2).phase(), p -> new double[3]);
+            acc[0] += (b - a) / 1e9;
+            if (joules != null) {
+                acc[1] += joules * (b - a) / (to - from);
+            } else {
+                acc[2] += (b - a) / 1e9;
+            }
+            a = b;
+        }
     }
 
     private static Phase dominant(Map<Phase, Long> time) {
@@ -209,7 +246,8 @@ public final class TimelineEnergy {
             }
             boolean none = source == EnergySource.NONE;
             out.add(new HostEnergy(host.getKey(), source, seconds, none ? null : joules,
-                    none || measured <= 0 ? null : joules / measured, intervals, 0, phases));
+                    none || measured <= 0 ? null : joules / measured, intervals,
+                    missed.getOrDefault(host.getKey(), 0), phases));
         }
         return out;
     }

@@ -84,7 +84,7 @@ class PowerSamplerTest {
         assertThat(lines).hasSize(1 + 3);
         assertThat(lines.get(0)).isEqualTo(SampleCsv.HEADER);
         assertThat(lines.subList(1, 4)).allSatisfy(l ->
-                assertThat(l).contains(",model,model(P_idle=40.0 W; P_busy=120.0 W),unmarked,"));
+                assertThat(l).contains(",unmarked,").contains(",model,model(P_idle=40.0 W; P_busy=120.0 W),"));
         JsonNode report = new ObjectMapper().readTree(json.toFile());
         assertThat(report.get("source").asText()).isEqualTo("model");
         assertThat(report.get("parameters").get("idlePowerWatts").asDouble()).isEqualTo(40.0);

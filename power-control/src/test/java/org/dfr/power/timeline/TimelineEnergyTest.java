@@ -86,6 +86,58 @@ class TimelineEnergyTest {
     }
 
     @Test
+    void when_a_reading_fails_then_the_next_one_is_spread_over_both_intervals_and_the_miss_is_counted() {
+        //   0 ----- S ----- 2S ----- 3S
+        //   | start-up | compute........|
+        //   0 J     failed   100 J    150 J
+        HostTimeline phases = new HostTimeline("machine", List.of(
+                new PhaseSpan(0, S, Phase.START_UP, 0),
+                new PhaseSpan(S, 3 * S, Phase.COMPUTE, 1)));
+        List<double[]> readings = java.util.Arrays.asList(new double[] {0}, null, new double[] {100},
+                new double[] {150});
+        TimelineEnergy energy = TimelineEnergy.measured(EnergySource.PERF, phases, List.of("package"),
+                List.of(0L, S, 2 * S, 3 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
+
+        // the 100 J read at 2S were drawn over 2 s, half of them in start-up
+        assertThat(energy.phase("vm", Phase.START_UP).joules()).isCloseTo(50.0, within(1e-9));
+        assertThat(energy.phase("vm", Phase.START_UP).meanWatts()).isCloseTo(50.0, within(1e-9));
+        assertThat(energy.phase("vm", Phase.COMPUTE).joules()).isCloseTo(100.0, within(1e-9));
+        assertThat(energy.phase("vm", Phase.COMPUTE).meanWatts()).isCloseTo(50.0, within(1e-9));
+        HostEnergy all = energy.hostEnergies(p -> true).get(0);
+        assertThat(all.missedIntervals()).isEqualTo(1);
+        assertThat(all.joules()).isCloseTo(150.0, within(1e-9));
+        assertThat(energy.samples()).extracting(TimelineSample::watts).containsExactly(null, 50.0, 50.0);
+    }
+
+    @Test
+    void when_the_last_reading_fails_then_its_time_counts_unmeasured() {
+        HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 2 * S, Phase.COMPUTE, 1)));
+        List<double[]> readings = java.util.Arrays.asList(new double[] {0}, new double[] {80}, null);
+        TimelineEnergy energy = TimelineEnergy.measured(EnergySource.PERF, phases, List.of("package"),
+                List.of(0L, S, 2 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
+
+        HostEnergy all = energy.hostEnergies(p -> true).get(0);
+        assertThat(all.seconds()).isCloseTo(2.0, within(1e-9));
+        assertThat(all.joules()).isCloseTo(80.0, within(1e-9));
+        assertThat(all.meanWatts()).isCloseTo(80.0, within(1e-9));
+        assertThat(all.missedIntervals()).isEqualTo(1);
+    }
+
+    @Test
+    void when_there_is_no_meter_then_the_times_are_kept_and_no_reading_is_missed() {
+        HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 2 * S, Phase.COMPUTE, 1)));
+        List<double[]> readings = java.util.Arrays.asList(null, null, null);
+        TimelineEnergy energy = TimelineEnergy.measured(EnergySource.NONE, phases, List.of("none"),
+                List.of(0L, S, 2 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
+
+        HostEnergy all = energy.hostEnergies(p -> true).get(0);
+        assertThat(all.seconds()).isCloseTo(2.0, within(1e-9));
+        assertThat(all.joules()).isNull();
+        assertThat(all.missedIntervals()).isZero();
+        assertThat(energy.phase("vm", Phase.COMPUTE).seconds()).isCloseTo(2.0, within(1e-9));
+    }
+
+    @Test
     void fakeTreeShowsACapAsALowerRatio() throws Exception {
         FakeCpufreqTree.create(tmp, 2, 1_200_000, 2_400_000);
         Sysfs host1 = Sysfs.at(SysfsRoot.of(tmp.resolve("host1")));
