@@ -362,6 +362,9 @@ public final class ProcessLauncher {
             }
             RunReport report = RunReports.read(resultFile);
             report = report.withProvenance(report.provenance().withLauncherCommandLine());
+            if (capping != null) {
+                capping.liftRemaining(); // before the summary: its lifts are counted
+            }
             Map<String, Object> cappingSummary = capping == null ? null : capping.summary();
             RunEnergy.Result result = power.finish(report, cappingSummary);
             Map<String, Object> energy = new LinkedHashMap<>(result.energy());

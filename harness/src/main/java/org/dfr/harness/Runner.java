@@ -160,6 +160,9 @@ public final class Runner {
                     .idleListener(power.listener(capping == null ? IdleRankListener.NONE : capping))
                     .settings(settings);
             RunOutcome outcome = power.run(run::runEmbedded);
+            if (capping != null) {
+                capping.liftRemaining(); // before the summary: its lifts are counted
+            }
             Map<String, Object> cappingSummary = capping == null ? null : capping.summary();
             RunReport report = RunReports.of(config, settings, setup, outcome, Map.of());
             RunEnergy.Result result = power.finish(report, cappingSummary);

@@ -123,6 +123,20 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
         return arbiter;
     }
 
+    /**
+     * Lifts the caps still in force once the run is over (a cap is in force when the last recovery left a host
+     * idle to the end), counted like any lift, so that {@link #summary} is taken with every cap lifted.
+     */
+    public void liftRemaining() {
+        for (Map.Entry<Integer, HostCapArbiter> e : arbiters.entrySet()) {
+            try {
+                e.getValue().close();
+            } catch (RuntimeException ex) {
+                LOG.error("host {}: cannot lift the cap: {}", e.getKey(), ex.getMessage());
+            }
+        }
+    }
+
     /** Per host: whether it could cap, how often it was capped, and for how long. */
     public Map<String, Object> summary() {
         Map<String, Object> out = new LinkedHashMap<>();
