@@ -97,6 +97,41 @@ public final class ConeAnalyzer {
     }
 
     /**
+     * Whether some partition outside {@code partitions} declares one of them as an input. When none does, no
+     * survivor waits for the lost partitions' data, so a run's survivors may compute the failure's iteration
+     * before its reduction stops them, and the recovery's {@code t} is one later than the kill's.
+     *
+     * @throws IllegalArgumentException if an id is out of range
+     */
+    public boolean readByOthers(int[] partitions) {
+        boolean[] in = new boolean[partitionCount];
+        int distinct = 0;
+        for (int p : partitions) {
+            if (p < 0 || p >= partitionCount) {
+                throw new IllegalArgumentException("partition " + p + " is out of range 0.." + (partitionCount - 1));
+            }
+            if (!in[p]) {
+                in[p] = true;
+                distinct++;
+            }
+        }
+        if (complete) {
+            return distinct < partitionCount;
+        }
+        for (int q = 0; q < partitionCount; q++) {
+            if (in[q]) {
+                continue;
+            }
+            for (int e = rowStart[q]; e < rowStart[q + 1]; e++) {
+                if (in[inputs[e]]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * The recovery plan after losing {@code lostPartitions} at the start of {@code failureIteration}, with
      * the last checkpoint at {@code checkpointIteration}: {@code m = t-1-c} lost iterations, cone level
      * {@code k} (recomputing iteration {@code c+k}) = partitions within dependency distance {@code m-k} of

@@ -330,4 +330,23 @@ class ConeAnalyzerTest {
         assertThatThrownBy(() -> new ConeAnalyzer(unsorted)).hasMessageContaining("partition 1")
                 .hasMessageContaining("[2, 0]");
     }
+    /*
+     * Upwind chain, p reads p-1 and itself:   0 -> 1 -> 2 -> 3   (data flows right)
+     * 3 is read by nobody but itself; 1 is read by 2; {2, 3} is read by nobody outside it.
+     */
+    @Test
+    void when_noOtherPartitionReadsTheLost_then_readByOthersSaysSo() {
+        ConeAnalyzer upwind = new ConeAnalyzer(DependencyDeclarations.fromAdjacency(
+                new int[][] {{0}, {0, 1}, {1, 2}, {2, 3}}, false));
+
+        assertThat(upwind.readByOthers(new int[] {3})).isFalse();
+        assertThat(upwind.readByOthers(new int[] {1})).isTrue();
+        assertThat(upwind.readByOthers(new int[] {3, 2})).isFalse();
+        assertThat(upwind.readByOthers(new int[] {1, 3})).isTrue();
+        ConeAnalyzer global = new ConeAnalyzer(new GlobalDependencies(3));
+        assertThat(global.readByOthers(new int[] {0})).isTrue();
+        assertThat(global.readByOthers(new int[] {0, 1, 2})).isFalse();
+        assertThatThrownBy(() -> upwind.readByOthers(new int[] {4})).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("partition 4 is out of range 0..3");
+    }
 }

@@ -241,6 +241,14 @@ public final class PlanCommand implements Callable<Integer> {
             out.println(toJson(PlanReport.of(layoutName(), periodicOfLayout(), grid, plan)));
         } else {
             PlanTextRenderer.render(description(), grid.grid(), plan, out);
+            if (!analyzer.readByOthers(lost)) {
+                out.println();
+                out.println("note: no other partition reads " + (lost.length == 1 ? "partition " + lost[0]
+                        : "partitions " + Arrays.toString(lost)) + ", so no survivor waits for its data: in a run the"
+                        + " survivors may compute iteration " + failureIteration + " before they stop, and the report's"
+                        + " failureIteration is then " + (failureIteration + 1) + " (docs/design.md, \"Iterations and"
+                        + " the cone\")");
+            }
         }
     }
 
