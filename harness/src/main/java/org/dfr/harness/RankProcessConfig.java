@@ -4,11 +4,10 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Objects;
+import org.dfr.power.AtomicFiles;
 import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.DiskCheckpoints;
@@ -96,14 +95,7 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
     /** Writes this configuration as JSON, atomically. */
     public void write(Path file) {
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            try {
-                RunReports.JSON.writeValue(tmp.toFile(), this);
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            AtomicFiles.write(file, tmp -> RunReports.JSON.writeValue(tmp.toFile(), this));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write rank configuration " + file + ": " + e.getMessage(), e);
         }

@@ -5,15 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.dfr.power.AtomicFiles;
 import org.dfr.recovery.Adoption;
 import org.dfr.recovery.FailureRecord;
 import org.dfr.recovery.RecoveryRecord;
@@ -148,15 +147,7 @@ public final class RunReports {
     /** Writes a report atomically: a reader never sees half a file. */
     public static void write(RunReport report, Path file) {
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            try {
-                JSON.writeValue(tmp.toFile(), report);
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            AtomicFiles.write(file, tmp -> JSON.writeValue(tmp.toFile(), report));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write report " + file + ": " + e.getMessage(), e);
         }

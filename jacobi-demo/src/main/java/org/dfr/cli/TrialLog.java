@@ -14,11 +14,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.dfr.power.AtomicFiles;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -141,10 +141,8 @@ interface TrialLog extends AutoCloseable {
         public Path keep(long seed, int trial) {
             Path file = directory.resolve(fileName(seed, trial));
             try {
-                Files.createDirectories(directory);
-                Path tmp = Files.createTempFile(directory, file.getFileName().toString(), ".tmp");
-                Files.write(tmp, lines.snapshot(), StandardCharsets.UTF_8);
-                return Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                AtomicFiles.write(file, tmp -> Files.write(tmp, lines.snapshot(), StandardCharsets.UTF_8));
+                return file;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the log of trial " + trial + " to " + file, e);
             }

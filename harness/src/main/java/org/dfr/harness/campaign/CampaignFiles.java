@@ -8,11 +8,10 @@ import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import org.dfr.power.AtomicFiles;
 
 /**
  * A campaign's files: every trial as JSON ({@code --report FILE.json}) and one CSV row per trial next to
@@ -89,21 +88,9 @@ public final class CampaignFiles {
         return all;
     }
 
-    private interface Writer {
-        void write(Path target) throws IOException;
-    }
-
-    private static void atomically(Path file, Writer writer) {
+    private static void atomically(Path file, AtomicFiles.Content writer) {
         try {
-            Path dir = file.toAbsolutePath().getParent();
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            try {
-                writer.write(tmp);
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
+            AtomicFiles.write(file, writer);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
