@@ -12,20 +12,26 @@ import org.dfr.power.HostName;
 
 /**
  * Where and how a report was made, so that a figure can be traced back: dfr version and git commit,
- * JVM, OS, CPU model, host name, start time (ISO-8601) and the full command line.
+ * JVM, OS, CPU model, host name, start time (ISO-8601), the full command line, and how busy the machine was
+ * when the command started (figures of a shared, noisy machine are read against it).
  *
- * @param commandLine the {@code dfr} arguments as given (set by the command line; empty from the API)
+ * @param commandLine        the {@code dfr} arguments as given (set by the command line; empty from the API)
+ * @param cpus               the processors this JVM may use
+ * @param loadAverageAtStart the machine's load averages over 1, 5 and 15 minutes ({@code /proc/loadavg}) when the
+ *                           command started (from the API: when this class was loaded); null where there are none
  */
 public record Provenance(String dfrVersion, String gitCommit, String jvm, String os, String cpuModel, String hostName,
-                         String startedAt, List<String> commandLine) {
+                         String startedAt, List<String> commandLine, Integer cpus, List<Double> loadAverageAtStart) {
 
     /** Set once by the command line so that every report of this JVM names it. */
     private static volatile List<String> commandLineOfThisJvm = List.of();
+    private static volatile List<Double> loadAtStart = readLoadAverage();
     private static final Instant STARTED = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
 
-    /** Records the {@code dfr} arguments of this JVM. */
+    /** Records the {@code dfr} arguments of this JVM, and the load average as the command starts. */
     public static void recordCommandLine(List<String> args) {
         commandLineOfThisJvm = List.copyOf(args);
+        loadAtStart = readLoadAverage();
     }
 
     /** The provenance of this JVM. */
@@ -34,18 +40,20 @@ public record Provenance(String dfrVersion, String gitCommit, String jvm, String
         return new Provenance(build.getProperty("version", "unknown"), build.getProperty("git.commit", "unknown"),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
-                readCpuModel(), HostName.local(), STARTED.toString(), commandLineOfThisJvm);
+                readCpuModel(), HostName.local(), STARTED.toString(), commandLineOfThisJvm,
+                Runtime.getRuntime().availableProcessors(), loadAtStart);
     }
 
     /**
      * This provenance (a rank's, of the machine that wrote the report) with the command line of the launcher
      * that started the rank, when this JVM has one: a rank process is started with its own arguments, not the
-     * user's {@code dfr run ...}.
+     * user's {@code dfr run ...}. The load average is the launcher's too, read before its ranks started.
      */
     public Provenance withLauncherCommandLine() {
         List<String> launcher = commandLineOfThisJvm;
         return launcher.isEmpty() ? this
-                : new Provenance(dfrVersion, gitCommit, jvm, os, cpuModel, hostName, startedAt, launcher);
+                : new Provenance(dfrVersion, gitCommit, jvm, os, cpuModel, hostName, startedAt, launcher, cpus,
+                        loadAtStart);
     }
 
     private static Properties buildProperties() {
@@ -58,6 +66,16 @@ public record Provenance(String dfrVersion, String gitCommit, String jvm, String
             // unknown version and commit, said so in the report
         }
         return p;
+    }
+
+    /** The load averages over 1, 5 and 15 minutes from {@code /proc/loadavg}; null where there is none. */
+    static List<Double> readLoadAverage() {
+        try {
+            String[] words = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return List.of(Double.parseDouble(words[0]), Double.parseDouble(words[1]), Double.parseDouble(words[2]));
+        } catch (IOException | RuntimeException e) {
+            return null; // not Linux, or unreadable
+        }
     }
 
     /** The CPU model from {@code /proc/cpuinfo}, or "unknown" where there is none. */

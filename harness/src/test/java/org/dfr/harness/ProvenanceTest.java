@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ProvenanceTest {
 
     private static final Provenance OF_RANK_0 = new Provenance("0.1.0", "abc", "jvm", "os", "cpu", "host1",
-            "2026-11-27T04:00:00Z", List.of("rank", "--config", "/tmp/run.json", "--rank", "0"));
+            "2026-11-27T04:00:00Z", List.of("rank", "--config", "/tmp/run.json", "--rank", "0"), 2, null);
 
     @AfterEach
     void forgetTheCommandLine() {
@@ -26,6 +26,16 @@ class ProvenanceTest {
         assertThat(p.commandLine()).containsExactly("run", "--mode", "processes", "--cells", "64x64");
         assertThat(p.hostName()).isEqualTo("host1");
         assertThat(p.startedAt()).isEqualTo("2026-11-27T04:00:00Z");
+        assertThat(p.loadAverageAtStart()).isEqualTo(Provenance.readLoadAverage());
+    }
+
+    @Test
+    void when_onLinux_then_theLoadAverageIsTheMachinesThreeFigures() {
+        List<Double> load = Provenance.readLoadAverage();
+        org.junit.jupiter.api.Assumptions.assumeTrue(load != null, "no /proc/loadavg");
+
+        assertThat(load).hasSize(3).allSatisfy(l -> assertThat(l).isNotNegative());
+        assertThat(Provenance.current().cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());
     }
 
     @Test
