@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
@@ -246,7 +247,8 @@ public final class RunCommand implements Callable<Integer> {
             // before the faults' own checks: with --reference no fault is meaningful, whichever it is
             faults.requireNone(spec, "--reference runs the sequential implementation without failures");
         }
-        faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount());
+        faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount(),
+                config.runSpec().partitionCount());
         checkpointCopies.validated(spec);
         if (reference) {
             requireOnlyReferenceOptions();
@@ -631,6 +633,19 @@ public final class RunCommand implements Callable<Integer> {
                     String.join(", ", late.stream().map(k -> (k.point().isDeath() ? "rank " : "pause of rank ")
                             + k.rank() + " at iteration " + k.iteration()).toList()), r.iterationsRun(),
                     r.stoppedBy() == RunReport.StopReason.TOLERANCE ? " (residual below --tolerance)" : "");
+        }
+        Set<Integer> died = new TreeSet<>();
+        r.failures().forEach(f -> died.addAll(f.ranks()));
+        int active = r.ranksGrid().stream().reduce(1, (a, b) -> a * b);
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.point().isDeath() && k.iteration() <= r.iterationsRun() && !died.contains(k.rank())) {
+                // a spare that adopted nothing by then runs no iteration to die at (a host's spare, or a spare
+                // whose turn to adopt had not come)
+                out.printf(Locale.ROOT, "not injected:    rank %d at iteration %d: %s%n", k.rank(), k.iteration(),
+                        k.rank() >= active && k.rank() < active + r.spares()
+                                ? "a spare that had adopted no partition by then (it runs no iteration until it does)"
+                                : "it did not run that iteration");
+            }
         }
         if (!plan.failDuringRecovery().isEmpty() && r.recoveries().isEmpty()) {
             out.printf(Locale.ROOT, "not injected:    --fail-during-recovery %s: no recovery happened%n",

@@ -108,6 +108,23 @@ class RunCommandTest {
                 .contains("not injected:    --fail-during-recovery 2: no recovery happened");
     }
 
+    /*
+     *   host 0: ranks 0 1    host 1: ranks 2 3    host 2: spares 4 5   <- killed at iteration 3
+     * A spare that adopted nothing runs no iteration, so the host's death cannot reach it: said, not hidden.
+     */
+    @Test
+    void when_aHostOfIdleSparesIsToDie_then_itsKillsAreNamedAsNotInjected(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("report.json");
+        CliRun r = run("run", "--ranks-grid", "2x2", "--cells", "16x16", "--iterations", "6", "--checkpoint-every", "3",
+                "--spares", "2", "--ranks-per-host", "2", "--fail-host", "2@3", "--report", report.toString());
+
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+        assertThat(json.get("failures")).isEmpty();
+        assertThat(r.out()).contains("not injected:    rank 4 at iteration 3: a spare that had adopted no partition"
+                + " by then (it runs no iteration until it does)").contains("not injected:    rank 5 at iteration 3:");
+    }
+
     @Test
     void when_modelAlphaAndIdleClockShareGiven_then_theReportsModelUsesThem(@TempDir Path tmp) throws Exception {
         Path report = tmp.resolve("report.json");

@@ -34,6 +34,11 @@ import org.dfr.recovery.Strategy;
  */
 public final class TrialChecker {
 
+    /** Where a planned death happens whenever the run reaches its iteration (not only in a recovery or at the end). */
+    private static final Set<FaultPlan.Point> AT_AN_ITERATION = Set.of(FaultPlan.Point.ITERATION_START,
+            FaultPlan.Point.DURING_HALO_EXCHANGE, FaultPlan.Point.DURING_REDUCTION,
+            FaultPlan.Point.AFTER_CHECKPOINT_WRITE);
+
     private TrialChecker() {
     }
 
@@ -70,6 +75,17 @@ public final class TrialChecker {
             if (r.deadRanks() != null && !victims.containsAll(r.deadRanks())) {
                 out.add("recovery " + r.epoch() + " lost ranks " + r.deadRanks() + " but only ranks " + victims
                         + " were killed" + pausesOf(config));
+            }
+        }
+        // every death planned at an iteration the run reached happened: a kill that silently never fired (one asked
+        // of an idle spare did) would pass for a recovered failure
+        Set<Integer> died = new TreeSet<>();
+        report.failures().forEach(f -> died.addAll(f.ranks()));
+        for (FaultPlan.Kill k : config.faultPlan().kills()) {
+            if (AT_AN_ITERATION.contains(k.point()) && k.iteration() <= report.iterationsRun()
+                    && !died.contains(k.rank())) {
+                out.add("rank " + k.rank() + " was to die at iteration " + k.iteration() + " (" + k.point()
+                        + ") but the report has no such failure");
             }
         }
         // a death at the end of the run, once the final states are handed over, costs nothing by itself; it is

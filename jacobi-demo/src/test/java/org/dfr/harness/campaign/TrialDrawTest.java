@@ -50,6 +50,10 @@ class TrialDrawTest {
             assertThat(p.kinds()).hasSizeBetween(1, 3);
             for (FaultPlan.Kill k : c.kills()) {
                 assertThat(k.rank()).isBetween(0, members - 1);
+                if (k.point() != FaultPlan.Point.DURING_AGREEMENT) {
+                    // a spare runs no iteration until it adopts: a kill at an iteration could never fire
+                    assertThat(k.rank()).as(p.describe()).isLessThan(c.partitionCount());
+                }
                 assertThat(k.iteration()).isBetween(1, c.iterations());
                 if (k.point() == FaultPlan.Point.AFTER_CHECKPOINT_WRITE) {
                     assertThat(k.iteration() % c.checkpointEvery()).as(p.describe()).isZero();
