@@ -1,5 +1,6 @@
 package org.dfr.recovery;
 
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -540,7 +541,30 @@ public final class RecoveryProtocol implements FailureHandler {
                 System.currentTimeMillis());
         String json = record.toJson();
         // off the critical path: the directive is out, the ranks must not wait for the record
-        stateOf(node).writeInBackground(() -> node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), json));
+        stateOf(node).writeInBackground(() -> {
+            node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), json);
+            restoreLostRecords(node, d.epoch());
+        });
+    }
+
+    /**
+     * Writes the record of every earlier recovery whose coordinator died before its own background write landed
+     * (a death during that recovery; the report lost a whole recovery in 1 of 3 such runs), from its directive on
+     * the board. Its times are unknown; {@code putIfAbsent}, so a late original is not overwritten.
+     */
+    private static void restoreLostRecords(RecoveryView node, int epoch) {
+        for (int e = 1; e < epoch; e++) {
+            if (node.control().get(ResultCollector.RECOVERY_PREFIX + e) != null) {
+                continue;
+            }
+            String directive = node.control().get(DIRECTIVE_PREFIX + e);
+            if (directive != null) {
+                node.control().putIfAbsent(ResultCollector.RECOVERY_PREFIX + e,
+                        RecoveryRecord.withoutTimes(read(directive, RecoveryDirective.class)).toJson());
+                LOG.info("rank {}: the record of recovery {} was missing (its coordinator died): rebuilt from its"
+                        + " directive, without its times", node.rankId(), e);
+            }
+        }
     }
 
     /**
@@ -600,6 +624,9 @@ public final class RecoveryProtocol implements FailureHandler {
             backgroundWrites = backgroundWrites.thenRunAsync(() -> {
                 try {
                     write.run();
+                } catch (HazelcastInstanceNotActiveException e) {
+                    // this member was killed: the next coordinator rebuilds a lost record from its directive
+                    LOG.debug("a recovery record was not written, this member is gone: {}", e.toString());
                 } catch (RuntimeException e) {
                     LOG.warn("a recovery record could not be written: {}", e.toString());
                 }

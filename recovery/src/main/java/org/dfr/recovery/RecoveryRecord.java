@@ -47,6 +47,14 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
                 d.abortKind());
     }
 
+    /** The record of a decision whose times were lost with its coordinator: the decision alone. */
+    public static RecoveryRecord withoutTimes(RecoveryDirective d) {
+        return new RecoveryRecord(d.epoch(), d.strategy(), d.effectiveStrategy(), d.deadRanks(), d.lostPartitions(),
+                d.checkpointIteration(), d.failureIteration(), d.lostIterations(), d.levels(),
+                d.recomputedPartitionIterations(), d.participatingRanks(), d.idleRanks(), d.adoptions(),
+                d.coversEverything(), null, null, null, null, null, d.abortReason(), d.abortKind());
+    }
+
     /** This record completed with the moment the ranks resumed and the time the recovery took on the root. */
     public RecoveryRecord resumed(long resumedAtMillis, long recomputeMillis) {
         return new RecoveryRecord(epoch, strategy, effectiveStrategy, deadRanks, lostPartitions, checkpointIteration,

@@ -7,8 +7,9 @@ import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.FilterReply;
 
 /**
- * Drops Hazelcast's errors caused by a stopped member ({@code HazelcastInstanceNotActiveException} in the
- * cause chain): at the end of a run every rank stops its member while the others may still be fetching the
+ * Drops Hazelcast's errors caused by a stopped member ({@code HazelcastInstanceNotActiveException}, an executor
+ * "was shut down", or a retryable "is not active" in the cause chain; the last two came with stack traces after
+ * a successful embedded run that killed a rank): at the end of a run every rank stops its member while the others may still be fetching the
  * partition table from it or from themselves ("Failed to fetch partition table ... Hazelcast instance is not
  * active!"), which printed 40 lines of stack trace after a successful run now and then. Other errors, and
  * Hazelcast's warnings when {@code dfr.hazelcast.log} shows them, pass. In one JVM (embedded mode) this also
@@ -22,6 +23,10 @@ public final class StoppedMemberErrorFilter extends Filter<ILoggingEvent> {
 
     /** The exception Hazelcast throws into anything still running on a member that stopped. */
     static final String NOT_ACTIVE = "com.hazelcast.core.HazelcastInstanceNotActiveException";
+    /** A task handed to a stopped member's executor: "Executor[hz:io] was shut down". */
+    static final String REJECTED = "java.util.concurrent.RejectedExecutionException";
+    /** An operation retried on a member that is stopping: "HazelcastInstance[...] is not active!". */
+    static final String RETRYABLE = "com.hazelcast.spi.exception.RetryableHazelcastException";
     private static final String HAZELCAST = "com.hazelcast.";
 
     private boolean shown;
@@ -37,10 +42,18 @@ public final class StoppedMemberErrorFilter extends Filter<ILoggingEvent> {
             return FilterReply.NEUTRAL;
         }
         for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
-            if (NOT_ACTIVE.equals(t.getClassName())) {
+            if (causedByStoppedMember(t.getClassName(), t.getMessage())) {
                 return FilterReply.DENY;
             }
         }
         return FilterReply.NEUTRAL;
+    }
+
+    /** Whether an exception of {@code className} with {@code message} says that a member stopped (or is stopping). */
+    static boolean causedByStoppedMember(String className, String message) {
+        String text = message == null ? "" : message;
+        return NOT_ACTIVE.equals(className)
+                || REJECTED.equals(className) && text.contains("was shut down")
+                || RETRYABLE.equals(className) && text.contains("is not active");
     }
 }

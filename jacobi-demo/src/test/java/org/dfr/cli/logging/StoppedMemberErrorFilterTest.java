@@ -1,0 +1,46 @@
+package org.dfr.cli.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import ch.qos.logback.core.spi.FilterReply;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
+import com.hazelcast.spi.exception.RetryableHazelcastException;
+import java.util.concurrent.RejectedExecutionException;
+import org.junit.jupiter.api.Test;
+
+class StoppedMemberErrorFilterTest {
+
+    private final LoggerContext context = new LoggerContext();
+
+    private FilterReply decide(String logger, Level level, Throwable thrown) {
+        StoppedMemberErrorFilter filter = new StoppedMemberErrorFilter();
+        filter.setExpectedErrors("OFF");
+        Logger log = context.getLogger(logger);
+        return filter.decide(new LoggingEvent(Logger.class.getName(), log, level, "failed", thrown, null));
+    }
+
+    @Test
+    void when_hazelcastErrsBecauseAMemberStopped_then_theErrorIsDropped() {
+        assertThat(decide("com.hazelcast.internal.server.tcp", Level.ERROR,
+                new RejectedExecutionException("Executor[hz:io] was shut down"))).isEqualTo(FilterReply.DENY);
+        assertThat(decide("com.hazelcast.spi.impl.operationservice", Level.ERROR,
+                new IllegalStateException("wrapped", new RetryableHazelcastException(
+                        "HazelcastInstance[[127.0.0.1]:5701] is not active!")))).isEqualTo(FilterReply.DENY);
+        assertThat(decide("com.hazelcast.internal.partition", Level.ERROR,
+                new HazelcastInstanceNotActiveException())).isEqualTo(FilterReply.DENY);
+    }
+
+    @Test
+    void when_anotherErrorOrAnotherLoggerOrAWarning_then_itPasses() {
+        assertThat(decide("com.hazelcast.internal.server.tcp", Level.ERROR,
+                new RejectedExecutionException("queue full"))).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(decide("org.dfr.runtime.RankNode", Level.ERROR,
+                new RejectedExecutionException("Executor[hz:io] was shut down"))).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(decide("com.hazelcast.internal.server.tcp", Level.WARN,
+                new HazelcastInstanceNotActiveException())).isEqualTo(FilterReply.NEUTRAL);
+    }
+}
