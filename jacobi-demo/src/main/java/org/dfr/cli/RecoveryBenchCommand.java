@@ -19,6 +19,7 @@ import org.dfr.cli.bench.Medians;
 import org.dfr.cli.bench.RecoveryBenchReport;
 import org.dfr.cli.bench.RecoveryBenchTable;
 import org.dfr.cli.bench.RecoveryRun;
+import org.dfr.cli.bench.RecoveryReplacementReport;
 import org.dfr.cli.bench.RecoveryStrategySummary;
 import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.CliFiles;
@@ -270,8 +271,31 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         }
         out.println(digests.size() == 1 ? "digests: equal for every replacement"
                 : "digests: DIFFER between replacements (a recovery was not exact)");
+        // after the timed runs, as with the strategies: the same checks, the same JSON
+        String reference = Campaign.referenceDigest(base, base.iterations());
+        boolean matchesReference = digests.equals(Set.of(reference));
+        out.println("the sequential reference's digest: " + (matchesReference ? "yes" : "NO"));
+        long planWork = plan(base).asRun().recomputedPartitionIterations();
+        boolean equalsPlan = runs.values().stream().flatMap(List::stream).allMatch(r -> r.recomputedWork() == planWork);
+        out.println("dfr work equals plan: " + (equalsPlan ? "yes" : "NO") + " (plan: " + planWork
+                + " partition-iterations)");
+        if (json != null) {
+            BenchJson.write(new RecoveryReplacementReport(base.ranksGrid(), base.cells(), iterations, checkpointEvery,
+                    checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
+                    base.mode().name().toLowerCase(Locale.ROOT), repetitions,
+                    kinds.stream().map(k -> RecoveryStrategySummary.of(k.optionValue(), runs.get(k))).toList(),
+                    kinds.stream().map(k -> k.optionValue() + " " + adopters.getOrDefault(k, "-")).toList(),
+                    planWork, equalsPlan, digests.size() == 1, reference, matchesReference), json);
+            out.println("json: " + json);
+        }
         out.flush();
-        return digests.size() == 1 ? 0 : 1;
+        if (!matchesReference) {
+            err.println("dfr bench-recovery: a run ended with another field than the sequential reference's: the"
+                    + " figures are of a wrong computation (dfr run --check-reference shows which run differs)");
+            err.flush();
+            return 1;
+        }
+        return 0;
     }
 
     private static String median(List<RecoveryRun> runs, Function<RecoveryRun, Long> field) {

@@ -44,6 +44,29 @@ class RecoveryBenchCommandTest {
         assertThat(tree.get("dfr").get("runs").get(0).get("checkpointIteration").intValue()).isZero();
     }
 
+    /** The same tiny kill with a spare and with adoption: both checked against the reference and the plan, in JSON. */
+    @Test
+    void when_replacementsAreCompared_then_theirRunsAreCheckedAndWrittenAsJson(@TempDir Path dir) throws Exception {
+        Path json = dir.resolve("repl.json");
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x4", "--cells", "16x32",
+                "--iterations", "5", "--checkpoint-every", "10", "--fail", "3@3", "--repetitions", "1",
+                "--replacement", "spare,adopt", "--json", json.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("digests: equal for every replacement")
+                .contains("the sequential reference's digest: yes")
+                .contains("dfr work equals plan: yes (plan: 3 partition-iterations)")
+                .contains("json: " + json);
+        JsonNode tree = new ObjectMapper().readTree(json.toFile());
+        assertThat(tree.get("matchesReference").booleanValue()).isTrue();
+        assertThat(tree.get("workEqualsPlan").booleanValue()).isTrue();
+        assertThat(tree.get("replacements")).hasSize(2);
+        assertThat(tree.get("replacements").get(0).get("strategy").asText()).isEqualTo("spare");
+        assertThat(tree.get("replacements").get(1).get("runs").get(0).get("fieldSha256").asText())
+                .isEqualTo(tree.get("referenceDigest").asText());
+        assertThat(tree.get("adopters").get(0).asText()).isEqualTo("spare 3:4");
+    }
+
     /** 2x2, rank 1 at 4, c = 0, m = 3: level 1 is the whole grid, so dfr is global rollback (12). */
     @Test
     void when_coneCoversEverything_then_planIsGlobalWork(@TempDir Path dir) {
