@@ -161,6 +161,10 @@ public final class CampaignCommand implements Callable<Integer> {
         if (replay != null && replay < 0) {
             throw new ParameterException(spec.commandLine(), "--replay " + replay + ": trials are numbered from 0");
         }
+        if (replay != null && spec.commandLine().getParseResult().hasMatchedOption("--trials")) {
+            throw new ParameterException(spec.commandLine(), "--trials " + trials + " is not used with --replay "
+                    + replay + ", which runs that one trial: leave out one of them");
+        }
         int backups = checkpointCopies.validated(spec);
         if (replacement != null && replay == null) {
             throw new ParameterException(spec.commandLine(), "--replacement " + replacement

@@ -254,10 +254,11 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                 }
             }
         }
-        out.printf(Locale.ROOT, "bench-recovery: %s cells, %s ranks, kill %d@%d, K = %d, dfr, %s mode, %d repetitions"
+        out.printf(Locale.ROOT, "bench-recovery: %s cells, %s ranks, kill %d@%d, K = %d, dfr, %s mode, %d repetition%s"
                         + " (medians)%n", String.join("x", base.cells().stream().map(String::valueOf).toList()),
                 String.join("x", base.ranksGrid().stream().map(String::valueOf).toList()), kill.rank(),
-                kill.iteration(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions);
+                kill.iteration(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions,
+                repetitions == 1 ? "" : "s");
         out.printf(Locale.ROOT, "%-12s %16s %12s %12s %12s %10s  %s%n", "replacement", "kill to resume", "detection",
                 "agreement", "recompute", "adopters", "digest");
         Set<String> digests = new HashSet<>();

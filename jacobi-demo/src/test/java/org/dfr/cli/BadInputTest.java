@@ -165,6 +165,8 @@ class BadInputTest {
                 row("run --iterations 3", "Missing required option: '--cells"),
                 // campaign
                 row("campaign --trials 0", "--trials must be >= 1, got 0"),
+                row("campaign --seed 7 --replay 5 --trials 3", "--trials 3 is not used with --replay 5, which runs that one"
+                        + " trial: leave out one of them"),
                 row("campaign --checkpoint-every 0", "--checkpoint-every 0 is not allowed: give a number of iterations >= 1"),
                 row("campaign --max-seconds 0", "--max-seconds must be >= 1, got 0"),
                 row("campaign --kernel any --cells 9x9", "--kernel any draws kernels"),

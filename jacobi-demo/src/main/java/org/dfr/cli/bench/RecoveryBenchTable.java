@@ -15,9 +15,10 @@ public final class RecoveryBenchTable {
     /** Writes the whole report to {@code out}. */
     public static void print(RecoveryBenchReport r, PrintWriter out) {
         out.printf(Locale.ROOT, "%s ranks, %s cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
-                        + " %s mode, %d repetitions per strategy (medians)%n", new Sizes(r.ranksGrid()), new Sizes(r.cells()),
+                        + " %s mode, %d repetition%s per strategy (medians)%n", new Sizes(r.ranksGrid()), new Sizes(r.cells()),
                 r.iterations(), r.checkpointEvery(), r.checkpointBackups(),
-                r.checkpointBackups() == 1 ? "" : "s", r.failure(), r.mode(), r.repetitions());
+                r.checkpointBackups() == 1 ? "" : "s", r.failure(), r.mode(), r.repetitions(),
+                r.repetitions() == 1 ? "" : "s");
         if (r.modeNote() != null) {
             out.println("note: " + r.modeNote());
         }
