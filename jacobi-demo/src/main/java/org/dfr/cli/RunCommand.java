@@ -593,9 +593,12 @@ public final class RunCommand implements Callable<Integer> {
                     rec.coversEverything() && "dfr".equals(rec.strategy()) ? " (the cone covers everything: global rollback)" : "",
                     rec.recomputedPartitionIterations(), rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
             out.printf(Locale.ROOT, "                 detection %s ms, agreement %s ms, replacement (checkpoint load) %s ms,"
-                            + " recovery at the ranks %s ms, recovery wall %s ms%n",
+                            + " recovery at the ranks %s ms, recovery wall (detection to resume) %s ms, kill to resume"
+                            + " %s ms%n",
                     orDash(rec.detectionMillis()), orDash(rec.agreementMillis()), orDash(rec.replacementMillis()),
-                    orDash(rec.recomputeMillis()), orDash(rec.wallMillis()));
+                    orDash(rec.recomputeMillis()), orDash(rec.wallMillis()),
+                    orDash(rec.detectionMillis() == null || rec.wallMillis() == null ? null
+                            : rec.detectionMillis() + rec.wallMillis()));
         }
         out.printf(Locale.ROOT, "stopped:         after iteration %d (%s)%n", r.iterationsRun(),
                 r.stoppedBy() == RunReport.StopReason.TOLERANCE ? "residual below --tolerance " + r.tolerance()
