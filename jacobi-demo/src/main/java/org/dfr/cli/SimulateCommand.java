@@ -31,6 +31,7 @@ import org.dfr.simulator.Simulation;
 import org.dfr.simulator.SimulationSpec;
 import org.dfr.simulator.SimulatorApp;
 import org.dfr.simulator.Strategy;
+import org.dfr.simulator.sweep.FailureOutlook;
 import org.dfr.simulator.sweep.HeapEstimate;
 import org.dfr.simulator.sweep.Sweep;
 import picocli.CommandLine.Command;
@@ -286,6 +287,24 @@ public final class SimulateCommand implements Callable<Integer> {
                 .withCommitLagIterations(o.commitLagIterations())
                 .withFailures(new FailureModel(o.mtbfHours() * 3600,
                         FailureDistribution.EXPONENTIAL, 0.7, 0, 0, 0, false, 1, o.maxFailures()));
+        long heap = HeapEstimate.bytes(dependencies);
+        long free = Runtime.getRuntime().maxMemory() - (Runtime.getRuntime().totalMemory()
+                - Runtime.getRuntime().freeMemory());
+        if (heap > free) {
+            // refused in one line rather than an OutOfMemoryError after minutes of simulation
+            throw new ParameterException(spec.commandLine(), String.format(Locale.ROOT, "simulating the %d partitions"
+                            + " of --cells %s on --ranks-grid %s needs about %.1f GB of heap (72 bytes a partition, 16 a"
+                            + " dependency) and this JVM has %.1f GB left: give a smaller --ranks-grid, or more heap"
+                            + " (DFR_JAVA_OPTS=\"-Xmx...\")", dependencies.partitionCount(), cells, ranksGrid, heap / 1e9,
+                    free / 1e9));
+        }
+        FailureOutlook outlook = FailureOutlook.of(dependencies.partitionCount(), o.iterations(), base.timing(),
+                base.failures());
+        if (outlook.exceeds(base.failures().maxFailures())) {
+            spec.commandLine().getErr().println("dfr simulate: " + outlook.warning(base.failures().maxFailures(),
+                    "a smaller --ranks-grid", ""));
+            spec.commandLine().getErr().flush();
+        }
         Map<Strategy, double[]> sums = new EnumMap<>(Strategy.class);
         PrintWriter out = spec.commandLine().getOut();
         long tasks = 0;

@@ -67,6 +67,18 @@ class SimulateCommandTest {
         assertThat(r.out()).contains("message-log");
     }
 
+    @Test
+    void when_aKernelsRunsWillStopAtTheFailureCap_then_aWarningSaysSoFirst() {
+        // 400 partitions, a node MTBF of 0.1 h: the machine fails every 0.9 s, an iteration takes 11 s
+        CliRun r = CliRun.of("simulate", "--kernel", "heat1d3", "--cells", "400", "--ranks-grid", "400", "--seeds", "1",
+                "--iterations", "20", "--mtbf-hours", "0.1", "--max-failures", "30");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).contains("dfr simulate: warning: at 400 nodes a node fails every 0.900 s on average")
+                .contains("whatever the strategy, more than --max-failures 30").contains("a smaller --ranks-grid");
+        assertThat(r.out()).containsPattern("(?m)^ *global +[0-9.]+ +30\\.00 ");
+    }
+
     private static double recomputed(String out, String strategy) {
         return out.lines().map(String::trim).filter(l -> l.startsWith(strategy + " ")).findFirst()
                 .map(l -> Double.parseDouble(l.split("\\s+")[1])).orElseThrow();

@@ -14,7 +14,7 @@ import org.dfr.simulator.report.Charts;
 import org.dfr.simulator.report.CsvFiles;
 import org.dfr.simulator.sweep.CheckpointOptimum;
 import org.dfr.simulator.sweep.Decomposition;
-import org.dfr.simulator.sweep.GlobalRollbackOutlook;
+import org.dfr.simulator.sweep.FailureOutlook;
 import org.dfr.simulator.sweep.HeapEstimate;
 import org.dfr.simulator.sweep.PointSummary;
 import org.dfr.simulator.sweep.QuadraticFit;
@@ -82,15 +82,15 @@ public final class SimulatorApp {
                 HeapEstimate.bytes(checkpointSweepPoints(options), options.seeds(), threads));
     }
 
-    /** Before hours go by unexplained: where global rollback is expected to end at the failure cap. */
-    private static void warnOfEndlessGlobalRollback(SimulateOptions options, TimingModel timing, FailureModel failures,
+    /** Before hours go by unexplained: where the runs are expected to end at the failure cap. */
+    private static void warnOfRunsAtTheFailureCap(SimulateOptions options, TimingModel timing, FailureModel failures,
                                                     PrintStream out) {
         Set<Integer> nodeCounts = new TreeSet<>(options.resolvedNodes());
         if (!options.resolvedCheckpointSweep().isEmpty()) {
             nodeCounts.add(options.resolvedCheckpointSweepNodes());
         }
         for (int nodes : nodeCounts) {
-            GlobalRollbackOutlook outlook = GlobalRollbackOutlook.of(nodes, options.iterations(), timing, failures);
+            FailureOutlook outlook = FailureOutlook.of(nodes, options.iterations(), timing, failures);
             if (outlook.exceeds(failures.maxFailures())) {
                 out.println("  " + outlook.warning(failures.maxFailures()));
             }
@@ -121,7 +121,7 @@ public final class SimulatorApp {
                 options.commitLagIterations() == 0 ? "" : " (commit lag " + options.commitLagIterations() + ")",
                 options.mtbfHours(), timing.taskSeconds(), timing.haloSeconds(), timing.checkpointSeconds(), strategies, dir);
         List<Path> files = new ArrayList<>();
-        warnOfEndlessGlobalRollback(options, timing, failures, out);
+        warnOfRunsAtTheFailureCap(options, timing, failures, out);
 
         List<SweepPoint> points = nodeSweepPoints(options);
         Sweep.Outcome nodeSweep = Sweep.run(points, settings, line -> out.println("  " + line));
@@ -143,6 +143,14 @@ public final class SimulatorApp {
                 }
                 files.addAll(plots(dir, d, "paper-range-", paperRange, strategies, paperFit, options));
             }
+        }
+        List<String> incomplete = summaries.stream().filter(p -> p.incompleteRuns() > 0)
+                .map(p -> p.strategy() + " at " + p.nodes() + " nodes (" + p.dimensions() + "D): " + p.incompleteRuns()
+                        + " of " + p.seeds()).toList();
+        if (!incomplete.isEmpty()) {
+            // their means (and any saving against them) are of runs that stopped at the cap, not of whole runs
+            out.println("  note: runs stopped at --max-failures " + failures.maxFailures() + " before their last"
+                    + " iteration, so their figures are of partial runs: " + String.join("; ", incomplete));
         }
         if (!fits.isEmpty()) {
             files.add(write(dir.resolve("fits.csv"), QuadraticFit.class, fits));

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.dfr.analysis.DependencyDeclarations;
 import org.dfr.simulator.sweep.Decomposition;
-import org.dfr.simulator.sweep.GlobalRollbackOutlook;
+import org.dfr.simulator.sweep.FailureOutlook;
 import org.dfr.simulator.sweep.HeapEstimate;
 import org.dfr.simulator.sweep.SweepPoint;
 import org.junit.jupiter.api.Test;
@@ -70,7 +70,30 @@ class LongRunsTest {
 
         assertThat(r.completed()).isFalse();
         assertThat(r.failures()).isEqualTo(5000);
-        assertThat(GlobalRollbackOutlook.of(50, 100, TimingModel.PAPER, spec.failures()).exceeds(5000)).isTrue();
+        assertThat(FailureOutlook.of(50, 100, TimingModel.PAPER, spec.failures()).exceeds(5000)).isTrue();
+    }
+
+    /*
+     * A failure discards the iteration in progress whatever the strategy, so DFR too needs a failure-free
+     * iteration to progress: its failures follow the same outlook (a walk-through read the warning as global
+     * rollback's alone, and DFR's runs stopped at the cap as well).
+     */
+    @Test
+    void when_dfr_runs_at_a_failure_heavy_scale_then_its_failures_match_the_outlook_too() {
+        int nodes = 2000;
+        FailureModel failures = FailureModel.PAPER.withNodeMtbfSeconds(6 * 3600.0);
+        FailureOutlook outlook = FailureOutlook.of(nodes, 200, TimingModel.PAPER, failures);
+        double mean = 0;
+        int seeds = 4;
+        for (int s = 1; s <= seeds; s++) {
+            mean += Simulation.run(SimulationSpec.paper(DependencyDeclarations.oneD3Point(nodes, false))
+                    .withIterations(200, 6).withStrategy(Strategy.DFR).withFailures(failures).withSeed(s)).failures();
+        }
+        mean /= seeds;
+
+        // the failure-free time alone gives 204: DFR's are the outlook's, not those
+        assertThat(mean).isCloseTo(outlook.expectedFailures(), within(0.15 * outlook.expectedFailures()));
+        assertThat(outlook.warning(100)).contains("whatever the strategy");
     }
 
     @Test
@@ -78,7 +101,7 @@ class LongRunsTest {
         // 2000 nodes, node MTBF 6 h: the machine fails every 10.8 s, about an iteration (11 s): e^1.02 - 1 per iteration
         int nodes = 2000;
         FailureModel failures = FailureModel.PAPER.withNodeMtbfSeconds(6 * 3600.0);
-        GlobalRollbackOutlook outlook = GlobalRollbackOutlook.of(nodes, 200, TimingModel.PAPER, failures);
+        FailureOutlook outlook = FailureOutlook.of(nodes, 200, TimingModel.PAPER, failures);
         double mean = 0;
         int seeds = 8;
         for (int s = 1; s <= seeds; s++) {
@@ -105,5 +128,10 @@ class LongRunsTest {
         assertThat(HeapEstimate.bytes(List.of(small, big), 1, 2)).isEqualTo(HeapEstimate.bytes(big) + HeapEstimate.bytes(small));
         assertThat(HeapEstimate.bytes(List.of(), 3, 2)).isZero();
         assertThat(HeapEstimate.bytesPerPartition(1)).isLessThan(HeapEstimate.bytesPerPartition(3));
+        // a kernel's own declaration: the same figures per dependency edge as the stencils'
+        assertThat(HeapEstimate.bytes(DependencyDeclarations.oneD3Point(1000, false)))
+                .isEqualTo(1000 * HeapEstimate.bytesPerPartition(1) - 2 * 16);
+        assertThat(HeapEstimate.bytes(DependencyDeclarations.oneD3Point(1000, true)))
+                .isEqualTo(1000 * HeapEstimate.bytesPerPartition(1));
     }
 }

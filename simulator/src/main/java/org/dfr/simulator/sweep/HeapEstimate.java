@@ -1,8 +1,10 @@
 package org.dfr.simulator.sweep;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import org.dfr.analysis.PartitionDependencies;
 
 /**
  * The heap a sweep needs, estimated before it runs, so that a node count past the machine is refused in one line
@@ -26,6 +28,20 @@ public final class HeapEstimate {
     /** Bytes one simulation of {@code point} needs. */
     public static long bytes(SweepPoint point) {
         return point.layout().nodes() * bytesPerPartition(point.layout().dimensions());
+    }
+
+    /**
+     * Bytes one simulation of a kernel's own declaration needs ({@code dfr simulate --cells}): the per-partition
+     * arrays, and 16 bytes per dependency edge to another partition (the stencils' figures above, per edge: a 1D
+     * 3-point stencil has 2 a partition, a 3D 7-point one 6).
+     */
+    public static long bytes(PartitionDependencies dependencies) {
+        long edges = 0;
+        for (int p = 0; p < dependencies.partitionCount(); p++) {
+            int[] inputs = dependencies.inputsOf(p);
+            edges += inputs.length - (Arrays.binarySearch(inputs, p) >= 0 ? 1 : 0);
+        }
+        return dependencies.partitionCount() * 72L + edges * 16;
     }
 
     /** Bytes the sweep of {@code points}, {@code seeds} runs each, needs on {@code threads} worker threads. */
