@@ -349,4 +349,13 @@ class ConeAnalyzerTest {
         assertThatThrownBy(() -> upwind.readByOthers(new int[] {4})).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("partition 4 is out of range 0..3");
     }
+
+    @Test
+    void when_theHeapIsEstimated_then_itCountsTheSampledEdgesOfEachPartition() {
+        // a ring: every partition reads itself and its two neighbours, 3 ints an edge at the peak
+        assertThat(ConeAnalyzer.estimatedBytes(DependencyDeclarations.oneD3Point(10_000, true)))
+                .isEqualTo(10_000L * 8 + 12L * 10_000 * 3);
+        // every partition reads every partition: no edges are stored
+        assertThat(ConeAnalyzer.estimatedBytes(new GlobalDependencies(10_000))).isEqualTo(10_000L * 8);
+    }
 }

@@ -142,6 +142,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PartitionDependencies dependencies = declare();
+        requireHeap(dependencies, Runtime.getRuntime().maxMemory()
+                - (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()));
         ConeAnalyzer analyzer = new ConeAnalyzer(dependencies);
         PrintWriter out = spec.commandLine().getOut();
         if (expected) {
@@ -249,6 +251,16 @@ public final class PlanCommand implements Callable<Integer> {
                         + " failureIteration is then " + (failureIteration + 1) + " (docs/design.md, \"Iterations and"
                         + " the cone\")");
             }
+        }
+    }
+
+    /** Refuses, in one line, a declaration whose analysis would not fit in {@code freeBytes} (an OutOfMemoryError). */
+    void requireHeap(PartitionDependencies dependencies, long freeBytes) {
+        long bytes = ConeAnalyzer.estimatedBytes(dependencies);
+        if (bytes > freeBytes) {
+            throw usage(String.format(Locale.ROOT, "%d partitions need about %.2f GB of heap to analyse, and this JVM"
+                            + " has %.2f GB left: a smaller --grid, or more heap (DFR_JAVA_OPTS=\"-Xmx...\")",
+                    dependencies.partitionCount(), bytes / 1e9, freeBytes / 1e9));
         }
     }
 
