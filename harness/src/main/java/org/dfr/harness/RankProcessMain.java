@@ -47,8 +47,8 @@ import picocli.CommandLine.Option;
  * 137 killed by a planned failure.
  */
 @Command(name = "rank", aliases = "dfr-rank", mixinStandardHelpOptions = true,
-        description = {"One rank of a processes-mode run: started by the dfr launcher, or by hand, ssh, srun or",
-                "mpirun on each host of a cluster with the configuration `dfr run ... --write-rank-config FILE` wrote.",
+        description = {"One rank of a processes-mode run: started by the dfr launcher, or by hand, ssh, srun or mpirun"
+                + " on each host of a cluster with the configuration `dfr run ... --write-rank-config FILE` wrote.",
                 "The rank id comes from --rank, else from SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK."},
         footer = {"", "Example (8 ranks by hand on one machine):",
                 "  dfr run --cells 256x256 --iterations 10 --fail 1@4 --mode processes --write-rank-config run.json",

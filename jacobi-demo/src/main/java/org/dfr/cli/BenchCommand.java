@@ -53,11 +53,12 @@ import picocli.CommandLine.Spec;
  * checkpoint, so that every ratio compares figures taken minutes apart on the same machine.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Times the sequential kernel (default jacobi2d5) and the runtime on 1, 2, 4 and 8 ranks on the same grid,",
-                "the memory-bandwidth bound of the kernel and the cost of a checkpoint; prints each ratio to the",
-                "sequential kernel against the targets. Runtime figures cover the iteration loop only.",
-                "The kernel is vectorised only when the JVM runs with --add-modules jdk.incubator.vector (./dfr does);",
-                "the line \"kernel: ...\" of the output says which one ran."},
+        description = {"Times the sequential kernel (default jacobi2d5) and the runtime on 1, 2, 4 and 8 ranks on the"
+                + " same grid, the memory-bandwidth bound of the kernel and the cost of a checkpoint; prints each"
+                + " ratio to the sequential kernel against the targets. Runtime figures cover the iteration loop"
+                + " only.",
+                "The kernel is vectorised only when the JVM runs with --add-modules jdk.incubator.vector (./dfr"
+                + " does); the line \"kernel: ...\" of the output says which one ran."},
         footer = {"", "Examples:",
                 "  java -Xmx8g -XX:+UseParallelGC --add-modules jdk.incubator.vector -jar dfr.jar bench",
                 "  dfr bench --cells 1024x1024 --iterations 50 --ranks 1,2 --skip-processes --report bench.json",

@@ -44,9 +44,9 @@ import picocli.CommandLine.Spec;
  * trial left behind (rank processes, listening ports, fake sysfs files not restored). Failing trials come with the command that replays them.
  */
 @Command(name = "campaign", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs randomized failure trials (seeded) and checks each: digest = sequential reference,",
-                "report well-formed with every recovery's cone = the analyzer's, no recovery after a mere pause,",
-                "within its time bound, no rank process, listening port or changed fake sysfs file left.",
+        description = {"Runs randomized failure trials (seeded) and checks each: digest = sequential reference, report"
+                + " well-formed with every recovery's cone = the analyzer's, no recovery after a mere pause, within"
+                + " its time bound, no rank process, listening port or changed fake sysfs file left.",
                 "Exit code 1 if any trial is WRONG, ERROR, HUNG or LEFTOVER."},
         footer = {"", "Examples:", "  dfr campaign --trials 1000 --seed 7 --max-seconds 7200",
                 "  dfr campaign --kernel any --faults all --trials 200 --report campaign.json",

@@ -18,8 +18,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code dfr kernels}: the installed kernels, one line each, with their axes and options. */
 @Command(name = "kernels", mixinStandardHelpOptions = true,
-        description = {"Lists the installed kernels (built-in and from --kernel-jar) with a one-line description,",
-                "the axes --cells and --ranks-grid take, and each option with its allowed values and default."},
+        description = {"Lists the installed kernels (built-in and from --kernel-jar) with a one-line description, the"
+                + " axes --cells and --ranks-grid take, and each option with its allowed values and default."},
         footer = {"", "Examples:", "  dfr kernels", "  dfr kernels --kernel-jar my-kernels.jar"})
 public final class KernelsCommand implements Callable<Integer> {
 

@@ -40,10 +40,9 @@ import picocli.CommandLine;
  * checkpoint interval with the energy DFR saves. Usage errors exit with code 2.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {
-                "Plans data-flow rollback (DFR) after losing partitions and compares it with global rollback.",
-                "With --expected, averages the cost over a checkpoint interval (failure iteration uniform over it)",
-                "and estimates the energy-savings rate."},
+        description = {"Plans data-flow rollback (DFR) after losing partitions and compares it with global rollback.",
+                "With --expected, averages the cost over a checkpoint interval (failure iteration uniform over"
+                + " it) and estimates the energy-savings rate."},
         footer = {"", "Examples:",
                 "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
                 "  dfr plan --layout 2d5 --grid 1000x1000 --lost 500500 --checkpoint-iteration 0 --failure-iteration 101 --json",

@@ -51,11 +51,11 @@ import picocli.CommandLine.Spec;
  * against the cone analysis.
  */
 @Command(name = "bench-recovery", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Kills the same rank at the same iteration under global and dfr rollback and prints, per",
-                "strategy, the median detection latency, time to resume and recomputed work, the recovery wall",
-                "time ratio dfr/global, and whether dfr recomputed exactly what the cone analysis plans.",
-                "Without options: rank processes killed with SIGKILL, 2x4 ranks, 2048x2048 cells, 20 iterations,",
-                "kill 1@5, a checkpoint at iteration 0 (K = 20), 3 runs per strategy."},
+        description = {"Kills the same rank at the same iteration under global and dfr rollback and prints, per"
+                + " strategy, the median detection latency, time to resume and recomputed work, the recovery wall"
+                + " time ratio dfr/global, and whether dfr recomputed exactly what the cone analysis plans.",
+                "Without options: rank processes killed with SIGKILL, 2x4 ranks, 2048x2048 cells, 20 iterations,"
+                + " kill 1@5, a checkpoint at iteration 0 (K = 20), 3 runs per strategy."},
         footer = {"", "Examples:",
                 "  dfr bench-recovery",
                 "  dfr bench-recovery --mode embedded --cells 512x512 --repetitions 5 --json rec.json",

@@ -64,8 +64,9 @@ import picocli.CommandLine.Spec;
  * the final residual and throughput, and writes the run report.
  */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a kernel (default jacobi2d5) on ranks that are Hazelcast members, optionally killing ranks",
-                "and recovering by global or data-flow rollback. Prints the field digest (SHA-256 of the interior)."},
+        description = {"Runs a kernel (default jacobi2d5) on ranks that are Hazelcast members, optionally killing ranks"
+                + " and recovering by global or data-flow rollback. Prints the field digest (SHA-256 of the"
+                + " interior)."},
         footer = {"", "Examples:",
                 "  dfr run --ranks-grid 2x4 --cells 256x256 --iterations 10 --checkpoint-every 10 --fail 1@4",
                 "  dfr run --kernel heat3d7 --ranks-grid 2x2x2 --cells 32x32x32 --iterations 20 --fail 3@7 --mode processes",

@@ -47,16 +47,17 @@ import picocli.CommandLine.Spec;
  * (docs/simulator.md). Every option left out keeps the preset's value.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Simulates global, data-flow (DFR) and message-log rollback far past real scale and writes",
-                "CSV and PNG figures: recomputed iterations, DFR's energy saving (with its quadratic fit) and runtime",
-                "against the node count, and a checkpoint-interval sweep against Young/Daly. See docs/simulator.md."},
+        description = {"Simulates global, data-flow (DFR) and message-log rollback far past real scale and writes CSV"
+                + " and PNG figures: recomputed iterations, DFR's energy saving (with its quadratic fit) and"
+                + " runtime against the node count, and a checkpoint-interval sweep against Young/Daly. See"
+                + " docs/simulator.md."},
         footer = {"", "Examples:",
                 "  dfr simulate --preset paper-fig6 --out fig6",
                 "  dfr simulate --preset quick --out /tmp/sim",
                 "  dfr simulate --preset custom --nodes 100,1000,10000 --dimensions 2 --seeds 5 --mtbf-hours 50 --out sim",
                 "  dfr simulate --kernel graph-jacobi --cells 100000 --ranks-grid 1000 --mtbf-hours 10 --seeds 5",
-                "", "Exit codes: 0 done, 1 writing the output failed after the simulation ran, 2 bad arguments (an",
-                "--out that cannot be created or written among them)."})
+                "", "Exit codes: 0 done, 1 writing the output failed after the simulation ran, 2 bad arguments (an"
+                        + " --out that cannot be created or written among them)."})
 public final class SimulateCommand implements Callable<Integer> {
 
     /** What a simulation of one kernel's dependencies ({@code --cells}) reads; the rest is the sweep's. */
