@@ -35,7 +35,7 @@ public final class CampaignFiles {
      *
      * @param failures its faults only ({@link TrialPlan#faults}), e.g. {@code 4@8/after_checkpoint_write host1@6}
      * @param capped   whether idle hosts were capped
-     * @param commitLagIterations the commit lag drawn, or null for the run's default
+     * @param commitLagIterations the commit lag in force (drawn, or the run's default)
      */
     public record Trial(int index, String kernel, String strategy, int spares, String replacement, boolean capped,
                         Integer commitLagIterations, String failures, List<String> kinds,
@@ -56,7 +56,8 @@ public final class CampaignFiles {
         List<Trial> trials = result.trials().stream().map(t -> new Trial(t.plan().index(),
                 t.plan().config().kernel().name(), t.plan().config().strategy().label(), t.plan().config().spares(),
                 t.plan().replacement().optionValue(), t.plan().config().capIdleHosts(),
-                t.plan().config().commitLagIterations(), t.plan().faults(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
+                // the lag in force, not only a drawn one: the default's cell was empty while a drawn 0 read "0"
+                t.plan().config().runSpec().commitLagFor(t.plan().config().checkpointEvery()), t.plan().faults(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
                 t.recomputedPartitionIterations(), t.detail(), t.violations(), t.replay(), t.ports())).toList();
         CampaignReport report = new CampaignReport(seed, command, mode, trials.size(), result.count(Outcome.OK),
                 result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG), result.count(Outcome.ERROR),

@@ -51,6 +51,9 @@ class CampaignFilesTest {
             assertThat(row.get("failures")).isEqualTo(p.faults()).doesNotContain(p.config().kernel().name());
             assertThat(row.get("kernel")).isEqualTo(p.config().kernel().name());
             assertThat(row.get("capped")).isEqualTo(Boolean.toString(p.config().capIdleHosts()));
+            // the lag in force, the default one included (its cell was empty)
+            assertThat(row.get("commitLagIterations")).isEqualTo(Integer.toString(
+                    p.config().commitLagIterations() != null ? p.config().commitLagIterations() : 1));
             assertThat(p.describe()).isEqualTo(p.setting() + (p.faults().isEmpty() ? "" : " " + p.faults()));
         }
         assertThat(rows).anyMatch(r -> r.get("capped").equals("true")).anyMatch(r -> r.get("capped").equals("false"));
