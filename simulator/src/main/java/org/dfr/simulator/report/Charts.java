@@ -89,6 +89,9 @@ public final class Charts {
     public static void checkpointInterval(Path file, String title, List<PointSummary> points, List<String> strategies,
                                           List<CheckpointOptimum> optima) {
         XYChart chart = chart(title, "checkpoint interval K (iterations)", "runtime (h)", false);
+        // below the plot: inside, the legend covered the Young/Daly line and the optima near the small intervals
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Vertical);
         double lo = points.stream().mapToDouble(p -> p.runtimeHoursMean() - p.runtimeHoursSd()).min().orElse(0);
         double hi = points.stream().mapToDouble(p -> p.runtimeHoursMean() + p.runtimeHoursSd()).max().orElse(1);
         for (String s : strategies) {
