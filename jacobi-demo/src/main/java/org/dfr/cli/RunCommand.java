@@ -651,6 +651,17 @@ public final class RunCommand implements Callable<Integer> {
                                 : "it did not run that iteration");
             }
         }
+        if (!r.recoveries().isEmpty()) {
+            for (int rank : new TreeSet<>(plan.failDuringRecovery())) {
+                if (!died.contains(rank)) {
+                    // an idle spare waits for a directive that gives it work; the others' recovery steps pass it by
+                    out.printf(Locale.ROOT, "not injected:    --fail-during-recovery %d: %s%n", rank,
+                            rank >= active && rank < active + r.spares()
+                                    ? "a spare that adopted no partition, so it took no part in a recovery"
+                                    : "it took no part in a recovery");
+                }
+            }
+        }
         if (!plan.failDuringRecovery().isEmpty() && r.recoveries().isEmpty()) {
             out.printf(Locale.ROOT, "not injected:    --fail-during-recovery %s: no recovery happened%n",
                     String.join(", ", new TreeSet<>(plan.failDuringRecovery()).stream().map(String::valueOf).toList()));

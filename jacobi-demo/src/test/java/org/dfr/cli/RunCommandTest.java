@@ -125,6 +125,31 @@ class RunCommandTest {
                 + " by then (it runs no iteration until it does)").contains("not injected:    rank 5 at iteration 3:");
     }
 
+    /*
+     * Spares 4 and 5 wait; one of them (the lowest, or the one holding a copy) adopts rank 1's partition. Spare 4
+     * is to die during the recovery: it does if it adopted; if not, it took no part in it, and the output says so.
+     */
+    @Test
+    void when_aSpareIsToDieDuringTheRecovery_then_itDiesIfItAdoptedAndIsNamedAsNotInjectedIfNot(@TempDir Path tmp)
+            throws Exception {
+        Path report = tmp.resolve("report.json");
+        CliRun r = run("run", "--ranks-grid", "2x2", "--cells", "16x16", "--iterations", "8", "--checkpoint-every", "4",
+                "--spares", "2", "--fail", "1@3", "--fail-during-recovery", "4", "--report", report.toString());
+
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(Files.readString(report));
+        boolean adopted = json.get("recoveries").get(0).get("adoptions").get(0).asText().equals("1:4");
+        boolean died = json.get("failures").toString().contains("\"ranks\":[4]");
+        assertThat(died).as(r.out()).isEqualTo(adopted);
+        String line = "not injected:    --fail-during-recovery 4: a spare that adopted no partition, so it took no part"
+                + " in a recovery";
+        if (adopted) {
+            assertThat(r.out()).doesNotContain(line);
+        } else {
+            assertThat(r.out()).contains(line);
+        }
+    }
+
     @Test
     void when_modelAlphaAndIdleClockShareGiven_then_theReportsModelUsesThem(@TempDir Path tmp) throws Exception {
         Path report = tmp.resolve("report.json");
