@@ -248,8 +248,7 @@ public final class RunCommand implements Callable<Integer> {
             // before the faults' own checks: with --reference no fault is meaningful, whichever it is
             faults.requireNone(spec, "--reference runs the sequential implementation without failures");
         }
-        faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount(),
-                config.runSpec().partitionCount());
+        faults.requireMeaningful(spec, config.faultPlan(), config.runSpec().memberCount());
         checkpointCopies.validated(spec);
         if (reference) {
             requireOnlyReferenceOptions();

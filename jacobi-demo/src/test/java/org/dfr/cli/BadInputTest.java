@@ -122,9 +122,6 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --fail-during-recovery 12", "--fail-during-recovery 12: ranks are 0..7"),
                 row("run --cells 37x29 --iterations 6 --fail 2@3 --fail-during-recovery 4 --fail-during-recovery 4",
                         "--fail-during-recovery 4 is given twice: a rank dies once"),
-                row("run --cells 37x29 --iterations 6 --spares 1 --fail 8@3 --fail 2@5", "--fail 8@3: rank 8 is a spare"
-                        + " (--spares 1 adds rank 8), which runs no iteration until it adopts a dead rank's partition, and"
-                        + " no rank dies by iteration 3 to give it one: kill a rank 0..7, or another rank first"),
                 row("run --cells 37x29 --iterations 6 --fail 1@2 --fail 1@4",
                         "rank 1 is killed twice (at iterations 2 and 4, by --fail or --fail-host): a rank dies once"),
                 row("run --cells 37x29 --iterations 6 --fail-host 0@2 --fail 1@5",

@@ -17,6 +17,9 @@ public final class FaultInjector implements IterationHook {
     private final FaultPlan plan;
     private final RankKiller killer;
     private final int lastIteration;
+    private final int firstSpare;
+    /** Board key under which the ranks tell an idle spare the iteration it is to die at (it runs none itself). */
+    static final String SPARE_DEATH_PREFIX = "spare-death/";
     private final Set<Integer> recoveryKillsArmed = ConcurrentHashMap.newKeySet();
     /** Pauses and deaths during agreement that already happened: each happens once. */
     private final Set<FaultPlan.Kill> fired = ConcurrentHashMap.newKeySet();
@@ -26,7 +29,17 @@ public final class FaultInjector implements IterationHook {
      *                      last iteration is recorded there, not one past the end of the run
      */
     public FaultInjector(FaultPlan plan, RankKiller killer, int lastIteration) {
+        this(plan, killer, lastIteration, Integer.MAX_VALUE);
+    }
+
+    /**
+     * @param lastIteration the run's last iteration
+     * @param firstSpare    the id of the first spare rank (the run's partition count): a spare's death at an
+     *                      iteration reaches it through the control board while it waits without partitions
+     */
+    public FaultInjector(FaultPlan plan, RankKiller killer, int lastIteration, int firstSpare) {
         this.plan = plan;
+        this.firstSpare = firstSpare;
         this.lastIteration = lastIteration;
         this.killer = killer;
         recoveryKillsArmed.addAll(plan.failDuringRecovery());
@@ -42,6 +55,27 @@ public final class FaultInjector implements IterationHook {
             }
         }
         maybeKill(rank, iteration, FaultPlan.Point.ITERATION_START);
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.rank() >= firstSpare && k.rank() != rank.rankId() && k.iteration() == iteration
+                    && k.point() == FaultPlan.Point.ITERATION_START && !rank.inRecovery()) {
+                // a spare that adopted nothing waits on the board: the run reaching the iteration reaches it there
+                // (a spare that adopted dies at its own start of the iteration; it no longer reads this key)
+                rank.control().putIfAbsent(SPARE_DEATH_PREFIX + k.rank(), Integer.toString(iteration));
+            }
+        }
+    }
+
+    @Override
+    public void whileIdle(RankContext rank) {
+        String at = rank.control().get(SPARE_DEATH_PREFIX + rank.rankId());
+        if (at == null) {
+            return;
+        }
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.rank() == rank.rankId() && k.point() == FaultPlan.Point.ITERATION_START && fired.add(k)) {
+                die(rank, Integer.parseInt(at), FaultPlan.Point.ITERATION_START.name());
+            }
+        }
     }
 
     @Override

@@ -206,6 +206,7 @@ public final class RecoveryProtocol implements FailureHandler {
             if (node.isKilled()) {
                 throw new RankKilledException(node.rankId());
             }
+            node.whileIdle();
             node.control().awaitChange(seen, deadline);
         }
     }
@@ -531,14 +532,21 @@ public final class RecoveryProtocol implements FailureHandler {
     private void publishRecord(RecoveryView node, RecoveryDirective d, List<RankStatus> statuses) {
         // detection: the first moment any survivor knew, by its own membership event or a failed message
         long detectedAt = Long.MAX_VALUE;
+        TreeSet<Integer> left = new TreeSet<>();
         for (Membership.MemberLoss loss : node.drainLosses()) {
             detectedAt = Math.min(detectedAt, loss.observedAtMillis());
+            left.add(loss.rank());
         }
         for (RankStatus s : statuses) {
             detectedAt = Math.min(detectedAt, s.stoppedAtMillis());
         }
         RecoveryRecord record = RecoveryRecord.decided(d, detectedAt == Long.MAX_VALUE ? null : detectedAt,
                 System.currentTimeMillis());
+        if (d.deadRanks().isEmpty()) {
+            // the directive names the dead that owned partitions: a round started by the loss of a spare without
+            // partitions alone recomputes nothing, and its record said "ranks [] died"
+            record = record.withDeadRanks(new ArrayList<>(left));
+        }
         String json = record.toJson();
         // off the critical path: the directive is out, the ranks must not wait for the record
         stateOf(node).writeInBackground(() -> {

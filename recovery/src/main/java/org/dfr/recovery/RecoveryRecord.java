@@ -47,6 +47,14 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
                 d.abortKind());
     }
 
+    /** This record naming {@code ranks} as the members that died. */
+    public RecoveryRecord withDeadRanks(List<Integer> ranks) {
+        return new RecoveryRecord(epoch, strategy, effectiveStrategy, List.copyOf(ranks), lostPartitions,
+                checkpointIteration, failureIteration, lostIterations, levels, recomputedPartitionIterations,
+                participatingRanks, idleRanks, adoptions, coversEverything, detectedAtMillis, decidedAtMillis,
+                resumedAtMillis, recomputeMillis, replacementMillis, abortReason, abortKind);
+    }
+
     /** The record of a decision whose times were lost with its coordinator: the decision alone. */
     public static RecoveryRecord withoutTimes(RecoveryDirective d) {
         return new RecoveryRecord(d.epoch(), d.strategy(), d.effectiveStrategy(), d.deadRanks(), d.lostPartitions(),

@@ -64,7 +64,7 @@ public final class ResilientRun {
     public IterationHook faultInjector(RankKiller killer) {
         return faults.kills().isEmpty() && faults.failDuringRecovery().isEmpty()
                 ? IterationHook.NONE
-                : new FaultInjector(faults, killer, spec.iterations());
+                : new FaultInjector(faults, killer, spec.iterations(), spec.partitionCount());
     }
 
     /** Runs every rank in this JVM; dead ranks are terminated members. */

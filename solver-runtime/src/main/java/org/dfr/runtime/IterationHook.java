@@ -61,6 +61,13 @@ public interface IterationHook {
     }
 
     /**
+     * Called by a spare that owns no partition, each time the control board changes while it waits for work:
+     * it runs no iteration, so this is where it can meet what is planned for it at one (a host's death).
+     */
+    default void whileIdle(RankContext rank) {
+    }
+
+    /**
      * At the end of the run: this rank handed its final states to the root and its statistics to the cluster,
      * and told every other rank so (its end-of-run notices are sent); it has not waited for theirs yet.
      */

@@ -657,6 +657,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
+    public void whileIdle() {
+        hook.whileIdle(this);
+    }
+
+    @Override
     public void setInRecovery(boolean value) {
         counters.setInRecovery(value);
     }

@@ -114,6 +114,9 @@ public interface RecoveryView extends RankContext {
     /** Tells the hook that this rank finished recomputed level {@code level} (1-based) of the recovery of {@code failureIteration}. */
     void afterRecoveryStep(int failureIteration, int level);
 
+    /** Tells the hook that this rank, a spare without partitions, saw the board change while it waits for work. */
+    void whileIdle();
+
     /** Marks the start ({@code true}) or the end of a recovery on this rank. */
     void setInRecovery(boolean value);
 

@@ -51,10 +51,9 @@ public final class FaultOptions {
      *
      * @param plan    the run's faults, {@code --fail-host} expanded to its ranks
      * @param members the run's ranks, spares included
-     * @param active  the ranks that own partitions at the start ({@code 0..active-1}); the others are spares
      * @throws ParameterException (exit code 2) naming the option
      */
-    public void requireMeaningful(CommandSpec spec, FaultPlan plan, int members, int active) {
+    public void requireMeaningful(CommandSpec spec, FaultPlan plan, int members) {
         Map<Integer, FaultPlan.Kill> firstKill = new HashMap<>();
         // --fail-host expanded to its ranks: a host's rank given to --fail as well dies once too
         for (FaultPlan.Kill k : plan.kills()) {
@@ -84,28 +83,12 @@ public final class FaultOptions {
                         + " a rank dies once");
             }
         }
-        for (FaultPlan.Kill k : fail) {
-            if (k.rank() >= active && k.rank() < members && k.point().isDeath() && plan.kills().stream().noneMatch(
-                    o -> o.rank() != k.rank() && o.point().isDeath() && o.iteration() <= k.iteration())) {
-                // a spare runs no iteration until it adopts a partition, and only a death can give it one
-                throw new ParameterException(spec.commandLine(), "--fail " + k.rank() + "@" + k.iteration()
-                        + ": rank " + k.rank() + " is a spare (" + spareRanks(active, members) + "), which runs no"
-                        + " iteration until it adopts a dead rank's partition, and no rank dies by iteration "
-                        + k.iteration() + " to give it one: kill a rank 0.." + (active - 1) + ", or another rank"
-                        + " first");
-            }
-        }
         Set<Integer> dying = new TreeSet<>(firstKill.keySet());
         dying.addAll(failDuringRecovery);
         if (members > 0 && dying.size() >= members) {
             throw new ParameterException(spec.commandLine(), "the faults kill all " + members + " ranks " + dying
                     + ": a run needs at least one survivor to recover (add --spares S for more ranks)");
         }
-    }
-
-    private static String spareRanks(int active, int members) {
-        return members - active == 1 ? "--spares 1 adds rank " + active
-                : "--spares " + (members - active) + " adds ranks " + active + ".." + (members - 1);
     }
 
     /**
