@@ -95,7 +95,8 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
     /** Writes this configuration as JSON, atomically. */
     public void write(Path file) {
         try {
-            AtomicFiles.write(file, tmp -> RunReports.JSON.writeValue(tmp.toFile(), this));
+            // it holds the data plane's token (docs/cluster.md: keep it private)
+            AtomicFiles.write(file, tmp -> RunReports.JSON.writeValue(tmp.toFile(), this), AtomicFiles.PRIVATE_MODE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write rank configuration " + file + ": " + e.getMessage(), e);
         }

@@ -46,6 +46,19 @@ class RankProcessConfigTest {
                 back.maxNoHeartbeatMillis(), back.messageTimeoutMillis(), back.recoveryTimeoutMillis(),
                 back.joinTimeoutMillis(), back.checkpointBackups()))
                 .containsExactly("c-1", 23_456, 2_000, 7_000, 11L, 13L, 17L, 1);
+        // it holds the data plane's token: the owner's alone
+        if (java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(uncheckedPermissions(file)))
+                    .isEqualTo("rw-------");
+        }
+    }
+
+    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> uncheckedPermissions(Path file) {
+        try {
+            return java.nio.file.Files.getPosixFilePermissions(file);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

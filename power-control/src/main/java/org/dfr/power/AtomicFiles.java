@@ -20,12 +20,14 @@ import java.util.Set;
  * <p>Every file dfr writes for its users (reports, CSV, journals, campaign files) goes through here, so
  * all have one mode: {@code rw-r--r--}, what {@code Files.write} gives under the usual umask. A temporary
  * file alone would be {@code rw-------}, and a run's report was unreadable to a colleague where an
- * experiment's CSV was not.
+ * experiment's CSV was not. A file with a secret is written {@code rw-------} ({@link #PRIVATE_MODE}).
  */
 public final class AtomicFiles {
 
     /** The mode of every file written here, where the file system has POSIX permissions. */
     public static final Set<PosixFilePermission> MODE = PosixFilePermissions.fromString("rw-r--r--");
+    /** The mode of a file that holds a secret (a rank configuration's data-plane token): the owner's alone. */
+    public static final Set<PosixFilePermission> PRIVATE_MODE = PosixFilePermissions.fromString("rw-------");
 
     /** Fills the temporary file that then replaces the target. */
     @FunctionalInterface
@@ -60,6 +62,11 @@ public final class AtomicFiles {
      * @throws IOException when the file cannot be written; the target is then left unchanged
      */
     public static void write(Path target, Content content) throws IOException {
+        write(target, content, MODE);
+    }
+
+    /** As {@link #write(Path, Content)}, the file given {@code mode} (where the file system has POSIX permissions). */
+    public static void write(Path target, Content content, Set<PosixFilePermission> mode) throws IOException {
         Path absolute = target.toAbsolutePath();
         Path dir = absolute.getParent();
         Files.createDirectories(dir);
@@ -70,7 +77,7 @@ public final class AtomicFiles {
                 channel.force(true);
             }
             try {
-                Files.setPosixFilePermissions(tmp, MODE);
+                Files.setPosixFilePermissions(tmp, mode);
             } catch (UnsupportedOperationException e) {
                 // not a POSIX file system: its default permissions stand
             }
