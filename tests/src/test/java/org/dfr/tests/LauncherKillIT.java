@@ -99,4 +99,34 @@ class LauncherKillIT {
             assertThat(journals.filter(f -> f.getFileName().toString().startsWith("freq-journal"))).isEmpty();
         }
     }
+    /*
+     *   dfr run (embedded, caps host 3 through the fake tree) --SIGTERM (Ctrl-C alike)--> its shutdown hook lifts
+     *   the cap and restores every limit before the JVM exits; no journal is left for the next command
+     */
+    @Test
+    void when_aRunIsInterruptedWhileAHostIsCapped_then_itRestoresTheHostBeforeItExits() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path sysfs = FakeCpufreqTree.create(tmp.resolve("sysfs"), 4, MIN_KHZ, MAX_KHZ);
+        Path log = tmp.resolve("run.log");
+        Process run = dfr(home, log, "run", "--ranks-grid", "2x4", "--cells", "6144x6144", "--iterations", "40",
+                "--checkpoint-every", "40", "--fail", "1@4", "--cap-idle-hosts", "--sysfs-root", sysfs.toString())
+                .start();
+        started.add(run.toHandle());
+
+        await("host 3 capped during the recovery").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(5))
+                .until(() -> !run.isAlive() || maxFreq(sysfs, 3) == MIN_KHZ);
+        assertThat(run.isAlive()).as("the run ended before host 3 was capped: " + Files.readString(log)).isTrue();
+        run.destroy(); // SIGTERM
+        assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("the interrupted run exits").isTrue();
+
+        for (int host = 0; host < 4; host++) {
+            assertThat(maxFreq(sysfs, host)).as("host %d after the interrupted run", host).isEqualTo(MAX_KHZ);
+        }
+        assertThat(Files.readString(log)).contains("interrupted: lifting the frequency caps of this run");
+        if (Files.isDirectory(home.resolve(".dfr"))) {
+            try (var journals = Files.list(home.resolve(".dfr"))) {
+                assertThat(journals.filter(f -> f.getFileName().toString().startsWith("freq-journal"))).isEmpty();
+            }
+        }
+    }
 }

@@ -35,6 +35,9 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
     private final Map<Integer, HostCapArbiter> arbiters = new TreeMap<>();
     private final Map<Integer, FrequencyController> controllers = new TreeMap<>();
     private final Map<Integer, Path> roots = new TreeMap<>();
+    /** Lifts and restores on SIGINT or SIGTERM (a SIGKILL leaves the journal for the next dfr command). */
+    private final Thread shutdownHook = new Thread(this::closeAtShutdown, "dfr-capping-restore");
+    private volatile boolean closed;
 
     /**
      * @param hosts the hosts whose ranks run in this JVM (every host in embedded mode, one in processes mode)
@@ -80,6 +83,15 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
         }
         cannotCap.forEach((reason, which) -> LOG.warn("frequency capping requested but not possible on host{} {} ({});"
                 + " the run goes on without capping", which.size() == 1 ? "" : "s", which, reason));
+        // Ctrl-C or a SIGTERM during a run left its idle host capped (docs/power.md promised otherwise)
+        Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    private void closeAtShutdown() {
+        if (!closed) {
+            LOG.warn("interrupted: lifting the frequency caps of this run and restoring the original limits");
+            close();
+        }
     }
 
     /** The sysfs root of a host: {@code root/hostN} when such directories exist, else {@code root}. */
@@ -90,6 +102,9 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
 
     @Override
     public void rankIdle(int rank) {
+        if (closed) {
+            return; // the run ended or was interrupted: a late idle rank must not cap again
+        }
         HostCapArbiter arbiter = arbiterOf(rank);
         if (arbiter != null) {
             arbiter.rankIdle(rank);
@@ -162,7 +177,16 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
 
     /** Lifts every cap still in place (the run ended or failed) and restores the journals. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException shuttingDown) {
+            // this is the hook, or the JVM is exiting
+        }
         for (Map.Entry<Integer, HostCapArbiter> e : arbiters.entrySet()) {
             try {
                 e.getValue().close();
