@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.dfr.cli.DfrMain;
+import org.dfr.power.freq.LeftoverJournals;
 import org.dfr.power.timeline.TimelineCsv;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,6 +112,31 @@ class PowerCommandTest {
         assertThat(read(root, POLICIES + "/policy1/scaling_min_freq")).isEqualTo("1600000");
         assertThat(Files.exists(journal)).isFalse();
         assertThat(out.toString()).contains("capped 2 cpufreq policies").contains("restored the original limits of 2");
+    }
+
+    /*
+     * `dfr power cap` exits once it capped: the next dfr command found its journal with a dead pid, took it for a
+     * process killed while capped, and restored the limits. Its journal is now held until `dfr power restore`.
+     */
+    @Test
+    void when_capped_then_the_cap_outlives_the_command_until_restore() throws IOException {
+        Path root = acpiTree();
+        Path dir = tmp.resolve("journals");
+        Path journal = dir.resolve("freq-journal-test.json");
+
+        int capCode = run("power", "cap", "--sysfs-root", root.toString(), "--journal", journal.toString());
+        // as the next command sees it: the capping process gone
+        JsonNode record = new ObjectMapper().readTree(journal.toFile());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) record).put("pid", Long.MAX_VALUE);
+        Files.writeString(journal, record.toString());
+        List<LeftoverJournals.Outcome> leftovers = LeftoverJournals.restoreAll(dir);
+
+        assertThat(capCode).isZero();
+        assertThat(record.get("heldUntilRestore").asBoolean()).isTrue();
+        assertThat(leftovers).isEmpty();
+        assertThat(read(root, POLICIES + "/policy1/scaling_max_freq")).isEqualTo("1200000");
+        assertThat(run("power", "restore", "--journal", journal.toString())).isZero();
+        assertThat(read(root, POLICIES + "/policy1/scaling_max_freq")).isEqualTo("2600000");
     }
 
     @Test

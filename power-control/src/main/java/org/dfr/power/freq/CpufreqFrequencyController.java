@@ -141,6 +141,14 @@ public final class CpufreqFrequencyController implements FrequencyController {
         if (!journal.exists()) {
             return RestoreOutcome.nothing("no leftover journal at " + journal.file());
         }
+        try {
+            if (journal.read().map(JournalRecord::heldUntilRestore).orElse(false)) {
+                return RestoreOutcome.nothing("the cap of `dfr power cap` holds until `dfr power restore` ("
+                        + journal.file() + ")");
+            }
+        } catch (IOException e) {
+            // an unreadable journal: restore() names it
+        }
         LOG.warn("found a leftover frequency journal {}: a previous process was killed while capped; restoring",
                 journal.file());
         return restore();

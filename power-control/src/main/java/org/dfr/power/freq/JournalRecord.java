@@ -12,14 +12,27 @@ import java.util.List;
  * @param pid                the process that wrote it
  * @param createdEpochMillis when it was first written
  * @param policies           the original limits of every policy about to be capped
+ * @param heldUntilRestore   written by {@code dfr power cap}: the cap is meant to outlive its process, until
+ *                           {@code dfr power restore}, so the journal is no leftover of a killed one
  */
 public record JournalRecord(int version, String sysfsRoot, String host, long pid, long createdEpochMillis,
-                            List<PolicyLimits> policies) {
+                            List<PolicyLimits> policies, boolean heldUntilRestore) {
 
     /** The only format version so far. */
     public static final int FORMAT_VERSION = 1;
 
     public JournalRecord {
         policies = List.copyOf(policies);
+    }
+
+    /** A journal of a process that restores its caps itself (a run), or that is killed first. */
+    public JournalRecord(int version, String sysfsRoot, String host, long pid, long createdEpochMillis,
+                         List<PolicyLimits> policies) {
+        this(version, sysfsRoot, host, pid, createdEpochMillis, policies, false);
+    }
+
+    /** This journal, its cap held until {@code dfr power restore}. */
+    public JournalRecord heldUntilRestored() {
+        return new JournalRecord(version, sysfsRoot, host, pid, createdEpochMillis, policies, true);
     }
 }

@@ -73,7 +73,9 @@ public final class LeftoverJournals {
                     + " (left in place; `dfr power restore --journal " + file + "` after fixing it): "
                     + e.getMessage()));
         }
-        if (!HostName.local().equals(record.host()) || isAlive(record.pid(), record.createdEpochMillis())) {
+        if (record.heldUntilRestore() || !HostName.local().equals(record.host())
+                || isAlive(record.pid(), record.createdEpochMillis())) {
+            // a `dfr power cap` holds until `dfr power restore`: the next command undid it (walk-through)
             return Optional.empty();
         }
         if (!Files.isDirectory(Path.of(record.sysfsRoot()))) {
