@@ -5,6 +5,7 @@ import org.dfr.power.meter.EnergySource;
 /**
  * One reading of the meter.
  *
+ * @param epochMillis     wall-clock time of the reading (the baseline's wall clock plus the monotonic time since)
  * @param elapsedSeconds  monotonic time since the sampler's baseline reading
  * @param host            the host
  * @param source          where the figures come from
@@ -14,6 +15,6 @@ import org.dfr.power.meter.EnergySource;
  * @param intervalJoules  energy since the previous reading, {@code null} likewise
  * @param powerWatts      mean power since the previous reading, {@code null} likewise
  */
-public record PowerSample(double elapsedSeconds, String host, EnergySource source, String sourceDetail, Phase phase,
+public record PowerSample(long epochMillis, double elapsedSeconds, String host, EnergySource source, String sourceDetail, Phase phase,
                           Double energyJoules, Double intervalJoules, Double powerWatts) {
 }

@@ -51,6 +51,8 @@ public final class PowerSampler implements AutoCloseable {
     private final List<String> notes = new ArrayList<>();
     private ScheduledExecutorService executor;
     private long startNanos;
+    /** The wall clock at the baseline reading: a sample's timestamp is it plus the monotonic time since. */
+    private long startEpochMillis;
     private long lastNanos;
     private Double lastJoules;
     private Double baselineJoules;
@@ -95,6 +97,7 @@ public final class PowerSampler implements AutoCloseable {
         }
         started = true;
         startNanos = ticker.read();
+        startEpochMillis = System.currentTimeMillis();
         lastNanos = startNanos;
         lastJoules = read();
         baselineJoules = lastJoules;
@@ -125,7 +128,8 @@ public final class PowerSampler implements AutoCloseable {
         Double interval = joules != null && lastJoules != null ? joules - lastJoules : null;
         Double watts = interval != null && now > lastNanos ? interval / ((now - lastNanos) / 1e9) : null;
         account.add(lastNanos, now, interval == null ? OptionalDouble.empty() : OptionalDouble.of(interval));
-        PowerSample sample = new PowerSample((now - startNanos) / 1e9, host, meter.source(), sourceDetail,
+        PowerSample sample = new PowerSample(startEpochMillis + (now - startNanos) / 1_000_000, (now - startNanos) / 1e9,
+                host, meter.source(), sourceDetail,
                 phases.current(), joules == null || baselineJoules == null ? null : joules - baselineJoules, interval, watts);
         samples.add(sample);
         lastNanos = now;

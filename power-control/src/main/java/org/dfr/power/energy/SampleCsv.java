@@ -2,22 +2,25 @@ package org.dfr.power.energy;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import org.dfr.power.AtomicFiles;
+import org.dfr.power.timeline.TimelineCsv;
 
 /**
- * Writes samples as CSV, one row per reading, atomically. Unknown values are empty cells. The columns that
- * {@code dfr run --samples} also writes ({@link org.dfr.power.timeline.TimelineCsv}) have its names and order:
- * {@code seconds} (since the sampler's first reading), {@code host}, {@code phase}, {@code watts} (mean over the
- * interval ending at the reading), {@code source}, {@code source_detail}; then the meter's {@code energy_joules}
- * (since the first reading) and {@code interval_joules} (since the reading before).
+ * Writes samples as CSV, one row per reading, atomically. Unknown values are empty cells. The first columns are
+ * those {@code dfr run --samples} writes ({@link TimelineCsv}), with its names, order and formats, so that the two
+ * can be aligned by wall-clock time: {@code timestamp} (ISO-8601 UTC), {@code epoch_millis}, {@code seconds}
+ * (since the sampler's first reading), {@code host}, {@code phase}, {@code watts} (mean over the interval ending at
+ * the reading), {@code source}, {@code source_detail}; then the meter's {@code energy_joules} (since the first
+ * reading) and {@code interval_joules} (since the reading before).
  */
 public final class SampleCsv {
 
     /** The header row. */
     public static final String HEADER =
-            "seconds,host,phase,watts,source,source_detail,energy_joules,interval_joules";
+            TimelineCsv.HEADER + ",energy_joules,interval_joules";
 
     private SampleCsv() {
     }
@@ -26,7 +29,9 @@ public final class SampleCsv {
     public static String format(List<PowerSample> samples) {
         StringBuilder csv = new StringBuilder(HEADER).append('\n');
         for (PowerSample s : samples) {
-            csv.append(String.format(Locale.ROOT, "%.6f", s.elapsedSeconds())).append(',')
+            csv.append(TimelineCsv.TIMESTAMP.format(Instant.ofEpochMilli(s.epochMillis()))).append(',')
+                    .append(s.epochMillis()).append(',')
+                    .append(String.format(Locale.ROOT, "%.6f", s.elapsedSeconds())).append(',')
                     .append(cell(s.host())).append(',')
                     .append(s.phase().label()).append(',')
                     .append(number(s.powerWatts())).append(',')
