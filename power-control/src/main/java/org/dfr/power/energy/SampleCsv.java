@@ -31,10 +31,10 @@ public final class SampleCsv {
         for (PowerSample s : samples) {
             csv.append(TimelineCsv.TIMESTAMP.format(Instant.ofEpochMilli(s.epochMillis()))).append(',')
                     .append(s.epochMillis()).append(',')
-                    .append(String.format(Locale.ROOT, "%.6f", s.elapsedSeconds())).append(',')
+                    .append(String.format(Locale.ROOT, "%.3f", s.elapsedSeconds())).append(',')
                     .append(cell(s.host())).append(',')
                     .append(s.phase().label()).append(',')
-                    .append(number(s.powerWatts())).append(',')
+                    .append((s.powerWatts() == null ? "" : String.format(Locale.ROOT, "%.3f", s.powerWatts()))).append(',')
                     .append(s.source().label()).append(',')
                     .append(cell(s.sourceDetail())).append(',')
                     .append(number(s.energyJoules())).append(',')
