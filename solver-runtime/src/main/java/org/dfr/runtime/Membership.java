@@ -128,13 +128,35 @@ public final class Membership {
      * @throws RunFailedException if neither happens within the timeout
      */
     public void awaitClusterSize(int size, long timeoutMillis, BooleanSupplier formedElsewhere) {
-        awaitCondition(() -> hazelcast.getCluster().getMembers().size() >= size || formedElsewhere.getAsBoolean(),
+        awaitCondition(() -> {
+            refuseDuplicateRank(size);
+            return hazelcast.getCluster().getMembers().size() >= size || formedElsewhere.getAsBoolean();
+        },
                 timeoutMillis, 50,
                 () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
                         + " of " + size + " members after " + timeoutMillis + " ms (ranks "
                         + ranksSeen() + ")");
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
+        }
+    }
+
+    /**
+     * Fails when another member carries this member's rank id: a rank started twice by hand made a cluster of the
+     * right size without the missing rank, which ran and failed 100 s later on a checkpoint "lost" with a rank that
+     * never existed. Both copies stop here, in one line.
+     */
+    private void refuseDuplicateRank(int size) {
+        List<String> same = new ArrayList<>();
+        for (Member m : hazelcast.getCluster().getMembers()) {
+            if (Integer.toString(rankId).equals(m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE))) {
+                same.add(m.getAddress().toString());
+            }
+        }
+        if (same.size() > 1) {
+            throw new RunFailedException(RunFailedException.Kind.OTHER, "rank " + rankId + " was started twice (members "
+                    + String.join(" and ", same) + "): start each rank id once (--rank), and every one of 0.."
+                    + (size - 1));
         }
     }
 
