@@ -96,6 +96,8 @@ final class RankProcess {
                 } else if (line.startsWith(RankProcessMain.LOOP_STARTED_LINE)) {
                     loopStarted.complete(System.nanoTime());
                     continue;
+                } else if (line.startsWith(RankProcessMain.RESULT_LINE)) {
+                    continue; // the launcher prints the report's figures itself
                 } else {
                     marker = false;
                 }

@@ -65,6 +65,11 @@ public final class RankProcessMain implements Callable<Integer> {
     public static final String CLUSTER_FORMED_LINE = "dfr rank: cluster formed";
     /** Printed on stdout when this rank enters the iteration loop (the launcher times start-up with it). */
     public static final String LOOP_STARTED_LINE = "dfr rank: loop started";
+    /**
+     * Printed on stdout by the collector once the report is written: a rank started by hand said nothing after
+     * "loop started" (the launcher reads the report itself and does not relay this).
+     */
+    public static final String RESULT_LINE = "dfr rank: run done";
     /** Control-board key: wall-clock time at which the first rank entered the iteration loop. */
     public static final String LOOP_STARTED_KEY = "processes/loopStartedAtMillis";
 
@@ -306,7 +311,11 @@ public final class RankProcessMain implements Callable<Integer> {
         String started = node.control().get(LOOP_STARTED_KEY);
         long wallMillis = started == null ? 0 : Math.max(0, endedAt - Long.parseLong(started));
         RunOutcome outcome = ResultCollector.collect(node, wallMillis);
-        RunReports.write(RunReports.of(config, settings, setup, outcome, Runner.noEnergy()), resultFile);
+        RunReport report = RunReports.of(config, settings, setup, outcome, Runner.noEnergy());
+        RunReports.write(report, resultFile);
+        System.out.println(RESULT_LINE + " (rank " + node.rankId() + "): " + report.iterationsRun() + " iterations, "
+                + report.recoveries().size() + " recover" + (report.recoveries().size() == 1 ? "y" : "ies")
+                + ", field sha256 " + report.fieldSha256() + "; report " + resultFile.toAbsolutePath());
     }
 
     private static void announceFailure(RankNode node, RunFailedException.Kind kind, String reason) {

@@ -82,6 +82,9 @@ class RankByHandIT {
         assertThat(written.recoveries().stream().filter(r -> r.lostPartitions().isEmpty()))
                 .allSatisfy(r -> assertThat(r.recomputedPartitionIterations()).isZero());
         assertThat(written.mode()).isEqualTo("processes");
+        // the collector says where the result is (a rank started by hand said nothing after "loop started")
+        assertThat(Files.readString(dir.resolve("rank0.log"))).contains("dfr rank: run done (rank 0): 10 iterations, ")
+                .contains("field sha256 " + written.fieldSha256() + "; report " + report.toAbsolutePath());
     }
 
     private static String logs(Path dir) throws Exception {
