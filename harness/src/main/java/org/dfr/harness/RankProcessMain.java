@@ -52,7 +52,10 @@ import picocli.CommandLine.Option;
                 "The rank id comes from --rank, else from SLURM_PROCID, OMPI_COMM_WORLD_RANK or PMI_RANK."},
         footer = {"", "Example (8 ranks by hand on one machine):",
                 "  dfr run --cells 256x256 --iterations 10 --fail 1@4 --mode processes --write-rank-config run.json",
-                "  for r in 0 1 2 3 4 5 6 7; do dfr rank --config run.json --rank $r --result report.json & done; wait"})
+                "  for r in 0 1 2 3 4 5 6 7; do dfr rank --config run.json --rank $r --result report.json & done; wait",
+                "", "Exit codes: 0 done, 1 the run failed, 2 bad arguments, 3 orphaned (stdin closed under"
+                        + " --exit-when-stdin-closes, or the launcher is gone), 4 a needed checkpoint was lost, 5 the"
+                        + " cluster did not form (docs/cluster.md lists the usual causes)."})
 public final class RankProcessMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RankProcessMain.class);
