@@ -177,10 +177,13 @@ final class Plots {
         RunRow shadedRun = rows.stream().filter(r -> r.variant() == shaded).findFirst().orElse(null);
         for (HostCurves c : curves) {
             String role = idleHosts.contains(c.host()) ? "idle in dfr" : "participating";
+            // short titles: with the meter's constants and the shaded run in it, the title ran past both ends of its
+            // panel; the constants are in index.html and summary.json
             XYChart chart = new XYChartBuilder().width(900).height(420)
-                    .title(c.host() + " (" + role + "): power, mean (line) +- sd (band) [" + meter + "]"
+                    .title(c.host() + " (" + role + "): power, mean (line) +- sd (band)")
+                    .xAxisTitle("s since the failure (start of detection)"
                             + (shadedRun == null ? "" : "; phases shaded from run " + shadedRun.run() + " (" + shaded + ")"))
-                    .xAxisTitle("s since the failure (start of detection)").yAxisTitle("W").build();
+                    .yAxisTitle("W (" + meterKind() + ")").build();
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
             chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
@@ -264,11 +267,25 @@ final class Plots {
         if (!any) {
             return;
         }
-        XYSeries s = chart.addSeries(name, x, y);
+        XYSeries s = chart.addSeries(name + " ", x, y);
         s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
         s.setMarker(SeriesMarkers.NONE);
         s.setFillColor(color);
         s.setLineColor(new Color(0, 0, 0, 0));
+        s.setShowInLegend(false);
+        // the legend draws an area series by its line, which must stay transparent (it would trace 0 W across the
+        // plot): the swatch is a series of its own, one point below the axis, drawn nowhere
+        XYSeries swatch = chart.addSeries(name, new double[] {x[0]}, new double[] {-1});
+        swatch.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        swatch.setMarker(SeriesMarkers.NONE);
+        swatch.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue()));
+        swatch.setLineWidth(8f);
+    }
+
+    /** The meter's kind for an axis title: {@code model}, {@code rapl}, {@code perf} or {@code none}. */
+    private String meterKind() {
+        String kind = meter.split("[:(\\[ ,;]", 2)[0].trim();
+        return kind.isEmpty() ? meter : kind;
     }
 
     private void energy(Path file) throws IOException {
