@@ -172,11 +172,11 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         requireFreshOutput();
         List<Schedule.Entry> schedule = Schedule.of(resolved);
-        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d runs"
+        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d run%s"
                         + " (%d warm-up) -> %s%n", resolved.name() == null ? "" : " " + resolved.name(),
                 resolved.kernel(), resolved.cells(),
                 resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), schedule.size(),
-                resolved.warmups(), this.out);
+                schedule.size() == 1 ? "" : "s", resolved.warmups(), this.out);
         out.flush();
         boolean terminal = System.console() != null;
         ProgressBar bar = terminal ? new ProgressBarBuilder().setTaskName("experiment").setInitialMax(schedule.size())
@@ -276,10 +276,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                     fmt(s.get("globalWatts")), fmt(s.get("savingWatts")), fmt(s.get("savingPercent")));
         }
         Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
-        out.printf(Locale.ROOT, "idle hosts while idle: dfr %s W, dfr+capping %s W: capping draws %s W less (%s %%)%s%n",
-                fmt(c.get("dfrWatts")), fmt(c.get("dfrCappingWatts")), fmt(c.get("savingWatts")),
-                fmt(c.get("savingPercent")), "model".equals(meter.get("source"))
-                        ? " (the load model's figure, set by its constants: a meter would measure it)" : "");
+        // only when both were run: with one of them the line was all "n/a"
+        if (variants.containsKey(Variant.DFR.label()) && variants.containsKey(Variant.DFR_CAPPING.label())) {
+            out.printf(Locale.ROOT, "idle hosts while idle: dfr %s W, dfr+capping %s W: capping draws %s W less (%s %%)%s%n",
+                    fmt(c.get("dfrWatts")), fmt(c.get("dfrCappingWatts")), fmt(c.get("savingWatts")),
+                    fmt(c.get("savingPercent")), "model".equals(meter.get("source"))
+                            ? " (the load model's figure, set by its constants: a meter would measure it)" : "");
+        }
         for (String f : result.failures()) {
             out.println("failed: " + f);
         }
