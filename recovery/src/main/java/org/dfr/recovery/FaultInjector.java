@@ -56,8 +56,10 @@ public final class FaultInjector implements IterationHook {
         }
         maybeKill(rank, iteration, FaultPlan.Point.ITERATION_START);
         for (FaultPlan.Kill k : plan.kills()) {
+            // inside a recovery too: the last recomputed reduction starts the resume iteration early, still in
+            // recovery (the same trap as mayStartEarly's); putIfAbsent makes a second write a no-op
             if (k.rank() >= firstSpare && k.rank() != rank.rankId() && k.iteration() == iteration
-                    && k.point() == FaultPlan.Point.ITERATION_START && !rank.inRecovery()) {
+                    && k.point() == FaultPlan.Point.ITERATION_START) {
                 // a spare that adopted nothing waits on the board: the run reaching the iteration reaches it there
                 // (a spare that adopted dies at its own start of the iteration; it no longer reads this key)
                 rank.control().putIfAbsent(SPARE_DEATH_PREFIX + k.rank(), Integer.toString(iteration));

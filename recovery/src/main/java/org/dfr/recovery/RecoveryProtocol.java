@@ -180,6 +180,8 @@ public final class RecoveryProtocol implements FailureHandler {
         long deadline = System.nanoTime() + TimeUnit.DAYS.toNanos(1);
         while (true) {
             long seen = node.control().version();
+            // before the directives: a death planned for it at an iteration already reached comes first
+            node.whileIdle();
             RecoveryDirective d = newestDirective(node, afterEpoch, false);
             if (d != null) {
                 return d;
@@ -206,7 +208,6 @@ public final class RecoveryProtocol implements FailureHandler {
             if (node.isKilled()) {
                 throw new RankKilledException(node.rankId());
             }
-            node.whileIdle();
             node.control().awaitChange(seen, deadline);
         }
     }

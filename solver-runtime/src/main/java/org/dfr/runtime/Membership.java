@@ -144,7 +144,7 @@ public final class Membership {
     /**
      * Fails when another member carries this member's rank id: a rank started twice by hand made a cluster of the
      * right size without the missing rank, which ran and failed 100 s later on a checkpoint "lost" with a rank that
-     * never existed. Both copies stop here, in one line.
+     * never existed. A copy that sees the other while it starts stops here, in one line.
      */
     private void refuseDuplicateRank(int size) {
         List<String> same = new ArrayList<>();
@@ -156,7 +156,7 @@ public final class Membership {
         if (same.size() > 1) {
             throw new RunFailedException(RunFailedException.Kind.OTHER, "rank " + rankId + " was started twice (members "
                     + String.join(" and ", same) + "): start each rank id once (--rank), and every one of 0.."
-                    + (size - 1));
+                    + (size - 1) + " (a copy that died stays listed until its heartbeat times out)");
         }
     }
 
@@ -355,7 +355,10 @@ public final class Membership {
     private void rememberMember(Member m) {
         String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
         if (rank != null) {
-            membersByRank.put(Integer.parseInt(rank), m);
+            // a second member with a rank id still held by a live one is a duplicate (a rank started twice by hand),
+            // which leaves again (refuseDuplicateRank): it must not take the live one's place here
+            membersByRank.compute(Integer.parseInt(rank), (r, known) -> known == null || known.getUuid().equals(m.getUuid())
+                    || !hazelcast.getCluster().getMembers().contains(known) ? m : known);
         }
     }
 
@@ -485,6 +488,14 @@ public final class Membership {
             return;
         }
         int rank = Integer.parseInt(attr);
+        Member known = membersByRank.get(rank);
+        if (known != null && !known.getUuid().equals(m.getUuid())) {
+            // a duplicate of a live rank leaving (it refused itself): the rank is not lost
+            LOG.warn("rank {}: a second member with rank id {} ({}) left; the rank's own member stays", rankId, rank,
+                    m.getAddress());
+            control.bump();
+            return;
+        }
         promotionWatch.memberLeft();
         departed.add(rank);
         membersByRank.remove(rank, m);

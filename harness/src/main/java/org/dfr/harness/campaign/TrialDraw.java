@@ -154,7 +154,7 @@ public final class TrialDraw {
             }
             switch (kind) {
                 case HOST -> {
-                    // a host with an active rank: a host of idle spares only has no iteration to die at
+                    // a host with an active rank
                     int host = random.nextInt(spec.hostOf(active - 1) + 1);
                     hosts.add(new FaultPlan.Kill(host, iteration, FaultPlan.Point.ITERATION_START));
                     for (int r = 0; r < active; r++) {
@@ -198,8 +198,8 @@ public final class TrialDraw {
                     kills.add(new FaultPlan.Kill(victim, iteration, FaultPlan.Point.DURING_HALO_EXCHANGE));
                 }
                 default -> {
-                    // a spare may die during a recovery (as an adopter); at an iteration only when it had adopted
-                    // by then, which is not known here: such a kill was silently never injected (seed 5, trial 9)
+                    // deaths at an iteration among the ranks that own partitions at the start (an idle spare's death
+                    // reaches it through the control board, which RunCommandTest covers; a host kill's too)
                     int victim = random.nextInt(kind == FaultKind.DURING_RECOVERY ? spec.memberCount() : active);
                     if (paused.contains(victim) || !dead.add(victim)) {
                         continue;

@@ -101,7 +101,8 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
     }
 
     @Override
-    public void rankIdle(int rank) {
+    public synchronized void rankIdle(int rank) {
+        // under the lock close() takes: a rank going idle while an interrupted run closes must not cap again after it
         if (closed) {
             return; // the run ended or was interrupted: a late idle rank must not cap again
         }
@@ -112,7 +113,7 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
     }
 
     @Override
-    public void rankBusy(int rank) {
+    public synchronized void rankBusy(int rank) {
         HostCapArbiter arbiter = arbiterOf(rank);
         if (arbiter != null) {
             arbiter.rankBusy(rank);
@@ -142,7 +143,7 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
      * Lifts the caps still in force once the run is over (a cap is in force when the last recovery left a host
      * idle to the end), counted like any lift, so that {@link #summary} is taken with every cap lifted.
      */
-    public void liftRemaining() {
+    public synchronized void liftRemaining() {
         for (Map.Entry<Integer, HostCapArbiter> e : arbiters.entrySet()) {
             try {
                 e.getValue().close();

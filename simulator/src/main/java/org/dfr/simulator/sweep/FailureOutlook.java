@@ -12,7 +12,7 @@ import org.dfr.simulator.TimingModel;
  * arriving at rate {@code λ = nodes / MTBF} that takes {@code e^(λ T) - 1} failures on average for an iteration
  * of {@code T} seconds, so a run of {@code I} iterations expects about {@code I (e^(λ T) - 1)} (the paper's
  * model: global rollback 352 at 10^4 nodes and 21250 at 10^5 simulated, against 357 and 20200 from this; DFR
- * within 10 % of it at 2000 nodes). Past the run's failure cap a run ends incomplete, after simulating that
+ * within 15 % of it at 2000 nodes). Past the run's failure cap a run ends incomplete, after simulating that
  * many recoveries, which can take hours; the sweep says so before it starts.
  *
  * @param nodes                  the node count
