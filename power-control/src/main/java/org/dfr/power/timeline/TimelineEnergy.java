@@ -122,7 +122,8 @@ public final class TimelineEnergy {
             // the instant of the last reading that succeeded: a failed reading's energy is in the next good one,
             // which is spread over the time since this instant, failed intervals included
             long good = ticks.isEmpty() ? 0 : ticks.get(0);
-            int failed = 0;
+            // a failed baseline is a failed reading too: the time until the first good one stays unmeasured
+            int failed = last == null && !readings.isEmpty() && source != EnergySource.NONE ? 1 : 0;
             for (int k = 1; k < ticks.size(); k++) {
                 long from = ticks.get(k - 1);
                 long to = ticks.get(k);

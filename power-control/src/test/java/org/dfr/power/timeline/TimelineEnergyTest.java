@@ -124,6 +124,20 @@ class TimelineEnergyTest {
     }
 
     @Test
+    void when_the_baseline_reading_fails_then_it_is_missed_and_its_time_until_the_first_good_one_unmeasured() {
+        HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 3 * S, Phase.COMPUTE, 1)));
+        List<double[]> readings = java.util.Arrays.asList(null, new double[] {10}, new double[] {70});
+        TimelineEnergy energy = TimelineEnergy.measured(EnergySource.PERF, phases, List.of("package"),
+                List.of(0L, S, 3 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
+
+        HostEnergy all = energy.hostEnergies(p -> true).get(0);
+        assertThat(all.missedIntervals()).isEqualTo(1);
+        assertThat(all.seconds()).isCloseTo(3.0, within(1e-9));
+        assertThat(all.joules()).isCloseTo(60.0, within(1e-9));
+        assertThat(all.meanWatts()).isCloseTo(30.0, within(1e-9));
+    }
+
+    @Test
     void when_there_is_no_meter_then_the_times_are_kept_and_no_reading_is_missed() {
         HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 2 * S, Phase.COMPUTE, 1)));
         List<double[]> readings = java.util.Arrays.asList(null, null, null);
