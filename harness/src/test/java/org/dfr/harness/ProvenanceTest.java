@@ -1,6 +1,7 @@
 package org.dfr.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -35,7 +36,7 @@ class ProvenanceTest {
     @Test
     void when_onLinux_then_theLoadAverageIsTheMachinesThreeFigures() {
         List<Double> load = Provenance.readLoadAverage();
-        org.junit.jupiter.api.Assumptions.assumeTrue(load != null, "no /proc/loadavg");
+        assumeTrue(load != null, "no /proc/loadavg");
 
         assertThat(load).hasSize(3).allSatisfy(l -> assertThat(l).isNotNegative());
         assertThat(Provenance.current().cpus()).isEqualTo(Runtime.getRuntime().availableProcessors());

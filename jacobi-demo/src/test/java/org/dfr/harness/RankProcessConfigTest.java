@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Set;
 import org.dfr.recovery.FaultPlan;
@@ -47,17 +51,16 @@ class RankProcessConfigTest {
                 back.joinTimeoutMillis(), back.checkpointBackups()))
                 .containsExactly("c-1", 23_456, 2_000, 7_000, 11L, 13L, 17L, 1);
         // it holds the data plane's token: the owner's alone
-        if (java.nio.file.FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(uncheckedPermissions(file)))
-                    .isEqualTo("rw-------");
+        if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+            assertThat(PosixFilePermissions.toString(uncheckedPermissions(file))).isEqualTo("rw-------");
         }
     }
 
-    private static java.util.Set<java.nio.file.attribute.PosixFilePermission> uncheckedPermissions(Path file) {
+    private static Set<PosixFilePermission> uncheckedPermissions(Path file) {
         try {
-            return java.nio.file.Files.getPosixFilePermissions(file);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            return Files.getPosixFilePermissions(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

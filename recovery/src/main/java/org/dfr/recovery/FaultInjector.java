@@ -27,13 +27,6 @@ public final class FaultInjector implements IterationHook {
     /**
      * @param lastIteration the run's last iteration: a death during the recovery of a failure in the
      *                      last iteration is recorded there, not one past the end of the run
-     */
-    public FaultInjector(FaultPlan plan, RankKiller killer, int lastIteration) {
-        this(plan, killer, lastIteration, Integer.MAX_VALUE);
-    }
-
-    /**
-     * @param lastIteration the run's last iteration
      * @param firstSpare    the id of the first spare rank (the run's partition count): a spare's death at an
      *                      iteration reaches it through the control board while it waits without partitions
      */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -127,7 +128,7 @@ class PowerCommandTest {
         int capCode = run("power", "cap", "--sysfs-root", root.toString(), "--journal", journal.toString());
         // as the next command sees it: the capping process gone
         JsonNode record = new ObjectMapper().readTree(journal.toFile());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) record).put("pid", Long.MAX_VALUE);
+        ((ObjectNode) record).put("pid", Long.MAX_VALUE);
         Files.writeString(journal, record.toString());
         List<LeftoverJournals.Outcome> leftovers = LeftoverJournals.restoreAll(dir);
 

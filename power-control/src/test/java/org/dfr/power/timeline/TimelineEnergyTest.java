@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.dfr.power.energy.HostEnergy;
@@ -93,7 +94,7 @@ class TimelineEnergyTest {
         HostTimeline phases = new HostTimeline("machine", List.of(
                 new PhaseSpan(0, S, Phase.START_UP, 0),
                 new PhaseSpan(S, 3 * S, Phase.COMPUTE, 1)));
-        List<double[]> readings = java.util.Arrays.asList(new double[] {0}, null, new double[] {100},
+        List<double[]> readings = Arrays.asList(new double[] {0}, null, new double[] {100},
                 new double[] {150});
         TimelineEnergy energy = TimelineEnergy.measured(EnergySource.PERF, phases, List.of("package"),
                 List.of(0L, S, 2 * S, 3 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
@@ -112,7 +113,7 @@ class TimelineEnergyTest {
     @Test
     void when_the_last_reading_fails_then_its_time_counts_unmeasured() {
         HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 2 * S, Phase.COMPUTE, 1)));
-        List<double[]> readings = java.util.Arrays.asList(new double[] {0}, new double[] {80}, null);
+        List<double[]> readings = Arrays.asList(new double[] {0}, new double[] {80}, null);
         TimelineEnergy energy = TimelineEnergy.measured(EnergySource.PERF, phases, List.of("package"),
                 List.of(0L, S, 2 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
 
@@ -126,7 +127,7 @@ class TimelineEnergyTest {
     @Test
     void when_the_baseline_reading_fails_then_it_is_missed_and_its_time_until_the_first_good_one_unmeasured() {
         HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 3 * S, Phase.COMPUTE, 1)));
-        List<double[]> readings = java.util.Arrays.asList(null, new double[] {10}, new double[] {70});
+        List<double[]> readings = Arrays.asList(null, new double[] {10}, new double[] {70});
         TimelineEnergy energy = TimelineEnergy.measured(EnergySource.PERF, phases, List.of("package"),
                 List.of(0L, S, 3 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
 
@@ -140,7 +141,7 @@ class TimelineEnergyTest {
     @Test
     void when_there_is_no_meter_then_the_times_are_kept_and_no_reading_is_missed() {
         HostTimeline phases = new HostTimeline("machine", List.of(new PhaseSpan(0, 2 * S, Phase.COMPUTE, 1)));
-        List<double[]> readings = java.util.Arrays.asList(null, null, null);
+        List<double[]> readings = Arrays.asList(null, null, null);
         TimelineEnergy energy = TimelineEnergy.measured(EnergySource.NONE, phases, List.of("none"),
                 List.of(0L, S, 2 * S), readings, "vm", 0, new TimelineEnergy.Clock(0, 0));
 

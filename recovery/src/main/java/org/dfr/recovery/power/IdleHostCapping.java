@@ -102,9 +102,9 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
 
     @Override
     public synchronized void rankIdle(int rank) {
-        // under the lock close() takes: a rank going idle while an interrupted run closes must not cap again after it
+        // under the lock close() takes: a rank going idle while the run closes (an interrupt) must not cap again
         if (closed) {
-            return; // the run ended or was interrupted: a late idle rank must not cap again
+            return;
         }
         HostCapArbiter arbiter = arbiterOf(rank);
         if (arbiter != null) {
@@ -188,14 +188,10 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
         } catch (IllegalStateException shuttingDown) {
             // this is the hook, or the JVM is exiting
         }
-        for (Map.Entry<Integer, HostCapArbiter> e : arbiters.entrySet()) {
+        liftRemaining();
+        for (Map.Entry<Integer, FrequencyController> e : controllers.entrySet()) {
             try {
-                e.getValue().close();
-            } catch (RuntimeException ex) {
-                LOG.error("host {}: cannot lift the cap: {}", e.getKey(), ex.getMessage());
-            }
-            try {
-                controllers.get(e.getKey()).restore();
+                e.getValue().restore();
             } catch (FrequencyControlException ex) {
                 LOG.error("host {}: cannot restore frequency limits: {}", e.getKey(), ex.getMessage());
             }
