@@ -634,7 +634,15 @@ public final class ProcessLauncher {
                 case RankProcessMain.EXIT_CLUSTER_NOT_FORMED -> RunFailedException.Kind.CLUSTER_NOT_FORMED;
                 default -> RunFailedException.Kind.OTHER;
             };
-            return new RunFailedException(kind, msg.toString());
+            List<Integer> killed = new ArrayList<>();
+            synchronized (exitCodes) {
+                exitCodes.forEach((rank, exit) -> {
+                    if (exit == SIGKILL_EXIT_CODE) {
+                        killed.add(rank);
+                    }
+                });
+            }
+            return new RunFailedException(kind, msg.toString()).withDeadRanks(killed);
         }
 
         private RunFailedException timedOut() {

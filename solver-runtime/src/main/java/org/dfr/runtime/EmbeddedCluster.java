@@ -146,6 +146,10 @@ public final class EmbeddedCluster {
                         // an Error too (a kernel's StackOverflowError, an AssertionError under -ea): the others must stop
                         RuntimeException e = thrown instanceof RuntimeException r ? r
                                 : new RunFailedException(thrown + ThrownAt.of(thrown), thrown);
+                        if (e instanceof RunFailedException rf) {
+                            // before the others are stopped below: only the ranks the run lost
+                            e = rf.withDeadRanks(nodes.stream().filter(RankNode::isKilled).map(RankNode::rankId).toList());
+                        }
                         if (failure.compareAndSet(null, e)) {
                             LOG.error("rank {} failed: {}", node.rankId(), e.getMessage());
                             node.control().put(RankNode.FAILED_KEY, RunFailedException.boardValue(e));

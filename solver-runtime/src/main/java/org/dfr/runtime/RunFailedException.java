@@ -2,7 +2,11 @@ package org.dfr.runtime;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Objects;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /** The run cannot produce a correct result; the message says why and {@link #kind} classifies it. */
 public final class RunFailedException extends RuntimeException {
@@ -32,6 +36,7 @@ public final class RunFailedException extends RuntimeException {
     }
 
     private final Kind kind;
+    private final SortedSet<Integer> deadRanks;
 
     /** A failure of kind {@link Kind#OTHER}. */
     public RunFailedException(String message) {
@@ -47,17 +52,39 @@ public final class RunFailedException extends RuntimeException {
     public RunFailedException(Kind kind, String message) {
         super(message);
         this.kind = Objects.requireNonNull(kind);
+        this.deadRanks = Collections.emptySortedSet();
     }
 
     /** A failure of the given kind with its cause. */
     public RunFailedException(Kind kind, String message, Throwable cause) {
+        this(kind, message, cause, Collections.emptySortedSet());
+    }
+
+    private RunFailedException(Kind kind, String message, Throwable cause, SortedSet<Integer> deadRanks) {
         super(message, cause);
         this.kind = Objects.requireNonNull(kind);
+        this.deadRanks = deadRanks;
     }
 
     /** What kind of failure this is. */
     public Kind kind() {
         return kind;
+    }
+
+    /**
+     * The ranks that had died in the run when it failed, as the launcher that ran the ranks saw them (empty when not
+     * known). A campaign judges by them whether a lost checkpoint is a pass: one death never loses every copy.
+     */
+    public SortedSet<Integer> deadRanks() {
+        return deadRanks;
+    }
+
+    /** This failure (kind, message, cause and stack trace) with the ranks dead when it happened ({@link #deadRanks}). */
+    public RunFailedException withDeadRanks(Collection<Integer> ranks) {
+        RunFailedException copy = new RunFailedException(kind, getMessage(), getCause(),
+                Collections.unmodifiableSortedSet(new TreeSet<>(ranks)));
+        copy.setStackTrace(getStackTrace());
+        return copy;
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

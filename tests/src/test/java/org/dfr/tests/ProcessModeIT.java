@@ -261,6 +261,20 @@ class ProcessModeIT {
     }
 
     @Test
+    void when_everyCopyOfACheckpointDiesWithItsOwner_then_theFailureNamesTheRanksDeadByThen() {
+        // 2 ranks per host: host 0 = {0, 1}, host 1 = {2, 3}; rank 1's copies go to host 1 first, and all three die
+        RunConfig config = RunConfig.of(2, 2, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
+                .withFaults(List.of(FaultPlan.parseKill("1@3"), FaultPlan.parseKill("2@3"), FaultPlan.parseKill("3@3")),
+                        List.of(), Set.of());
+
+        assertThatThrownBy(() -> launcher(new ClusterSettings()).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .satisfies(e -> assertThat(((RunFailedException) e).kind())
+                        .isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST))
+                .satisfies(e -> assertThat(((RunFailedException) e).deadRanks()).containsExactly(1, 2, 3));
+    }
+
+    @Test
     void when_runExceedsItsTimeLimit_then_runFailsAndEveryProcessIsReaped() {
         RunConfig config = RunConfig.of(2, 1, NX, NY, ITERATIONS, 10);
 

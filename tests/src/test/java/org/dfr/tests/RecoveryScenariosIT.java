@@ -306,6 +306,7 @@ class RecoveryScenariosIT {
         assertThatThrownBy(() -> run(paper(10, 10).withFaults(kills, List.of(), Set.of())))
                 .isInstanceOf(RunFailedException.class)
                 .hasMessageContaining("no copy of checkpoint 0 is left for partitions")
+                .satisfies(e -> assertThat(((RunFailedException) e).deadRanks()).containsExactly(1, 2, 3, 4, 5, 6, 7))
                 .extracting(e -> ((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(60));
     }
