@@ -160,6 +160,12 @@ public final class ProcessLauncher {
     public static final String RANK_JVM_OPTIONS_PROPERTY = "dfr.rankJvmOptions";
 
     /**
+     * System property every rank JVM is given: its rank id, for a log configuration that writes a file per rank
+     * (the id is an argument of the main class too, which a log configuration cannot read).
+     */
+    public static final String RANK_PROPERTY = "dfr.rank";
+
+    /**
      * System property: the tmpfs in which each run makes its directory for checkpoint copies between the rank
      * processes ({@link ClusterSettings#sharedMemoryDirectory}); {@value #DEFAULT_SHARED_MEMORY_ROOT} by default,
      * {@code none} for every copy over the data plane (loopback TCP).
@@ -469,6 +475,7 @@ public final class ProcessLauncher {
         List<String> cmd = new ArrayList<>(jvm);
         // JVM options go before the main class, which is the last element of the JVM command
         cmd.addAll(cmd.size() - 1, rankJvmOptions);
+        cmd.add(cmd.size() - 1, "-D" + RANK_PROPERTY + "=" + rank);
         cmd.addAll(List.of("--config", configFile.toString(), "--rank", Integer.toString(rank),
                 "--result", resultFile.toString(), RankProcessMain.FOUNDER_UP_FILE, founderUp.toString()));
         return cmd;

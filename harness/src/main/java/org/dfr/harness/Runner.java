@@ -37,6 +37,7 @@ public final class Runner {
     private RankProcessListener startUpListener = RankProcessListener.NONE;
     private Path samples;
     private Consumer<List<TimelineSample>> sampleSink;
+    private List<String> rankJvmOptions = List.of();
 
     public Runner() {
         this(new ClusterSettings());
@@ -79,6 +80,15 @@ public final class Runner {
         return this;
     }
 
+    /**
+     * More options for every rank JVM in processes mode ({@link ProcessLauncher#jvmOptions}): a log configuration of
+     * the ranks' own, say. Ignored in embedded mode, which starts no JVM.
+     */
+    public Runner rankJvmOptions(List<String> options) {
+        this.rankJvmOptions = List.copyOf(options);
+        return this;
+    }
+
     /** Writes or hands on the samples of a finished run. */
     static void deliver(RunEnergy.Result result, Path file,
                         Consumer<List<TimelineSample>> sink) {
@@ -109,7 +119,7 @@ public final class Runner {
         RunReport report;
         if (config.mode() == Mode.PROCESSES) {
             report = new ProcessLauncher(settings).powerModel(powerModel).samples(samples).sampleSink(sampleSink)
-                    .listener(startUpListener).run(config);
+                    .listener(startUpListener).jvmOptions(rankJvmOptions).run(config);
         } else {
             report = runEmbedded(config);
         }

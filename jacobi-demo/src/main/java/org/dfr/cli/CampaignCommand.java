@@ -1,6 +1,9 @@
 package org.dfr.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,6 +13,7 @@ import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
+import org.dfr.cli.logging.RankLogFiles;
 import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.KernelMixin;
@@ -138,9 +142,10 @@ public final class CampaignCommand implements Callable<Integer> {
     Path report;
 
     @Option(names = "--trial-log-dir", paramLabel = "DIR",
-            description = {"Where a failing trial's log is written (campaign-SEED-trial-N.log): this JVM's own log",
-                    "(org.dfr at DEBUG; in embedded mode every rank's), kept in memory while the trial runs. Default:",
-                    "the --report file's directory, else the temporary directory."})
+            description = "Where a failing trial's log is written (campaign-SEED-trial-N.log): this JVM's own log"
+                    + " (org.dfr at DEBUG; in embedded mode every rank's), kept in memory while the trial runs, and in"
+                    + " processes mode every rank process's own log after it. Default: the --report file's directory,"
+                    + " else the temporary directory.")
     Path trialLogDir;
 
     @Override
@@ -192,7 +197,10 @@ public final class CampaignCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
-        CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(), List.of())
+        // in processes mode the ranks log on their own: their files go with a failing trial's log
+        Path rankLogs = mode == Mode.PROCESSES ? rankLogDirectory() : null;
+        CampaignRunner runner = new CampaignRunner(trialSeconds * 1000, replayPrefix(),
+                rankLogs == null ? List.of() : RankLogFiles.jvmOptions(rankLogs))
                 .heartbeatTimeoutMillis(heartbeatTimeoutMillis).checkpointBackups(backups)
                 .checkpointReplication(checkpointCopies.replication());
         CampaignRunner.Result result;
@@ -200,15 +208,21 @@ public final class CampaignCommand implements Callable<Integer> {
              TrialLog log = TrialLog.recording(logDir, TrialLog.DEFAULT_MAX_LINES)) {
             result = runner.run(plans, maxSeconds * 1000, t -> {
                 printTrial(out, t);
-                Path kept = t.outcome().passes() ? null : log.keep(seed, t.plan().index());
+                Path kept = t.outcome().passes() ? null : log.keep(seed, t.plan().index(), rankLogsIn(rankLogs));
                 if (kept != null) {
                     out.println("            log: " + kept);
                     out.flush();
                 }
                 log.clear();
+                deleteRankLogs(rankLogs);
                 bar.step();
                 bar.setExtraMessage(t.outcome().passes() ? "" : "not ok: trial " + t.plan().index());
             });
+        } finally {
+            if (rankLogs != null) {
+                deleteRankLogs(rankLogs);
+                deleteQuietly(rankLogs);
+            }
         }
         out.printf(Locale.ROOT, "campaign seed %d (%s, %s faults): %d trials, %d ok, %d unrecoverable (clear error),"
                         + " %d wrong, %d errors, %d hung, %d leftovers%s%n",
@@ -222,6 +236,44 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         out.flush();
         return result.passed() ? 0 : 1;
+    }
+
+    /** A fresh directory for the rank processes' logs of one trial at a time. */
+    private static Path rankLogDirectory() {
+        try {
+            return Files.createTempDirectory("dfr-campaign-rank-logs");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make a directory for the rank processes' logs: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Path> rankLogsIn(Path directory) {
+        if (directory == null) {
+            return List.of();
+        }
+        try {
+            return RankLogFiles.in(directory);
+        } catch (IOException e) {
+            return List.of(); // the trial's own log is still kept
+        }
+    }
+
+    private static void deleteRankLogs(Path directory) {
+        if (directory != null) {
+            try {
+                RankLogFiles.deleteIn(directory);
+            } catch (IOException e) {
+                // a temporary directory: the next trial's lines are appended, and its log says so by their times
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path directory) {
+        try {
+            Files.deleteIfExists(directory);
+        } catch (IOException e) {
+            // a temporary directory: the system cleans it eventually
+        }
     }
 
     /** Trial {@code --replay N} with {@code --replacement R} instead of the drawn one, when it fits. */

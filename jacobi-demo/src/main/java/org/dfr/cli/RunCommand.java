@@ -1,10 +1,12 @@
 package org.dfr.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.stream.IntStream;
+import org.dfr.cli.logging.RankLogFiles;
 import org.dfr.cli.options.CheckpointCopiesMixin;
 import org.dfr.cli.options.CheckpointIntervalOptions;
 import org.dfr.cli.options.CliFiles;
@@ -180,6 +183,12 @@ public final class RunCommand implements Callable<Integer> {
             + " timestamp,epoch_millis,seconds,host,phase,watts,source,source_detail; see docs/experiments.md).")
     Path samples;
 
+    @Option(names = "--rank-log-dir", paramLabel = "DIR",
+            description = "Processes mode: every rank process also writes its own log to DIR/rank-R.log (the runtime at"
+                    + " DEBUG, Hazelcast at INFO; the console prints what it always does). DIR is made if missing; rank"
+                    + " logs of an earlier run in it are replaced.")
+    Path rankLogDir;
+
     @Option(names = "--reference", description = "Run the plain sequential implementation instead and print its digest.")
     boolean reference;
 
@@ -285,6 +294,7 @@ public final class RunCommand implements Callable<Integer> {
             }
             settings.basePort(basePort);
         }
+        List<String> rankJvmOptions = rankLogOptions(config);
         if (writeRankConfig != null) {
             return writeRankConfig(out, config, settings);
         }
@@ -294,7 +304,7 @@ public final class RunCommand implements Callable<Integer> {
                     ? new SshLauncher(ssh.sshCommand(), ssh.remoteJava(), ssh.sharedDirectory(settings.clusterName()),
                             line -> spec.commandLine().getErr().println("dfr run: " + line)).run(config, settings)
                     : new Runner(settings).powerModel(model).samples(samples).startUpListener(startUpLines(out))
-                            .run(config);
+                            .rankJvmOptions(rankJvmOptions).run(config);
         } catch (RunFailedException e) {
             spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
             DfrMain.printStackTraceIfAsked(e, spec.commandLine().getErr());
@@ -383,6 +393,32 @@ public final class RunCommand implements Callable<Integer> {
         if (conflict != null) {
             throw new ParameterException(spec.commandLine(), "--hosts cannot be combined with " + conflict);
         }
+    }
+
+    /** The rank JVMs' options for {@code --rank-log-dir}, with its directory made and emptied of earlier rank logs. */
+    private List<String> rankLogOptions(RunConfig config) {
+        if (rankLogDir == null) {
+            return List.of();
+        }
+        if (writeRankConfig != null) {
+            throw new ParameterException(spec.commandLine(), "--rank-log-dir is not used with --write-rank-config: no"
+                    + " launcher starts the ranks (give each rank -Ddfr.log=DEBUG in DFR_JAVA_OPTS instead)");
+        }
+        if (config.mode() != Mode.PROCESSES || ssh.given()) {
+            throw new ParameterException(spec.commandLine(), "--rank-log-dir is only used with --mode processes on this"
+                    + " machine (embedded ranks log in this JVM: -Ddfr.log=DEBUG in DFR_JAVA_OPTS; with --hosts each"
+                    + " rank logs where it runs)");
+        }
+        if (Files.exists(rankLogDir) && !Files.isDirectory(rankLogDir)) {
+            throw new ParameterException(spec.commandLine(), "--rank-log-dir " + rankLogDir + " is not a directory");
+        }
+        try {
+            Files.createDirectories(rankLogDir);
+            RankLogFiles.deleteIn(rankLogDir);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--rank-log-dir " + rankLogDir + " cannot be used: " + e);
+        }
+        return RankLogFiles.jvmOptions(rankLogDir);
     }
 
     /**

@@ -8,16 +8,18 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.AppenderBase;
 import ch.qos.logback.core.filter.Filter;
-import ch.qos.logback.core.spi.FilterReply;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.dfr.cli.logging.ConsoleLevelFilter;
+import org.dfr.cli.logging.RankLogFiles;
 import org.dfr.power.AtomicFiles;
 import org.slf4j.LoggerFactory;
 
@@ -44,6 +46,14 @@ interface TrialLog extends AutoCloseable {
      * @return the file, or null when nothing is recorded (the disabled log)
      */
     Path keep(long seed, int trial);
+
+    /**
+     * {@link #keep(long, int)}, followed by the rank processes' own logs ({@link RankLogFiles}), each under a line
+     * naming its rank.
+     *
+     * @return the file, or null when nothing is recorded (the disabled log)
+     */
+    Path keep(long seed, int trial, List<Path> rankLogs);
 
     /** Stops recording and gives the loggers back their levels. */
     @Override
@@ -82,6 +92,11 @@ interface TrialLog extends AutoCloseable {
         }
 
         @Override
+        public Path keep(long seed, int trial, List<Path> rankLogs) {
+            return null;
+        }
+
+        @Override
         public void close() {
         }
     }
@@ -100,7 +115,7 @@ interface TrialLog extends AutoCloseable {
         private final Level previousHazelcastLevel;
         private final Lines lines;
         private final List<Appender<ILoggingEvent>> consoles = new ArrayList<>();
-        private final AsPrinted printed;
+        private final ConsoleLevelFilter printed;
 
         Recording(LoggerContext context, Path directory, int maxLines) {
             this.directory = directory;
@@ -110,7 +125,7 @@ interface TrialLog extends AutoCloseable {
             hazelcastLogger = context.getLogger(HAZELCAST_LOGGER);
             previousHazelcastLevel = hazelcastLogger.getLevel();
             // the root's appenders keep printing what they printed before, no DEBUG or Hazelcast INFO line more
-            printed = new AsPrinted(root.getEffectiveLevel(), HAZELCAST_LOGGER, hazelcastLogger.getEffectiveLevel());
+            printed = new ConsoleLevelFilter(root.getEffectiveLevel(), hazelcastLogger.getEffectiveLevel());
             printed.start();
             for (Iterator<Appender<ILoggingEvent>> it = root.iteratorForAppenders(); it.hasNext(); ) {
                 Appender<ILoggingEvent> a = it.next();
@@ -139,9 +154,21 @@ interface TrialLog extends AutoCloseable {
 
         @Override
         public Path keep(long seed, int trial) {
+            return keep(seed, trial, List.of());
+        }
+
+        @Override
+        public Path keep(long seed, int trial, List<Path> rankLogs) {
             Path file = directory.resolve(fileName(seed, trial));
             try {
-                AtomicFiles.write(file, tmp -> Files.write(tmp, lines.snapshot(), StandardCharsets.UTF_8));
+                AtomicFiles.write(file, tmp -> {
+                    Files.write(tmp, lines.snapshot(), StandardCharsets.UTF_8);
+                    for (Path rankLog : rankLogs) {
+                        Files.writeString(tmp, "==== rank " + RankLogFiles.rank(rankLog) + "'s own log (" + rankLog.getFileName()
+                                + ") ====" + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+                        Files.write(tmp, Files.readAllBytes(rankLog), StandardOpenOption.APPEND);
+                    }
+                });
                 return file;
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write the log of trial " + trial + " to " + file, e);
@@ -161,30 +188,6 @@ interface TrialLog extends AutoCloseable {
                 a.clearAllFilters();
                 others.forEach(a::addFilter);
             }
-        }
-    }
-
-    /**
-     * Lets through what the console printed before recording began: events of the level the root logger
-     * had, and of Hazelcast's loggers only those of the level those had.
-     */
-    final class AsPrinted extends Filter<ILoggingEvent> {
-
-        private final Level rootLevel;
-        private final String hazelcastPrefix;
-        private final Level hazelcastLevel;
-
-        AsPrinted(Level rootLevel, String hazelcastPrefix, Level hazelcastLevel) {
-            this.rootLevel = rootLevel;
-            this.hazelcastPrefix = hazelcastPrefix;
-            this.hazelcastLevel = hazelcastLevel;
-        }
-
-        @Override
-        public FilterReply decide(ILoggingEvent event) {
-            Level least = event.getLoggerName().startsWith(hazelcastPrefix) && hazelcastLevel.isGreaterOrEqual(rootLevel)
-                    ? hazelcastLevel : rootLevel;
-            return event.getLevel().isGreaterOrEqual(least) ? FilterReply.NEUTRAL : FilterReply.DENY;
         }
     }
 

@@ -7,6 +7,9 @@ import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.dfr.cli.logging.ConsoleLevelFilter;
+import org.dfr.cli.logging.RankLogFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -46,6 +49,24 @@ class TrialLogTest {
     }
 
     @Test
+    void when_aProcessesTrialFails_then_eachRankLogFollowsUnderItsRank() throws Exception {
+        Path ranks = Files.createDirectory(dir.resolve("ranks"));
+        Files.writeString(ranks.resolve("rank-10.log"), "respawned line\n");
+        Files.writeString(ranks.resolve("rank-2.log"), "rank two line\n");
+        Path file;
+        try (TrialLog log = TrialLog.recording(dir, TrialLog.DEFAULT_MAX_LINES)) {
+            RUNTIME.warn("rank {} exited with code 4", 1);
+            file = log.keep(132, 0, RankLogFiles.in(ranks));
+        }
+
+        List<String> lines = Files.readAllLines(file);
+        assertThat(lines).hasSize(5);
+        assertThat(lines.get(0)).contains("rank 1 exited with code 4");
+        assertThat(lines.subList(1, 5)).containsExactly("==== rank 2's own log (rank-2.log) ====", "rank two line",
+                "==== rank 10's own log (rank-10.log) ====", "respawned line");
+    }
+
+    @Test
     void when_hazelcastLogsInfo_then_theTrialKeepsItButNotWhatTheShippedConfigurationSilences() throws Exception {
         assertThat(PARTITIONS.isInfoEnabled()).as("the shipped configuration logs Hazelcast's ERRORs only").isFalse();
         Path file;
@@ -61,7 +82,7 @@ class TrialLogTest {
 
     @Test
     void when_recording_then_theConsolePrintsWhatItPrintedBefore() {
-        TrialLog.AsPrinted printed = new TrialLog.AsPrinted(Level.WARN, "com.hazelcast", Level.ERROR);
+        ConsoleLevelFilter printed = new ConsoleLevelFilter(Level.WARN, Level.ERROR);
         assertThat(printed.decide(event("org.dfr.runtime.RankNode", Level.DEBUG))).isEqualTo(FilterReply.DENY);
         assertThat(printed.decide(event("org.dfr.runtime.RankNode", Level.WARN))).isEqualTo(FilterReply.NEUTRAL);
         assertThat(printed.decide(event("com.hazelcast.cluster", Level.INFO))).isEqualTo(FilterReply.DENY);
