@@ -219,8 +219,8 @@ public final class RankProcessMain implements Callable<Integer> {
                 boolean underWay = node.awaitClusterSizeOrStart(spec.memberCount(), settings.joinTimeoutMillis(),
                         LOOP_STARTED_KEY);
                 if (underWay) {
-                    LOG.warn("rank {}: the run started before this rank saw all {} members (a member died since)",
-                            rank, spec.memberCount());
+                    LOG.warn("rank {}: the run started before this rank saw all {} members (it sees ranks {}): a member"
+                            + " died since, or this member's list is behind", rank, spec.memberCount(), node.liveRanks());
                 } else {
                     // partitions migrate in the background after the joins: rank 0 lets them settle (so that
                     // the loop does not share the CPU with moving checkpoints, and a member lost right after

@@ -128,9 +128,11 @@ public final class Membership {
      * @throws RunFailedException if neither happens within the timeout
      */
     public void awaitClusterSize(int size, long timeoutMillis, BooleanSupplier formedElsewhere) {
+        // distinct rank ids, not members: a member whose join its JVM gave up on may stay listed until its heartbeat
+        // times out, beside the same rank's next attempt, and must not stand in for a rank that has not joined
         awaitCondition(() -> {
             refuseDuplicateRank(size);
-            return hazelcast.getCluster().getMembers().size() >= size || formedElsewhere.getAsBoolean();
+            return ranksSeen().size() >= size || formedElsewhere.getAsBoolean();
         },
                 timeoutMillis, 50,
                 () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
@@ -161,7 +163,7 @@ public final class Membership {
     }
 
     /** The rank ids of the members this member sees, in ascending order (for messages). */
-    private TreeSet<Integer> ranksSeen() {
+    TreeSet<Integer> ranksSeen() {
         TreeSet<Integer> ranks = new TreeSet<>();
         for (Member m : hazelcast.getCluster().getMembers()) {
             String rank = m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE);
@@ -192,6 +194,12 @@ public final class Membership {
      */
     public void holdMigrations(long timeoutMillis) {
         awaitClusterSafe(timeoutMillis);
+        // held with a member that then leaves, the partitions it held would stay without their backups for the run
+        awaitCondition(() -> hazelcast.getCluster().getMembers().size() == ranksSeen().size()
+                        && hazelcast.getPartitionService().isClusterSafe(), timeoutMillis, 20,
+                () -> "rank " + rankId + ": " + hazelcast.getCluster().getMembers().size() + " members carry only "
+                        + ranksSeen().size() + " rank ids (ranks " + ranksSeen() + ") after " + timeoutMillis
+                        + " ms: a member that failed to join is still listed");
         try {
             hazelcast.getCluster().changeClusterState(ClusterState.NO_MIGRATION);
         } catch (RuntimeException e) {

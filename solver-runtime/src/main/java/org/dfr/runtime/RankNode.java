@@ -285,7 +285,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     public boolean awaitClusterSizeOrStart(int size, long timeoutMillis, String formedKey) {
         boolean[] elsewhere = new boolean[1];
         membership.awaitClusterSize(size, timeoutMillis, () -> {
-            elsewhere[0] = hazelcast.getCluster().getMembers().size() < size && control.get(formedKey) != null;
+            elsewhere[0] = membership.ranksSeen().size() < size && control.get(formedKey) != null;
             return elsewhere[0];
         });
         return elsewhere[0];

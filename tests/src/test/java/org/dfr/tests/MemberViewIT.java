@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,5 +101,33 @@ class MemberViewIT {
         rank0.control().putIfAbsent("test/loopStarted", "1");
         assertThat(late.awaitClusterSizeOrStart(3, WAIT_MILLIS, "test/loopStarted")).as("formed without this rank").isTrue();
         assertThat(rank0.awaitClusterSizeOrStart(2, WAIT_MILLIS, "test/loopStarted")).as("saw them all itself").isFalse();
+    }
+
+    /**
+     * <pre>
+     *   ranks 0, 1 up; a second member with rank id 1 (a join its JVM gave up on, still listed)
+     *   rank 0 waits for 3 members: 3 are listed, but only ranks {0, 1}  -> it keeps waiting
+     *   rank 2 joins                                                      -> it returns
+     * </pre>
+     */
+    @Test
+    void when_aMemberRepeatsARankId_then_theClusterIsNotFormedUntilEveryRankIdIsThere() throws Exception {
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = new ClusterSettings();
+        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        RankNode rank0 = start(0, spec, settings);
+        start(1, spec, settings);
+        Config ghost = HazelcastConfigs.member(settings, 1, 0, spec.memberCount());
+        ghost.setInstanceName(settings.clusterName() + "-rank1-given-up");
+        Hazelcast.newHazelcastInstance(ghost);
+        await().atMost(Duration.ofSeconds(60)).until(() -> rank0.hazelcast().getCluster().getMembers().size() == 3);
+
+        CompletableFuture<Void> formed = CompletableFuture.runAsync(
+                () -> rank0.awaitClusterSize(spec.memberCount(), WAIT_MILLIS));
+
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !formed.isDone());
+        start(2, spec, settings);
+        formed.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        assertThat(rank0.liveRanks()).containsExactly(0, 1, 2);
     }
 }
