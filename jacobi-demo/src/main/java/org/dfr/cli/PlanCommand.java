@@ -44,11 +44,11 @@ import picocli.CommandLine;
                 "With --expected, averages the cost over a checkpoint interval (failure iteration uniform over"
                 + " it) and estimates the energy-savings rate."},
         footer = {"", "Examples:",
-                "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
-                "  dfr plan --layout 2d5 --grid 1000x1000 --lost 500500 --checkpoint-iteration 0 --failure-iteration 101 --json",
-                "  dfr plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10",
-                "  dfr plan --kernel heat3d7 --cells 32x32x32 --grid 2x2x2 --lost 3 --checkpoint-iteration 0 --failure-iteration 4",
-                "  dfr plan --kernel graph-jacobi --cells 10000 --grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4"})
+                "  dfr plan --layout 2d5 --ranks-grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
+                "  dfr plan --layout 2d5 --ranks-grid 1000x1000 --lost 500500 --checkpoint-iteration 0 --failure-iteration 101 --json",
+                "  dfr plan --layout 2d5 --ranks-grid 2x4 --lost 1 --expected --checkpoint-interval 10",
+                "  dfr plan --kernel heat3d7 --cells 32x32x32 --ranks-grid 2x2x2 --lost 3 --checkpoint-iteration 0 --failure-iteration 4",
+                "  dfr plan --kernel graph-jacobi --cells 10000 --ranks-grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4"})
 public final class PlanCommand implements Callable<Integer> {
 
     /** Most levels times partitions a plan lists (at most about 1 GB of JSON, which Jackson can still write). */
@@ -86,8 +86,9 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--periodic", description = "Neighbours wrap around the grid edges (torus).")
     boolean periodic;
 
-    @Option(names = {"--grid", "--ranks-grid"}, required = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
-            description = "Partition grid; a 1D grid may be written N or Nx1. Partition id = (pz*PY + py)*PX + px.")
+    @Option(names = {"--ranks-grid", "--grid"}, required = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
+            description = "Partition grid, as in dfr run (--grid is the same option); a 1D grid may be written N or Nx1."
+                    + " Partition id = (pz*PY + py)*PX + px.")
     GridArgument grid;
 
     @Option(names = "--lost", split = ",", paramLabel = "P[,P...]",
@@ -194,7 +195,7 @@ public final class PlanCommand implements Callable<Integer> {
             }
             int[] written = grid.writtenSizes();
             if (written.length != cells.axes()) {
-                throw new IllegalArgumentException("--grid " + grid.text() + " has " + written.length + " axes but --cells "
+                throw new IllegalArgumentException("--ranks-grid " + grid.text() + " has " + written.length + " axes but --cells "
                         + cells + " has " + cells.axes() + ": give both with the same number of axes");
             }
             return KernelJars.catalog(kernel.jars()).create(kernel.choice(), cells.values().stream()
@@ -258,7 +259,7 @@ public final class PlanCommand implements Callable<Integer> {
         long bytes = ConeAnalyzer.estimatedBytes(dependencies);
         if (bytes > freeBytes) {
             throw usage(String.format(Locale.ROOT, "%d partitions need about %.2f GB of heap to analyse, and this JVM"
-                            + " has %.2f GB left: a smaller --grid, or more heap (DFR_JAVA_OPTS=\"-Xmx...\")",
+                            + " has %.2f GB left: a smaller --ranks-grid, or more heap (DFR_JAVA_OPTS=\"-Xmx...\")",
                     dependencies.partitionCount(), bytes / 1e9, freeBytes / 1e9));
         }
     }
@@ -367,7 +368,7 @@ public final class PlanCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --grid} values. */
+    /** {@code --ranks-grid} values. */
     static final class GridConverter implements CommandLine.ITypeConverter<GridArgument> {
         @Override
         public GridArgument convert(String value) {

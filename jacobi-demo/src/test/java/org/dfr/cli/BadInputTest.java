@@ -226,7 +226,7 @@ class BadInputTest {
                 row("plan --layout 2d5 --cells 10x10 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
                         "--cells is for --kernel: a --layout plans partitions, not cells"),
                 row("plan --kernel jacobi2d5 --cells 64x64 --grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
-                        "--grid 8 has 1 axes but --cells 64x64 has 2"),
+                        "--ranks-grid 8 has 1 axes but --cells 64x64 has 2"),
                 row("plan --layout 2d5 --grid 2x4 --lost 8 --checkpoint-iteration 0 --failure-iteration 4",
                         "--lost partition 8 is out of range"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 3 --failure-iteration 2",

@@ -5,7 +5,7 @@ import java.util.Locale;
 import org.dfr.analysis.CartesianGrid;
 
 /**
- * A parsed {@code --grid} value: {@code N}, {@code PXxPY} or {@code PXxPYxPZ}.
+ * A parsed {@code --ranks-grid} value: {@code N}, {@code PXxPY} or {@code PXxPYxPZ}.
  *
  * @param text              as written
  * @param writtenDimensions how many sizes were written (1..3)

@@ -58,17 +58,17 @@ public enum LayoutKind {
         switch (this) {
             case ONE_D -> {
                 if (grid.writtenDimensions() > 2 || g.py() != 1) {
-                    throw new IllegalArgumentException("layout 1d needs --grid N or Nx1 but was " + grid.text());
+                    throw new IllegalArgumentException("layout 1d needs --ranks-grid N or Nx1 but was " + grid.text());
                 }
             }
             case TWO_D_5, TWO_D_9 -> {
                 if (grid.writtenDimensions() != 2) {
-                    throw new IllegalArgumentException("layout " + token + " needs --grid PXxPY but was " + grid.text());
+                    throw new IllegalArgumentException("layout " + token + " needs --ranks-grid PXxPY but was " + grid.text());
                 }
             }
             case THREE_D_7 -> {
                 if (grid.writtenDimensions() != 3) {
-                    throw new IllegalArgumentException("layout 3d7 needs --grid PXxPYxPZ but was " + grid.text());
+                    throw new IllegalArgumentException("layout 3d7 needs --ranks-grid PXxPYxPZ but was " + grid.text());
                 }
             }
             case GLOBAL -> {
