@@ -15,13 +15,16 @@ import org.dfr.power.HostName;
  * JVM, OS, CPU model, host name, start time (ISO-8601), the full command line, and how busy the machine was
  * when the command started (figures of a shared, noisy machine are read against it).
  *
+ * @param gitDirty           whether the build's working tree had changes not committed ({@code gitCommit} is then not
+ *                           all of the code that ran); null when not known (a build outside a git checkout)
  * @param commandLine        the {@code dfr} arguments as given (set by the command line; empty from the API)
  * @param cpus               the processors this JVM may use
  * @param loadAverageAtStart the machine's load averages over 1, 5 and 15 minutes ({@code /proc/loadavg}) when the
  *                           command started (from the API: when this class was loaded); null where there are none
  */
-public record Provenance(String dfrVersion, String gitCommit, String jvm, String os, String cpuModel, String hostName,
-                         String startedAt, List<String> commandLine, Integer cpus, List<Double> loadAverageAtStart) {
+public record Provenance(String dfrVersion, String gitCommit, Boolean gitDirty, String jvm, String os, String cpuModel,
+                         String hostName, String startedAt, List<String> commandLine, Integer cpus,
+                         List<Double> loadAverageAtStart) {
 
     /** Set once by the command line so that every report of this JVM names it. */
     private static volatile List<String> commandLineOfThisJvm = List.of();
@@ -37,7 +40,9 @@ public record Provenance(String dfrVersion, String gitCommit, String jvm, String
     /** The provenance of this JVM. */
     public static Provenance current() {
         Properties build = buildProperties();
-        return new Provenance(build.getProperty("version", "unknown"), build.getProperty("git.commit", "unknown"),
+        String dirty = filtered(build, "git.dirty");
+        return new Provenance(filtered(build, "version"), filtered(build, "git.commit"),
+                "unknown".equals(dirty) ? null : Boolean.valueOf(dirty),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 readCpuModel(), HostName.local(), STARTED.toString(), commandLineOfThisJvm,
@@ -52,8 +57,14 @@ public record Provenance(String dfrVersion, String gitCommit, String jvm, String
     public Provenance withLauncherCommandLine() {
         List<String> launcher = commandLineOfThisJvm;
         return launcher.isEmpty() ? this
-                : new Provenance(dfrVersion, gitCommit, jvm, os, cpuModel, hostName, startedAt, launcher, cpus,
+                : new Provenance(dfrVersion, gitCommit, gitDirty, jvm, os, cpuModel, hostName, startedAt, launcher, cpus,
                         loadAtStart);
+    }
+
+    /** A property the build wrote, or "unknown" when it could not (no git checkout leaves the placeholder). */
+    static String filtered(Properties build, String key) {
+        String value = build.getProperty(key, "unknown").trim();
+        return value.isEmpty() || value.startsWith("${") ? "unknown" : value;
     }
 
     private static Properties buildProperties() {

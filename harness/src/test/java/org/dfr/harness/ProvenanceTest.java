@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** A report written by a rank process names the user's command, which only its launcher knows. */
 class ProvenanceTest {
 
-    private static final Provenance OF_RANK_0 = new Provenance("0.1.0", "abc", "jvm", "os", "cpu", "host1",
+    private static final Provenance OF_RANK_0 = new Provenance("0.1.0", "abc", true, "jvm", "os", "cpu", "host1",
             "2026-11-27T04:00:00Z", List.of("rank", "--config", "/tmp/run.json", "--rank", "0"), 2, null);
 
     @AfterEach
@@ -26,6 +27,7 @@ class ProvenanceTest {
 
         assertThat(p.commandLine()).containsExactly("run", "--mode", "processes", "--cells", "64x64");
         assertThat(p.hostName()).isEqualTo("host1");
+        assertThat(p.gitDirty()).isTrue();
         assertThat(p.startedAt()).isEqualTo("2026-11-27T04:00:00Z");
         // the launcher's, read when its command line was recorded (the file changes every 5 s: no second read)
         if (Provenance.readLoadAverage() != null) {
@@ -45,5 +47,24 @@ class ProvenanceTest {
     @Test
     void when_theLauncherRanFromTheApi_then_theReportIsLeftAsTheRankWroteIt() {
         assertThat(OF_RANK_0.withLauncherCommandLine()).isEqualTo(OF_RANK_0);
+    }
+
+    @Test
+    void when_theBuildCouldNotReadGit_then_thePlaceholderReadsUnknown() {
+        Properties build = new Properties();
+        build.setProperty("git.commit", "${git.commit.id}");
+        build.setProperty("git.dirty", "false");
+
+        assertThat(Provenance.filtered(build, "git.commit")).isEqualTo("unknown");
+        assertThat(Provenance.filtered(build, "git.dirty")).isEqualTo("false");
+        assertThat(Provenance.filtered(build, "version")).isEqualTo("unknown");
+    }
+
+    @Test
+    void when_thisBuildMadeTheClasses_then_theCommitIsAHashAndItsTreeStateIsKnown() {
+        Provenance p = Provenance.current();
+
+        assertThat(p.gitCommit()).matches("[0-9a-f]{40}");
+        assertThat(p.gitDirty()).isNotNull();
     }
 }
