@@ -210,15 +210,23 @@ public final class RankNode implements RecoveryView, AutoCloseable {
      * is for a rank process, whose launcher ends it when the run gives up; in one JVM, where a late success would
      * leave a member behind, {@link EmbeddedCluster} tries the whole formation again instead.
      *
-     * @throws RunFailedException of kind CLUSTER_NOT_FORMED after {@link #JOIN_ATTEMPTS} failed attempts
+     * <p>An attempt that used up half the join limit or more is not tried again: the founder is not there (a rank
+     * started by hand before rank 0, or without it), and waiting the limit out {@link #JOIN_ATTEMPTS} times only
+     * made the one-line error come three times later.
+     *
+     * @throws RunFailedException of kind CLUSTER_NOT_FORMED after {@link #JOIN_ATTEMPTS} failed attempts, or after one
+     *     that waited out half the join limit
      */
     public static RankNode startJoining(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
                                         FailureHandler failureHandler, IterationHook hook) {
         for (int attempt = 1; ; attempt++) {
+            long startedAt = System.nanoTime();
             try {
                 return start(rankId, spec, kernel, settings, failureHandler, hook);
             } catch (RunFailedException e) {
-                if (e.kind() != RunFailedException.Kind.CLUSTER_NOT_FORMED || attempt >= JOIN_ATTEMPTS) {
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startedAt);
+                if (e.kind() != RunFailedException.Kind.CLUSTER_NOT_FORMED || attempt >= JOIN_ATTEMPTS
+                        || tookMillis >= settings.joinTimeoutMillis() / 2) {
                     throw e;
                 }
                 LOG.warn("rank {}: its member could not join ({}); attempt {} of {}", rankId, e.getMessage(),

@@ -7,6 +7,10 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import com.hazelcast.core.Hazelcast;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.ArrayList;
 import java.util.List;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.Runner;
@@ -39,30 +43,69 @@ class EmbeddedFormationIT {
     }
 
     @Test
-    void when_aJoiningMemberCannotJoin_then_itTriesJoinAttemptsTimes_andFailsAsNotFormed() {
-        // rank 1 of a 2x2 run whose founder never starts: every attempt gives up after Hazelcast's 1 s join limit
+    void when_theFounderIsNotThere_then_aJoiningMemberWaitsOutTheJoinLimitOnce_andFailsAsNotFormed() {
+        // rank 1 of a 2x2 run whose founder never starts: the attempt gives up after Hazelcast's 1 s join limit, and
+        // a second would give up the same way (by hand, with the default 60 s, it took three minutes)
         RunConfig config = RunConfig.of(2, 2, 37, 29, 4, 2);
         ClusterSettings noFounder = new ClusterSettings().joinTimeoutMillis(1000)
                 .basePort(HazelcastConfigs.freeBasePort(6, List.of("127.0.0.1")));
-        Logger rankNodeLog = (Logger) LoggerFactory.getLogger(RankNode.class);
-        ListAppender<ILoggingEvent> retries = new ListAppender<>();
-        retries.start();
-        rankNodeLog.addAppender(retries);
-        try {
-            RunFailedException failure = catchThrowableOfType(() -> RankNode.startJoining(1, config.runSpec(),
-                    config.kernelSetup().kernel(), noFounder,
-                    new ResilientRun(config.kernelSetup().kernel(), config.runSpec()).failureHandler(),
-                    IterationHook.NONE), RunFailedException.class);
 
+        List<String> retries = joinRetries(() -> {
+            RunFailedException failure = catchThrowableOfType(() -> startJoining(config, noFounder),
+                    RunFailedException.class);
             assertThat(failure).isNotNull();
             assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
-            assertThat(retries.list).extracting(ILoggingEvent::getFormattedMessage)
-                    .filteredOn(m -> m.startsWith("rank 1: its member could not join"))
-                    .hasSize(RankNode.JOIN_ATTEMPTS - 1)
-                    .last().asString().endsWith("attempt 3 of 3");
+        });
+
+        assertThat(retries).isEmpty();
+        assertThat(Hazelcast.getAllHazelcastInstances()).as("members left in this JVM").isEmpty();
+    }
+
+    @Test
+    void when_aJoiningMembersPortsAreTaken_then_itFailsAtOnce_triesJoinAttemptsTimes_andFailsAsNotFormed()
+            throws IOException {
+        // every port a joining rank may bind (base + 1 .. base + members + 2) is held: each attempt fails at once
+        RunConfig config = RunConfig.of(2, 2, 37, 29, 4, 2);
+        int base = HazelcastConfigs.freeBasePort(7, List.of("127.0.0.1"));
+        ClusterSettings portsTaken = new ClusterSettings().joinTimeoutMillis(30_000).basePort(base);
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int port = base + 1; port <= base + 6; port++) {
+                held.add(new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1")));
+            }
+            List<String> retries = joinRetries(() -> {
+                RunFailedException failure = catchThrowableOfType(() -> startJoining(config, portsTaken),
+                        RunFailedException.class);
+                assertThat(failure).isNotNull();
+                assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
+            });
+
+            assertThat(retries).hasSize(RankNode.JOIN_ATTEMPTS - 1).last().asString().endsWith("attempt 3 of 3");
             assertThat(Hazelcast.getAllHazelcastInstances()).as("members left in this JVM").isEmpty();
         } finally {
-            rankNodeLog.detachAppender(retries);
+            for (ServerSocket s : held) {
+                s.close();
+            }
         }
+    }
+
+    private static RankNode startJoining(RunConfig config, ClusterSettings settings) {
+        return RankNode.startJoining(1, config.runSpec(), config.kernelSetup().kernel(), settings,
+                new ResilientRun(config.kernelSetup().kernel(), config.runSpec()).failureHandler(), IterationHook.NONE);
+    }
+
+    /** The "could not join; attempt N of M" lines {@link RankNode} logs while {@code action} runs. */
+    private static List<String> joinRetries(Runnable action) {
+        Logger rankNodeLog = (Logger) LoggerFactory.getLogger(RankNode.class);
+        ListAppender<ILoggingEvent> lines = new ListAppender<>();
+        lines.start();
+        rankNodeLog.addAppender(lines);
+        try {
+            action.run();
+        } finally {
+            rankNodeLog.detachAppender(lines);
+        }
+        return lines.list.stream().map(ILoggingEvent::getFormattedMessage)
+                .filter(m -> m.startsWith("rank 1: its member could not join")).toList();
     }
 }
