@@ -541,19 +541,40 @@ public final class RecoveryProtocol implements FailureHandler {
         for (RankStatus s : statuses) {
             detectedAt = Math.min(detectedAt, s.stoppedAtMillis());
         }
-        RecoveryRecord record = RecoveryRecord.decided(d, detectedAt == Long.MAX_VALUE ? null : detectedAt,
+        RecoveryRecord decided = RecoveryRecord.decided(d, detectedAt == Long.MAX_VALUE ? null : detectedAt,
                 System.currentTimeMillis());
-        if (d.deadRanks().isEmpty()) {
-            // the directive names the dead that owned partitions: a round started by the loss of a spare without
-            // partitions alone recomputes nothing, and its record said "ranks [] died"
-            record = record.withDeadRanks(new ArrayList<>(left));
-        }
-        String json = record.toJson();
         // off the critical path: the directive is out, the ranks must not wait for the record
         stateOf(node).writeInBackground(() -> {
-            node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), json);
+            RecoveryRecord record = decided;
+            if (d.deadRanks().isEmpty()) {
+                // the directive names the dead that owned partitions: a round started by the loss of a spare without
+                // partitions alone recomputes nothing, and its record said "ranks [] died". The loss queue was
+                // drained when the round began, so the dead come from the membership: the members of the previous
+                // decision (all ranks before the first) that this one no longer has
+                TreeSet<Integer> gone = membersBefore(node, d.epoch());
+                gone.removeAll(d.members());
+                gone.addAll(left);
+                record = record.withDeadRanks(new ArrayList<>(gone));
+            }
+            node.control().put(ResultCollector.RECOVERY_PREFIX + d.epoch(), record.toJson());
             restoreLostRecords(node, d.epoch());
         });
+    }
+
+    /** The members of the decision before {@code epoch}'s: every rank of the run before the first; none when unknown. */
+    private static TreeSet<Integer> membersBefore(RecoveryView node, int epoch) {
+        TreeSet<Integer> members = new TreeSet<>();
+        if (epoch <= 1) {
+            for (int r = 0; r < node.spec().memberCount(); r++) {
+                members.add(r);
+            }
+            return members;
+        }
+        String previous = node.control().get(DIRECTIVE_PREFIX + (epoch - 1));
+        if (previous != null) {
+            members.addAll(read(previous, RecoveryDirective.class).members());
+        }
+        return members;
     }
 
     /**
