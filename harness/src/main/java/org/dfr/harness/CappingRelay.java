@@ -17,9 +17,16 @@ final class CappingRelay {
     private static final Logger LOG = LoggerFactory.getLogger(CappingRelay.class);
 
     private final IdleRankListener hosts;
+    private final boolean answersBusy;
 
-    CappingRelay(IdleRankListener hosts) {
+    /**
+     * @param hosts       receives every idle and busy call
+     * @param answersBusy whether the ranks wait for an answer to their busy lines (they do when hosts are capped;
+     *                    otherwise nothing reads their stdin, and answers would fill its pipe)
+     */
+    CappingRelay(IdleRankListener hosts, boolean answersBusy) {
         this.hosts = hosts;
+        this.answersBusy = answersBusy;
     }
 
     /**
@@ -39,6 +46,9 @@ final class CappingRelay {
             return;
         }
         hosts.rankBusy(rank);
+        if (!answersBusy) {
+            return;
+        }
         try {
             toRank.write((CappingLines.ready(e.seq()) + "\n").getBytes(StandardCharsets.UTF_8));
             toRank.flush();

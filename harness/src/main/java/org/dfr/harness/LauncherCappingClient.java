@@ -51,6 +51,32 @@ final class LauncherCappingClient implements IdleRankListener {
         reader.start();
     }
 
+    /**
+     * A rank's idle and busy lines for a launcher that only records them (a run without capping): the phases of its
+     * recoveries come from the same events as a capped run's, so that the two are compared on one timeline. Nothing
+     * is awaited, and stdin is not read.
+     */
+    static IdleRankListener reportingOnly(PrintStream toLauncher) {
+        AtomicLong sequence = new AtomicLong();
+        return new IdleRankListener() {
+            @Override
+            public void rankIdle(int rank) {
+                synchronized (toLauncher) {
+                    toLauncher.println(CappingLines.idle(rank));
+                    toLauncher.flush();
+                }
+            }
+
+            @Override
+            public void rankBusy(int rank) {
+                synchronized (toLauncher) {
+                    toLauncher.println(CappingLines.busy(rank, sequence.incrementAndGet()));
+                    toLauncher.flush();
+                }
+            }
+        };
+    }
+
     @Override
     public void rankIdle(int rank) {
         send(CappingLines.idle(rank));

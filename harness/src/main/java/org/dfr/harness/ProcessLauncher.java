@@ -29,6 +29,7 @@ import java.util.stream.Stream;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.power.timeline.TimelineSample;
 import org.dfr.recovery.FaultPlan;
+import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.power.IdleHostCapping;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.HazelcastConfigs;
@@ -328,7 +329,9 @@ public final class ProcessLauncher {
             RankJvmArchive archive = RankJvmArchive.forClassPath(classPath(config));
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
             RunEnergy power = RunEnergy.open(config, powerModel);
-            CappingRelay relay = capping == null ? null : new CappingRelay(power.listener(capping));
+            // the ranks' idle and busy lines place the recovery phases whether or not hosts are capped
+            CappingRelay relay = new CappingRelay(power.listener(capping == null ? IdleRankListener.NONE : capping),
+                    capping != null);
             power.run(() -> {
                 for (int attempt = 1; ; attempt++) {
                     int basePort = settings.basePort() > 0 ? settings.basePort()

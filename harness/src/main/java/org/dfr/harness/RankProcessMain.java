@@ -195,6 +195,9 @@ public final class RankProcessMain implements Callable<Integer> {
         if (config.capIdleHosts()) {
             resilient.idleListener(new LauncherCappingClient(System.out, System.in,
                     LauncherCappingClient.DEFAULT_READY_TIMEOUT_MILLIS));
+        } else if (rc.launcherPid() > 0) {
+            // a local launcher places the recovery phases of the power timeline by these lines, capped or not
+            resilient.idleListener(LauncherCappingClient.reportingOnly(System.out));
         }
         ClusterSettings settings = rc.clusterSettings();
         RankNode node = null;

@@ -55,7 +55,7 @@ class CappingLinesTest {
         PipedInputStream launcherReads = new PipedInputStream();
         PrintStream rankStdout = new PrintStream(new PipedOutputStream(launcherReads), true, StandardCharsets.UTF_8);
         LauncherCappingClient client = new LauncherCappingClient(rankStdout, rankStdin, 30_000);
-        CappingRelay relay = new CappingRelay(hosts);
+        CappingRelay relay = new CappingRelay(hosts, true);
         // the launcher's pump: every line the rank prints goes through the relay
         CompletableFuture.runAsync(() -> {
             try (var in = new BufferedReader(new InputStreamReader(launcherReads, StandardCharsets.UTF_8))) {
@@ -97,8 +97,24 @@ class CappingLinesTest {
 
     @Test
     void when_lineNamesAnotherRank_then_theRelayIgnoresIt() {
-        new CappingRelay(hosts).onLine(2, CappingLines.idle(3), new ByteArrayOutputStream());
+        new CappingRelay(hosts, true).onLine(2, CappingLines.idle(3), new ByteArrayOutputStream());
 
         assertThat(decisions).isEmpty();
+    }
+
+    @Test
+    void when_hostsAreNotCapped_then_theRankReportsWithoutWaiting_andTheLauncherRecordsWithoutAnswering() {
+        ByteArrayOutputStream rankStdout = new ByteArrayOutputStream();
+        IdleRankListener reporter = LauncherCappingClient.reportingOnly(
+                new PrintStream(rankStdout, true, StandardCharsets.UTF_8));
+        ByteArrayOutputStream rankStdin = new ByteArrayOutputStream();
+        CappingRelay relay = new CappingRelay(hosts, false);
+
+        reporter.rankIdle(4);
+        reporter.rankBusy(4);
+        rankStdout.toString(StandardCharsets.UTF_8).lines().forEach(line -> relay.onLine(4, line, rankStdin));
+
+        assertThat(decisions).containsExactly("idle 4", "busy 4");
+        assertThat(rankStdin.size()).as("nothing written to a stdin nobody reads").isZero();
     }
 }
