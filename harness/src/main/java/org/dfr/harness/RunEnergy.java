@@ -58,8 +58,9 @@ import org.slf4j.LoggerFactory;
  *       {@code detectionMillis} and {@code agreementMillis}; inside it a rank is busy from its busy event,
  *       idle from its idle event (the {@link IdleRankListener} calls, which this class records on their way
  *       to capping), and a host whose ranks are all idle is {@code capped} when its cap was in place;</li>
- *   <li>without events (processes mode without capping) the windows are placed by the average iteration time
- *       and the report says so; checkpoints are always placed that way (an estimate).</li>
+ *   <li>without events (ranks that did not report them, which a local launcher's always do, capped or not) the
+ *       windows are placed by the average iteration time and the report says so; checkpoints are always placed
+ *       that way (an estimate).</li>
  * </ul>
  *
  * <p>Meters: with the load model each simulated host ({@code host0}, ...) gets its own power from its phase's
@@ -410,8 +411,8 @@ final class RunEnergy {
                     w[1] = at + det;
                     w[2] = at + det + agr;
                     w[3] = Math.max(w[2], at + millis(rec.wallMillis()));
-                    notes.add("recovery " + (k + 1) + ": no idle/busy events were recorded (processes mode without"
-                            + " capping), its window is placed by the average iteration time (an estimate)");
+                    notes.add("recovery " + (k + 1) + ": no idle/busy events were recorded (no rank reported them to"
+                            + " this launcher), its window is placed by the average iteration time (an estimate)");
                 }
                 for (int i = 0; i < 4; i++) {
                     w[i] = clamp(w[i], loopStart, loopEnd);

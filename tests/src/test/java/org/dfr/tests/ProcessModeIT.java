@@ -131,6 +131,10 @@ class ProcessModeIT {
         // a SIGKILLed JVM refuses connections at once: far below the 5 s heartbeat timeout
         assertThat(failure.detectionMillis()).isNotNull().isBetween(0L, 4_000L);
         assertThat(children).hasSize(8);
+        // uncapped, the ranks still report their idle and busy moments: the power timeline's recovery window is
+        // placed by them, as a capped run's is, not estimated from the average iteration time
+        assertThat(report.energy()).extractingByKey("timeline").asString()
+                .contains("derivedFrom=idle/busy events").doesNotContain("average iteration time");
     }
 
     @ParameterizedTest(name = "{0}x{1} ranks")
