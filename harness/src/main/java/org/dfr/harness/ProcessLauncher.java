@@ -25,6 +25,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.power.timeline.TimelineSample;
@@ -340,7 +341,8 @@ public final class ProcessLauncher {
                     RankProcessConfig.of(config, settings, basePort, collectTimeoutMillis(config),
                             ProcessHandle.current().pid()).withSharedMemoryDirectory(shared).write(configFile);
                     Path founderUp = dir.resolve("founder-up-" + attempt);
-                    Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, shared, relay);
+                    Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, shared, relay,
+                            power::loopEntered);
                     try {
                         supervision.run(rank -> {
                             List<String> cmd = command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
@@ -498,15 +500,18 @@ public final class ProcessLauncher {
         /** The run's shared-memory directory, or null. */
         private final Path shared;
         private final CappingRelay capping;
+        private final LongConsumer loopEntered;
 
+        /** @param loopEntered told when the last rank entered its iteration loop (this JVM's nanoTime) */
         Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, Path shared,
-                    CappingRelay capping) {
+                    CappingRelay capping, LongConsumer loopEntered) {
             this.config = config;
             this.deadlineNanos = deadlineNanos;
             this.timeoutMillis = timeoutMillis;
             this.dir = dir;
             this.shared = shared;
             this.capping = capping;
+            this.loopEntered = loopEntered;
         }
 
         void run(IntFunction<List<String>> commandOf) {
@@ -564,6 +569,9 @@ public final class ProcessLauncher {
             });
             CompletableFuture<?>[] loops = ranks.stream().map(RankProcess::loopStarted)
                     .toArray(CompletableFuture[]::new);
+            List<RankProcess> first = List.copyOf(ranks); // not the respawned ones, which enter no loop from the start
+            CompletableFuture.allOf(loops).thenRun(() -> loopEntered.accept(
+                    first.stream().mapToLong(p -> p.loopStarted().join()).max().orElse(launchedAt)));
             // reported after the formation's line: the first rank may enter its loop before the last says it formed,
             // and two dependents of one future run in no promised order (the loop's line came first)
             formationReported.thenCombine(CompletableFuture.anyOf(loops), (v, at) -> at).thenAccept(at -> {

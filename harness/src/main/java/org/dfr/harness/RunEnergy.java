@@ -95,6 +95,8 @@ final class RunEnergy {
     private ScheduledExecutorService executor;
     private long bodyStart;
     private long bodyEnd;
+    /** When the last rank entered its iteration loop, as a launcher saw it; {@link Long#MIN_VALUE} when not known. */
+    private volatile long loopEnteredAt = Long.MIN_VALUE;
 
     private RunEnergy(RunConfig config, PowerModel model) {
         this.config = config;
@@ -175,6 +177,15 @@ final class RunEnergy {
         if (ratio != null) {
             traces.get("host" + spec.hostOf(rank)).add(now, ratio.ratio());
         }
+    }
+
+    /**
+     * When the last of the run's ranks entered its iteration loop ({@link System#nanoTime} of this JVM): the loop then
+     * starts after checkpoint 0. A launcher that sees the ranks' lines knows it; without it the loop is anchored on
+     * the first recovery's events, or placed {@code wallMillis} before the end.
+     */
+    void loopEntered(long nanos) {
+        loopEnteredAt = nanos;
     }
 
     /** Runs {@code body} while sampling every period. */
@@ -381,7 +392,12 @@ final class RunEnergy {
             iterNanos = Math.max(0, loopNanos - recoveriesNanos - inLoopCheckpoints * ckpt) / (double) iterations;
             // the loop starts after checkpoint 0; anchored on the first recovery's events when there are some
             long start;
-            if (!fromEvents.isEmpty() && fromEvents.get(0)) {
+            long entered = loopEnteredAt;
+            if (entered != Long.MIN_VALUE && entered > bodyStart && entered < bodyEnd) {
+                // measured: an anchor from the events moves with the iteration times before the failure, and once
+                // put the loop's end past the end of the run (one run in six lost its finish phase)
+                start = entered + ckpt;
+            } else if (!fromEvents.isEmpty() && fromEvents.get(0)) {
                 int t = recoveries.get(0).failureIteration();
                 start = windows.get(0)[0] - (long) ((t - 1) * iterNanos) - checkpointsIn(1, t - 1) * ckpt;
             } else {
