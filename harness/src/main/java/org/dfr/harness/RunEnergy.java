@@ -180,9 +180,9 @@ final class RunEnergy {
     }
 
     /**
-     * When the last of the run's ranks entered its iteration loop ({@link System#nanoTime} of this JVM): the loop then
-     * starts after checkpoint 0. A launcher that sees the ranks' lines knows it; without it the loop is anchored on
-     * the first recovery's events, or placed {@code wallMillis} before the end.
+     * When the run's ranks started, once their cluster formed ({@link System#nanoTime} of this JVM; in processes mode
+     * when the last rank said it entered its loop): the loop then starts after checkpoint 0. Without it the loop is
+     * anchored on the first recovery's events, or placed {@code wallMillis} before the end.
      */
     void loopEntered(long nanos) {
         loopEnteredAt = nanos;

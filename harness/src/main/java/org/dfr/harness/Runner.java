@@ -169,7 +169,7 @@ public final class Runner {
                     .faults(config.faultPlan())
                     .idleListener(power.listener(capping == null ? IdleRankListener.NONE : capping))
                     .settings(settings);
-            RunOutcome outcome = power.run(run::runEmbedded);
+            RunOutcome outcome = power.run(() -> run.runEmbedded(power::loopEntered));
             if (capping != null) {
                 capping.liftRemaining(); // before the summary: its lifts are counted
             }

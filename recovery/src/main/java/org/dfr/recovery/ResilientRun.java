@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import java.util.Objects;
+import java.util.function.LongConsumer;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.EmbeddedCluster;
@@ -69,9 +70,14 @@ public final class ResilientRun {
 
     /** Runs every rank in this JVM; dead ranks are terminated members. */
     public RunOutcome runEmbedded() {
+        return runEmbedded(nanos -> { });
+    }
+
+    /** {@link #runEmbedded()}, telling {@code loopEntered} when the ranks start ({@link EmbeddedCluster#loopEntered}). */
+    public RunOutcome runEmbedded(LongConsumer loopEntered) {
         validateFaults();
         return new EmbeddedCluster(spec, kernel, settings, failureHandler(), faultInjector(RankKiller.TERMINATE_MEMBER))
-                .run();
+                .loopEntered(loopEntered).run();
     }
 
     /** Rejects faults that name ranks or iterations the run does not have. */

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -13,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,6 +31,7 @@ public final class EmbeddedCluster {
     private final ClusterSettings settings;
     private final FailureHandler failureHandler;
     private final IterationHook hook;
+    private LongConsumer loopEntered = nanos -> { };
 
     /** A cluster of {@link RunSpec#memberCount()} ranks running {@code kernel}. */
     public EmbeddedCluster(RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
@@ -38,6 +41,15 @@ public final class EmbeddedCluster {
         this.settings = settings;
         this.failureHandler = failureHandler;
         this.hook = hook;
+    }
+
+    /**
+     * Told when the ranks start, once their cluster formed ({@link System#nanoTime}): each takes checkpoint 0, then
+     * enters its iteration loop. A power timeline places the loop by it. Nothing by default.
+     */
+    public EmbeddedCluster loopEntered(LongConsumer listener) {
+        this.loopEntered = Objects.requireNonNull(listener);
+        return this;
     }
 
     /**
@@ -134,6 +146,7 @@ public final class EmbeddedCluster {
             LOG.info("cluster of {} members formed in {} ms", members,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
             long start = System.nanoTime();
+            loopEntered.accept(start);
             AtomicReference<RuntimeException> failure = new AtomicReference<>();
             List<Future<?>> running = new ArrayList<>();
             Map<Integer, Thread> rankThreads = new ConcurrentHashMap<>();

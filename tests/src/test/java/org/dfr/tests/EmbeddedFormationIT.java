@@ -34,8 +34,8 @@ class EmbeddedFormationIT {
         // a join timeout of 1 ms: no attempt can see its members settle in time
         ClusterSettings impatient = new ClusterSettings().joinTimeoutMillis(1);
 
-        RunFailedException failure = catchThrowableOfType(
-                () -> new Runner(impatient).run(RunConfig.of(2, 2, 37, 29, 4, 2)), RunFailedException.class);
+        RunFailedException failure = catchThrowableOfType(RunFailedException.class,
+                () -> new Runner(impatient).run(RunConfig.of(2, 2, 37, 29, 4, 2)));
 
         assertThat(failure).isNotNull();
         assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
@@ -51,8 +51,8 @@ class EmbeddedFormationIT {
                 .basePort(HazelcastConfigs.freeBasePort(6, List.of("127.0.0.1")));
 
         List<String> retries = joinRetries(() -> {
-            RunFailedException failure = catchThrowableOfType(() -> startJoining(config, noFounder),
-                    RunFailedException.class);
+            RunFailedException failure = catchThrowableOfType(RunFailedException.class,
+                    () -> startJoining(config, noFounder));
             assertThat(failure).isNotNull();
             assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
         });
@@ -74,8 +74,8 @@ class EmbeddedFormationIT {
                 held.add(new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1")));
             }
             List<String> retries = joinRetries(() -> {
-                RunFailedException failure = catchThrowableOfType(() -> startJoining(config, portsTaken),
-                        RunFailedException.class);
+                RunFailedException failure = catchThrowableOfType(RunFailedException.class,
+                        () -> startJoining(config, portsTaken));
                 assertThat(failure).isNotNull();
                 assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
             });

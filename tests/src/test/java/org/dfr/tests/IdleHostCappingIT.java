@@ -208,6 +208,18 @@ class IdleHostCappingIT {
         }
     }
 
+    @Test
+    void when_anEmbeddedRunHasNoFailure_then_itsPowerTimelinePlacesTheLoopWhereTheRanksStarted() {
+        RunReport report = new Runner().run(RunConfig.of(2, 4, 37, 29, 10, 10));
+
+        // no recovery to anchor on: the loop was placed wallMillis before the end, counting the shutdown as loop time
+        assertThat(report.energy()).extractingByKey("notes").asString().doesNotContain("wallMillis before the end");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> timeline = (Map<String, Object>) report.energy().get("timeline");
+        assertThat((Double) timeline.get("loopEndSeconds")).isLessThanOrEqualTo((Double) timeline.get("endSeconds"));
+        assertThat((Double) timeline.get("loopStartSeconds")).isPositive();
+    }
+
     /*
      * The same recovery with one JVM per rank: the ranks of a host live in different processes, and
      * the launcher caps a host only while all of them report idle, lifting the cap before any computes.
