@@ -144,18 +144,22 @@ public final class Membership {
     }
 
     /**
-     * Fails when another member carries this member's rank id: a rank started twice by hand made a cluster of the
+     * Fails when an older member carries this member's rank id: a rank started twice by hand made a cluster of the
      * right size without the missing rank, which ran and failed 100 s later on a checkpoint "lost" with a rank that
-     * never existed. A copy that sees the other while it starts stops here, in one line.
+     * never existed. The younger copy stops here, in one line; the older one (the first to join: Hazelcast lists
+     * members oldest first) goes on, and waits for the other to leave before migrations are held. Both stopped when
+     * they started together, and the run failed for a checkpoint of that rank "lost".
      */
     private void refuseDuplicateRank(int size) {
         List<String> same = new ArrayList<>();
+        boolean oldest = false;
         for (Member m : hazelcast.getCluster().getMembers()) {
             if (Integer.toString(rankId).equals(m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE))) {
+                oldest |= same.isEmpty() && m.localMember();
                 same.add(m.getAddress().toString());
             }
         }
-        if (same.size() > 1) {
+        if (same.size() > 1 && !oldest) {
             throw new RunFailedException(RunFailedException.Kind.OTHER, "rank " + rankId + " was started twice (members "
                     + String.join(" and ", same) + "): start each rank id once (--rank), and every one of 0.."
                     + (size - 1) + " (a copy that died stays listed until its heartbeat times out)");

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -129,5 +130,34 @@ class MemberViewIT {
         start(2, spec, settings);
         formed.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
         assertThat(rank0.liveRanks()).containsExactly(0, 1, 2);
+    }
+
+    /**
+     * <pre>
+     *   ranks 0, 1 up; rank 1 started again (a younger member with rank id 1); rank 2 joins
+     *   rank 1 (the older copy) waits for the cluster      -> it goes on (only the younger copy refuses itself)
+     *   the younger copy leaves                             -> 3 members of 3 rank ids, rank 1's own among them
+     * </pre>
+     */
+    @Test
+    void when_aRankIdIsStartedAgain_then_itsOlderCopyGoesOn() throws Exception {
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = new ClusterSettings();
+        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        RankNode rank0 = start(0, spec, settings);
+        RankNode rank1 = start(1, spec, settings);
+        Config again = HazelcastConfigs.member(settings, 1, 0, spec.memberCount());
+        again.setInstanceName(settings.clusterName() + "-rank1-again");
+        HazelcastInstance younger = Hazelcast.newHazelcastInstance(again);
+        start(2, spec, settings);
+        await().atMost(Duration.ofSeconds(60)).until(() -> rank1.hazelcast().getCluster().getMembers().size() == 4);
+
+        rank1.awaitClusterSize(spec.memberCount(), WAIT_MILLIS);
+        younger.getLifecycleService().terminate();
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> rank0.hazelcast().getCluster().getMembers().size() == 3);
+        assertThat(rank0.liveRanks()).containsExactly(0, 1, 2);
+        assertThat(rank0.hazelcast().getCluster().getMembers())
+                .anySatisfy(m -> assertThat(m.getUuid()).isEqualTo(rank1.hazelcast().getCluster().getLocalMember().getUuid()));
     }
 }
