@@ -25,6 +25,7 @@ import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
 import org.dfr.runtime.PartitionKernel;
+import org.dfr.runtime.ThrownAt;
 import org.dfr.runtime.kernel.KernelSetup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,6 +105,9 @@ public final class RankProcessMain implements Callable<Integer> {
 
     /** The option that makes a rank halt when its stdin reaches end-of-file (its ssh client is gone). */
     public static final String EXIT_WHEN_STDIN_CLOSES = "--exit-when-stdin-closes";
+
+    /** Set to 1 to have a rank under a local launcher print a kernel exception's stack trace on its console too. */
+    public static final String STACK_TRACE_VARIABLE = "DFR_STACK_TRACE";
 
     @Option(names = EXIT_WHEN_STDIN_CLOSES,
             description = "Halt (exit code 3) when stdin closes: under ssh, when the launcher's ssh client ends.")
@@ -257,11 +261,18 @@ public final class RankProcessMain implements Callable<Integer> {
             }
             return EXIT_OK;
         } catch (RuntimeException e) {
-            String reason = e instanceof RunFailedException ? e.getMessage() : "rank " + rank + ": " + e;
+            String reason = e instanceof RunFailedException ? e.getMessage() : "rank " + rank + ": " + e + ThrownAt.of(e);
             RunFailedException.Kind kind = e instanceof RunFailedException rf ? rf.kind() : RunFailedException.Kind.OTHER;
             System.err.println(RUN_FAILED_LINE + reason);
             if (!(e instanceof RunFailedException)) {
-                e.printStackTrace();
+                // a kernel's exception: under a local launcher, whose console shows this line, the stack trace goes to
+                // the rank's log (--rank-log-dir) unless asked for; a rank started by hand prints it, its log is read
+                // after the fact
+                if (rc.launcherPid() <= 0 || "1".equals(System.getenv(STACK_TRACE_VARIABLE))) {
+                    e.printStackTrace();
+                } else {
+                    LOG.info("rank {}: the stack trace of its failure", rank, e);
+                }
             }
             announceFailure(node, kind, reason);
             return switch (kind) {

@@ -141,7 +141,7 @@ public final class DfrMain implements Runnable {
     }
 
     /** Set to 1 to have {@link #oneLineFailure} print the stack trace after its line. */
-    static final String STACK_TRACE_VARIABLE = "DFR_STACK_TRACE";
+    static final String STACK_TRACE_VARIABLE = RankProcessMain.STACK_TRACE_VARIABLE;
 
     /**
      * What nothing else caught (typically a bug in a user's kernel: an exception from its {@code create},

@@ -152,6 +152,8 @@ public final class EmbeddedCluster {
             Map<Integer, Thread> rankThreads = new ConcurrentHashMap<>();
             for (RankNode node : nodes) {
                 running.add(threads.submit(() -> {
+                    // the pool's threads were named at formation, for whichever rank they started then
+                    Thread.currentThread().setName("dfr-rank" + node.rankId());
                     rankThreads.put(node.rankId(), Thread.currentThread());
                     try {
                         node.run();
@@ -164,7 +166,8 @@ public final class EmbeddedCluster {
                             e = rf.withDeadRanks(nodes.stream().filter(RankNode::isKilled).map(RankNode::rankId).toList());
                         }
                         if (failure.compareAndSet(null, e)) {
-                            LOG.error("rank {} failed: {}", node.rankId(), e.getMessage());
+                            // the caller gets the failure (the command line prints it once): not a second line here
+                            LOG.info("rank {} failed: {}", node.rankId(), e.getMessage());
                             node.control().put(RankNode.FAILED_KEY, RunFailedException.boardValue(e));
                             nodes.forEach(n -> {
                                 if (n != node && !n.isKilled()) {
