@@ -142,6 +142,7 @@ public final class RankProcessMain implements Callable<Integer> {
     Path resultFile;
 
     public static void main(String[] args) {
+        StoppedMemberThreads.install();
         System.exit(new CommandLine(new RankProcessMain()).execute(args));
     }
 

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.dfr.harness.Provenance;
 import org.dfr.harness.RankProcessMain;
+import org.dfr.harness.StoppedMemberThreads;
 import org.dfr.power.freq.LeftoverJournals;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.ThrownAt;
@@ -190,6 +191,7 @@ public final class DfrMain implements Runnable {
     }
 
     public static void main(String[] args) {
+        StoppedMemberThreads.install();
         Provenance.recordCommandLine(List.of(args));
         if (args.length == 0 || !RANK_COMMANDS.contains(args[0])) {
             restoreLeftoverJournals();
