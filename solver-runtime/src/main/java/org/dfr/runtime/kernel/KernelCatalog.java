@@ -14,6 +14,7 @@ import java.util.regex.Pattern;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.InvalidDeclarationException;
 import org.dfr.analysis.PartitionDependencies;
+import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.ThrownAt;
 
 /**
@@ -181,6 +182,21 @@ public final class KernelCatalog {
                         + (loadErrors.isEmpty() ? "" : "; providers that failed to load: " + String.join("; ", loadErrors))));
     }
 
+    /**
+     * Every partition has a cell: a kernel whose {@code cellsOf} said 0 failed later in the warm-up, in a message that
+     * named neither the kernel nor the partition.
+     */
+    private static void requireCells(String name, PartitionKernel kernel) {
+        for (int p = 0; p < kernel.partitionCount(); p++) {
+            long cells = kernel.cellsOf(p);
+            if (cells < 1) {
+                throw new KernelContractException("kernel " + name + "'s cellsOf(" + p + ") returned " + cells
+                        + ": every partition has at least 1 cell (a bug in the kernel, or fewer cells than partitions"
+                        + " it does not refuse; docs/writing-a-kernel.md)");
+            }
+        }
+    }
+
     /** Builds kernel {@code choice} for a problem of {@code cells} split as {@code ranksGrid}. */
     public KernelSetup create(KernelChoice choice, int[] cells, int[] ranksGrid) {
         KernelProvider provider = get(choice.name());
@@ -193,6 +209,7 @@ public final class KernelCatalog {
                 // not mid-run (dfr's own declarations check themselves when made, at no second pass's cost)
                 new ConeAnalyzer(declared);
             }
+            requireCells(provider.name(), setup.kernel());
             return setup;
         } catch (InvalidDeclarationException e) {
             throw new KernelContractException("kernel " + provider.name() + " declares its dependencies wrongly: "

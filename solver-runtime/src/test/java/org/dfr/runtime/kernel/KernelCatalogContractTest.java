@@ -1,6 +1,7 @@
 package org.dfr.runtime.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
 import java.net.URL;
@@ -8,7 +9,16 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.function.IntFunction;
 import javax.tools.ToolProvider;
+import org.dfr.analysis.BlockLayout;
+import org.dfr.analysis.PartitionDependencies;
+import org.dfr.runtime.PartitionKernel;
+import org.dfr.runtime.stencil.LinearStencil;
+import org.dfr.runtime.stencil.StencilBoundary;
+import org.dfr.runtime.stencil.StencilKernel;
+import org.dfr.runtime.stencil.StencilSetup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -178,6 +188,84 @@ class KernelCatalogContractTest {
 
             assertThat(catalog.providers()).extracting(KernelProvider::name).contains("good-1d");
             assertThat(catalog.loadErrors()).hasSize(2).allSatisfy(e -> assertThat(e).contains("gone/Base"));
+        }
+    }
+
+    /** A 1D stencil kernel whose partition 1 says it has no cell. */
+    public static final class EmptyPartition extends Named {
+        public EmptyPartition() {
+            super("empty-partition", 1);
+        }
+
+        @Override
+        public KernelSetup create(KernelProblem problem) {
+            KernelSetup real = new StencilSetup(StencilKernel.linear(BlockLayout.of(problem.cells(), problem.ranksGrid()),
+                    new LinearStencil(new int[][] {{-1}, {0}, {1}}, new double[] {0.25, 0.5, 0.25}),
+                    StencilBoundary.dirichlet((x, y, z) -> 1.0), (x, y, z) -> 0.0));
+            PartitionKernel k = real.kernel();
+            PartitionKernel lying = new PartitionKernel() {
+                public PartitionDependencies dependencies() {
+                    return k.dependencies();
+                }
+
+                public double[] initialState(int partition) {
+                    return k.initialState(partition);
+                }
+
+                public int haloLength(int from, int to) {
+                    return k.haloLength(from, to);
+                }
+
+                public void packHalo(int from, double[] fromState, int to, double[] out) {
+                    k.packHalo(from, fromState, to, out);
+                }
+
+                public void unpackHalo(int to, double[] toState, int from, double[] in) {
+                    k.unpackHalo(to, toState, from, in);
+                }
+
+                public double update(int partition, double[] in, double[] out) {
+                    return k.update(partition, in, out);
+                }
+
+                public long cellsOf(int partition) {
+                    return partition == 1 ? 0 : k.cellsOf(partition);
+                }
+            };
+            return new KernelSetup() {
+                public PartitionKernel kernel() {
+                    return lying;
+                }
+
+                public ReferenceSolver reference() {
+                    return real.reference();
+                }
+
+                public String digest(IntFunction<double[]> states) {
+                    return real.digest(states);
+                }
+
+                public long cellCount() {
+                    return real.cellCount();
+                }
+            };
+        }
+    }
+
+    @Test
+    void when_aKernelSaysAPartitionHasNoCell_then_itsBugIsNamedWithThePartition(@TempDir Path dir) throws IOException {
+        Path services = Files.createDirectories(dir.resolve("META-INF/services"));
+        Files.writeString(services.resolve(KernelProvider.class.getName()), EmptyPartition.class.getName() + "\n");
+
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()},
+                KernelCatalogContractTest.class.getClassLoader())) {
+            KernelCatalog catalog = KernelCatalog.load(loader);
+
+            assertThat(catchThrowableOfType(KernelContractException.class,
+                    () -> catalog.create(new KernelChoice("empty-partition", new TreeMap<>()), new int[] {64},
+                            new int[] {4})))
+                    .hasMessageStartingWith("kernel empty-partition's cellsOf(1) returned 0: every partition has at"
+                            + " least 1 cell");
         }
     }
 }
