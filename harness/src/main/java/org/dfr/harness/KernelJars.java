@@ -58,7 +58,7 @@ public final class KernelJars {
                         + " classes is not read; `jar cf` makes one)");
             }
             if (!Files.isRegularFile(jar) || !Files.isReadable(jar)) {
-                throw new IllegalArgumentException("--kernel-jar " + jar + ": no such readable file (a jar with kernel"
+                throw new MissingJarException(jar, "--kernel-jar " + jar + ": no such readable file (a jar with kernel"
                         + " providers listed in " + SERVICES + ")");
             }
             requireProviders(jar);
@@ -75,5 +75,22 @@ public final class KernelJars {
             return KernelCatalog.load(new URLClassLoader("dfr-kernels", urls.toArray(URL[]::new),
                     KernelJars.class.getClassLoader()));
         });
+    }
+
+    /** A kernel jar that is not there (or not readable): a rank started on a host the jar was not copied to. */
+    public static final class MissingJarException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        private final transient Path jar;
+
+        MissingJarException(Path jar, String message) {
+            super(message);
+            this.jar = jar;
+        }
+
+        /** The jar, as an absolute path. */
+        public Path jar() {
+            return jar;
+        }
     }
 }

@@ -111,6 +111,12 @@ public record RankProcessConfig(RunConfig run, String clusterName, int basePort,
         try {
             return RunReports.JSON.readValue(file.toFile(), RankProcessConfig.class);
         } catch (JacksonException e) {
+            if (e.getCause() instanceof KernelJars.MissingJarException missing) {
+                // the file is right; the jar it names was not copied to this host
+                throw new UncheckedIOException("rank configuration " + file + " names kernel jar " + missing.jar()
+                        + ", which is not on this host (or not readable): copy it to that same path on every host",
+                        new IOException(missing.getMessage(), missing));
+            }
             // Jackson's own message spans lines (its source location, "through reference chain ..."): one line here
             JsonLocation at = e.getLocation();
             throw new UncheckedIOException("cannot read rank configuration " + file + (at == null ? "" : " (line "

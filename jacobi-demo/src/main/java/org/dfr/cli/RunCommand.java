@@ -506,8 +506,10 @@ public final class RunCommand implements Callable<Integer> {
         RankProcessConfig.of(processes, settings, port,
                 ProcessLauncher.collectTimeoutMillis(processes), -1).write(writeRankConfig);
         out.println("wrote " + writeRankConfig + " (cluster " + settings.clusterName() + ", base port " + port + ")");
-        out.println("start every rank, rank 0 first, each on its host, with the same file and the dfr jar"
-                + (kernel.jars().isEmpty() ? "" : " and the kernel jars") + " on its class path:");
+        out.println("start every rank, rank 0 first, each on its host, with the same file and the dfr jar on its class"
+                + " path" + (kernel.jars().isEmpty() ? "" : " (the kernel jars at the same paths on every host: "
+                + String.join(", ", kernel.jars().stream().map(j -> j.toAbsolutePath().normalize().toString()).toList())
+                + ")") + ":");
         for (int r = 0; r < processes.runSpec().memberCount(); r++) {
             out.printf(Locale.ROOT, "  host %d (%s): dfr rank --config %s --rank %d --result report.json%n",
                     processes.runSpec().hostOf(r), settings.addressOfHost(processes.runSpec().hostOf(r)),
