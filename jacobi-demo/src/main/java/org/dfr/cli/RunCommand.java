@@ -238,7 +238,7 @@ public final class RunCommand implements Callable<Integer> {
                     .withCommitLagIterations(checkpointInterval.commitLagIterations());
         } catch (IllegalArgumentException e) {
             // a message about --ranks-grid when none was given must say where the value came from
-            String defaulted = ranksGrid == null && String.valueOf(e.getMessage()).startsWith("--ranks-grid ")
+            String defaulted = ranksGrid == null && String.valueOf(e.getMessage()).contains("--ranks-grid " + grid())
                     ? " (--ranks-grid was not given; " + grid() + " is the default for " + cells.values().size()
                             + " axes)" : "";
             throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);

@@ -118,6 +118,9 @@ class BadInputTest {
                 row("run --cells 3x3 --iterations 3", "--ranks-grid 2x4 has more partitions than --cells 3x3 has cells along"
                         + " axis y: every partition needs at least one cell (--ranks-grid was not given; 2x4 is the default"
                         + " for 2 axes)"),
+                row("run --kernel heat1d3 --cells 64x64 --iterations 3", "kernel heat1d3 takes 1 axis (--cells N,"
+                        + " --ranks-grid P) but got --cells 64x64 and --ranks-grid 2x4 (--ranks-grid was not given; 2x4 is"
+                        + " the default for 2 axes)"),
                 row("run --cells 37x29 --iterations 3 --fail 1@4", "iteration 4 is past the end of the run"),
                 row("run --cells 37x29 --iterations 3 --fail 1@0", "failure iteration must be >= 1, got 0"),
                 row("run --cells 37x29 --iterations 3 --fail one@2", "RANK and ITER must be integers"),

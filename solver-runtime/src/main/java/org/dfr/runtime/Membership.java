@@ -137,7 +137,7 @@ public final class Membership {
                 timeoutMillis, 50,
                 () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
                         + " of " + size + " members after " + timeoutMillis + " ms (ranks "
-                        + ranksSeen() + ")");
+                        + ranksSeen() + "; missing " + missingOf(size) + ")");
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
@@ -164,6 +164,16 @@ public final class Membership {
                     + String.join(" and ", same) + "): start each rank id once (--rank), and every one of 0.."
                     + (size - 1) + " (a copy that died stays listed until its heartbeat times out)");
         }
+    }
+
+    /** The rank ids of 0..{@code size}-1 that no member this member sees carries (for messages). */
+    private TreeSet<Integer> missingOf(int size) {
+        TreeSet<Integer> missing = new TreeSet<>();
+        for (int r = 0; r < size; r++) {
+            missing.add(r);
+        }
+        missing.removeAll(ranksSeen());
+        return missing;
     }
 
     /** The rank ids of the members this member sees, in ascending order (for messages). */
