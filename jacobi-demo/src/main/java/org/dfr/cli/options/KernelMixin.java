@@ -27,7 +27,7 @@ public final class KernelMixin {
     List<KernelOptionArgument> kernelOptions = new ArrayList<>();
 
     @Option(names = "--kernel-jar", paramLabel = "FILE",
-            description = "A jar with more kernel providers (repeatable); rank processes get it on their class path.")
+            description = "A jar with more kernel providers (repeatable), read from this path (by rank processes too).")
     List<Path> kernelJars = new ArrayList<>();
 
     /** The kernel as the user named it. */
