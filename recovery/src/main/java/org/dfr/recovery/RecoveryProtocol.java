@@ -252,10 +252,27 @@ public final class RecoveryProtocol implements FailureHandler {
                             ThreadStacks.ofAll());
                 }
                 throw new RunFailedException("rank " + node.rankId() + ": no recovery decision for epoch " + (epoch + 1)
-                        + " within " + node.settings().recoveryTimeoutMillis() + " ms");
+                        + " within " + node.settings().recoveryTimeoutMillis() + " ms" + silentRanks(node, epoch));
             }
             node.control().awaitChange(seen, Math.min(deadline, nextBoardRead));
         }
+    }
+
+    /**
+     * The live ranks whose status of this round never reached this rank (every rank sends its status to all), for
+     * the timeout's message: a rank that did not stop to recover is stuck (a kernel's update that does not return,
+     * a paused process), and the coordinator waits for it. Empty when every status arrived.
+     */
+    private static String silentRanks(RecoveryView node, int epoch) {
+        List<Integer> silent = new ArrayList<>();
+        for (int r : node.liveRanks()) {
+            if (r != node.rankId() && node.recoveryInbox().status(epoch, r) == null
+                    && node.control().get(STATUS_PREFIX + epoch + "/" + r) == null) {
+                silent.add(r);
+            }
+        }
+        return silent.isEmpty() ? "" : " (no status from ranks " + silent + ": they did not stop to recover, stuck in"
+                + " the kernel or paused; the coordinator waits for them)";
     }
 
     /**

@@ -22,6 +22,7 @@ import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
+import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -293,6 +294,19 @@ class RecoveryScenariosIT {
 
         assertFailureFreeDigest(report);
         assertThat(report.recoveries().get(0).recomputedPartitionIterations()).isEqualTo(2 * 8);
+    }
+
+    /*
+     *   rank 1 killed at iteration 4; rank 3 paused there for 8 s (stuck, as in a kernel's update that does not
+     *   return): the others stop and send their statuses, the coordinator waits for rank 3's, the decision times out
+     */
+    @Test
+    void when_aRankIsStuckWhileTheOthersRecover_then_theTimeoutNamesIt() {
+        RunConfig config = paper(10, 10).withFaults(List.of(kill(1, 4), Kill.pause(3, 4, 8_000)), List.of(), Set.of());
+
+        assertThatThrownBy(() -> new Runner(new ClusterSettings().recoveryTimeoutMillis(3_000)).run(config))
+                .isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("no recovery decision for epoch 1 within 3000 ms (no status from ranks [3]:");
     }
 
     @Test
