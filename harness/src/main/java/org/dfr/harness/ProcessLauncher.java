@@ -359,7 +359,7 @@ public final class ProcessLauncher {
                             throw e;
                         }
                         LOG.warn("the rank processes did not form their cluster ({}); starting them again on fresh"
-                                + " ports (attempt {} of {})", e.getMessage().lines().findFirst().orElse(""),
+                                + " ports (attempt {} of {})", firstAndLastLine(e.getMessage()),
                                 attempt + 1, FORMATION_ATTEMPTS);
                         listener.formationRetried(attempt + 1, e.getMessage());
                     } finally {
@@ -394,6 +394,18 @@ public final class ProcessLauncher {
                 deleteRecursively(shared);
             }
         }
+    }
+
+    /**
+     * A failure's first line and, when it has more, its last one ("rank 0 exited with code 5 ...; its last lines:"
+     * alone ended in a colon): for a one-line warning.
+     */
+    static String firstAndLastLine(String message) {
+        List<String> lines = String.valueOf(message).lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        if (lines.isEmpty()) {
+            return "";
+        }
+        return lines.size() == 1 ? lines.get(0) : lines.get(0) + " " + lines.get(lines.size() - 1);
     }
 
     /** The distinct addresses the run's hosts bind (loopback alone by default). */

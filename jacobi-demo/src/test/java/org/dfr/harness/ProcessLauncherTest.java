@@ -53,4 +53,16 @@ class ProcessLauncherTest {
         assertThat(noSpare).isBetween(2 * one - 2, 2 * one);
         assertThat(withSpare).isEqualTo(one);
     }
+
+    @Test
+    void when_aFailureQuotesARanksLastLines_then_theOneLineWarningEndsWithTheLastOfThem() {
+        String failure = "rank 0 exited with code 5 (the cluster did not form); its last lines:\n"
+                + "  WARNING: Using incubator modules: jdk.incubator.vector\n"
+                + "  dfr rank: run failed: rank 0 could not join the cluster: Port [36065] is already in use\n";
+
+        assertThat(ProcessLauncher.firstAndLastLine(failure)).isEqualTo("rank 0 exited with code 5 (the cluster did not"
+                + " form); its last lines: dfr rank: run failed: rank 0 could not join the cluster: Port [36065] is"
+                + " already in use");
+        assertThat(ProcessLauncher.firstAndLastLine("one line")).isEqualTo("one line");
+    }
 }
