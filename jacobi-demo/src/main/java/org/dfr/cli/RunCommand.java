@@ -638,6 +638,20 @@ public final class RunCommand implements Callable<Integer> {
                     orDash(rec.detectionMillis() == null || rec.wallMillis() == null ? null
                             : rec.detectionMillis() + rec.wallMillis()));
         }
+        // a planned death that no recovery names (an idle spare's, or one after the end) is said too, not only in the report
+        Set<Integer> recovered = new TreeSet<>();
+        r.recoveries().forEach(rec -> {
+            if (rec.deadRanks() != null) {
+                recovered.addAll(rec.deadRanks());
+            }
+        });
+        for (RunReport.Failure f : r.failures()) {
+            List<Integer> unrecovered = f.ranks().stream().filter(rank -> !recovered.contains(rank)).toList();
+            if (!unrecovered.isEmpty()) {
+                out.printf(Locale.ROOT, "died:            ranks %s at iteration %d: no recovery needed (they owned no"
+                        + " partition, or had handed over their final states)%n", unrecovered, f.iteration());
+            }
+        }
         out.printf(Locale.ROOT, "stopped:         after iteration %d (%s)%n", r.iterationsRun(),
                 r.stoppedBy() == RunReport.StopReason.TOLERANCE ? "residual below --tolerance " + r.tolerance()
                         : "--iterations reached");

@@ -136,6 +136,9 @@ class RunCommandTest {
             assertThat(dead).isNotEmpty().isSubsetOf(4, 5);
         }
         assertThat(r.out()).doesNotContain("not injected").contains("the same digest as the sequential reference");
+        if (json.get("recoveries").isEmpty()) {
+            assertThat(r.out()).contains("died:            ranks [4, 5] at iteration 3: no recovery needed");
+        }
     }
 
     /*
