@@ -9,8 +9,11 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.junit.jupiter.api.Test;
@@ -210,5 +213,26 @@ class RunCommandTest {
         assertThat(new ObjectMapper().readTree(config.toFile()).toString()).contains("ckpt");
         // the ranks start on other machines: this one neither creates nor probes their directory
         assertThat(tmp.resolve("on-the-cluster")).doesNotExist();
+    }
+
+    /*
+     *   file levels at 10, 20, 30 (every 2nd checkpoint of 5); rank 3 killed at 17, its partition adopted
+     *   afterwards exactly two levels are left, both complete: no stray files of an older one
+     */
+    @Test
+    void when_aRunWithFileLevelsLosesARank_then_exactlyTheTwoNewestCompleteLevelsAreLeft(@TempDir Path tmp)
+            throws Exception {
+        Path dir = tmp.resolve("ckpt");
+
+        CliRun r = run("run", "--cells", "64x64", "--iterations", "40", "--checkpoint-every", "5", "--checkpoint-dir",
+                dir.toString(), "--file-checkpoint-every", "2", "--fail", "3@17");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        Map<String, Long> filesPerLevel;
+        try (var files = Files.walk(dir)) {
+            filesPerLevel = files.filter(Files::isRegularFile).collect(Collectors.groupingBy(
+                    f -> f.getParent().getFileName().toString(), TreeMap::new, Collectors.counting()));
+        }
+        assertThat(filesPerLevel).containsExactly(Map.entry("20", 8L), Map.entry("30", 8L));
     }
 }

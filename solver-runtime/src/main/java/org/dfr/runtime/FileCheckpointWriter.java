@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * previous write is still going on (a disk slower than the file interval), the loop waits for it rather
  * than skipping a level: every selected iteration reaches the disk, and the wait is logged.
  *
- * <p>After a write, the rank deletes the files of its partitions older than the second newest
+ * <p>After a write, the rank deletes the files (every partition's) older than the second newest
  * iteration whose every file is present, so two file levels stay for a fallback and the only complete
  * one is never deleted.
  */
@@ -125,7 +125,7 @@ final class FileCheckpointWriter implements AutoCloseable {
             lastWritten = iteration;
             LOG.debug("rank {}: file checkpoint of iteration {} written in {} ms", rankId, iteration,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-            prune(partitions);
+            prune();
         } catch (IOException | RuntimeException e) {
             LOG.warn("rank {}: file checkpoint of iteration {} failed: {}", rankId, iteration, e.toString());
         } finally {
@@ -133,8 +133,12 @@ final class FileCheckpointWriter implements AutoCloseable {
         }
     }
 
-    /** Deletes this rank's files older than the second newest iteration whose files are all present. */
-    private void prune(int[] partitions) throws IOException {
+    /**
+     * Deletes the files older than the second newest iteration whose files are all present, every partition's: no
+     * restart reads them. Only this rank's, they stayed behind when another rank had pruned before the newest level
+     * was complete (3 of 8 files of an old level were left after a run, and listed in a refusal to restart).
+     */
+    private void prune() throws IOException {
         Path runDir = CheckpointFile.runDirectory(disk.directory(), disk.runKey());
         List<Integer> iterations = CheckpointFile.iterations(runDir);
         int complete = 0;
@@ -154,13 +158,13 @@ final class FileCheckpointWriter implements AutoCloseable {
             if (c >= keepFrom) {
                 continue;
             }
-            for (int p : partitions) {
+            for (int p = 0; p < partitionCount; p++) {
                 Files.deleteIfExists(CheckpointFile.path(disk.directory(), disk.runKey(), c, p));
             }
             try {
                 Files.deleteIfExists(runDir.resolve(Integer.toString(c)));
             } catch (DirectoryNotEmptyException | NoSuchFileException e) {
-                // another rank's files are still there: it deletes them after its next write
+                // another rank is deleting the same level (or a temporary file is still there): it goes then
             }
         }
     }
