@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -28,6 +29,13 @@ public final class HazelcastConfigs {
     public static final String DATA_PORT_ATTRIBUTE = "dfr.dataPort";
     /** Member attribute holding the data-plane host address. */
     public static final String DATA_HOST_ATTRIBUTE = "dfr.dataHost";
+    /**
+     * Member attribute naming the JVM that started the member ({@link #JVM_TOKEN}): a member of this rank id from
+     * this very JVM is an attempt to join that it gave up on, not a second copy of the rank.
+     */
+    public static final String JVM_ATTRIBUTE = "dfr.jvm";
+    /** This JVM's {@link #JVM_ATTRIBUTE}. */
+    public static final String JVM_TOKEN = UUID.randomUUID().toString();
     /** IMap of replicated checkpoints. */
     public static final String CHECKPOINT_MAP = "dfr.checkpoints";
     /** Small IMaps used for agreement and results; all carry one synchronous backup. */
@@ -64,6 +72,7 @@ public final class HazelcastConfigs {
         config.getMemberAttributeConfig().setAttribute(RANK_ATTRIBUTE, Integer.toString(rank));
         config.getMemberAttributeConfig().setAttribute(DATA_PORT_ATTRIBUTE, Integer.toString(dataPort));
         config.getMemberAttributeConfig().setAttribute(DATA_HOST_ATTRIBUTE, bind);
+        config.getMemberAttributeConfig().setAttribute(JVM_ATTRIBUTE, JVM_TOKEN);
         if (hostCount >= 2) {
             config.getMemberAttributeConfig().setAttribute(PartitionGroupMetaData.PARTITION_GROUP_ZONE, "host" + host);
             config.getPartitionGroupConfig().setEnabled(true)

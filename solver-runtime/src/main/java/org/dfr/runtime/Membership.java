@@ -135,9 +135,8 @@ public final class Membership {
             return ranksSeen().size() >= size || formedElsewhere.getAsBoolean();
         },
                 timeoutMillis, 50,
-                () -> "rank " + rankId + " sees " + hazelcast.getCluster().getMembers().size()
-                        + " of " + size + " members after " + timeoutMillis + " ms (ranks "
-                        + ranksSeen() + "; missing " + missingOf(size) + ")");
+                () -> "rank " + rankId + " sees " + ranksSeen().size() + " of " + size + " ranks after " + timeoutMillis
+                        + " ms (ranks " + ranksSeen() + "; missing " + missingOf(size) + ")");
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
@@ -153,13 +152,21 @@ public final class Membership {
     private void refuseDuplicateRank(int size) {
         List<String> same = new ArrayList<>();
         boolean oldest = false;
+        boolean olderOnesAreOurs = true;
+        boolean seenLocal = false;
         for (Member m : hazelcast.getCluster().getMembers()) {
             if (Integer.toString(rankId).equals(m.getAttribute(HazelcastConfigs.RANK_ATTRIBUTE))) {
                 oldest |= same.isEmpty() && m.localMember();
+                seenLocal |= m.localMember();
+                if (!seenLocal) {
+                    // an attempt of this JVM that gave up joining (RankNode#startJoining) may stay listed until its
+                    // heartbeat times out: it leaves, this one waits
+                    olderOnesAreOurs &= HazelcastConfigs.JVM_TOKEN.equals(m.getAttribute(HazelcastConfigs.JVM_ATTRIBUTE));
+                }
                 same.add(m.getAddress().toString());
             }
         }
-        if (same.size() > 1 && !oldest) {
+        if (same.size() > 1 && !oldest && !olderOnesAreOurs) {
             throw new RunFailedException(RunFailedException.Kind.OTHER, "rank " + rankId + " was started twice (members "
                     + String.join(" and ", same) + "): start each rank id once (--rank), and every one of 0.."
                     + (size - 1) + " (a copy that died stays listed until its heartbeat times out)");

@@ -160,4 +160,33 @@ class MemberViewIT {
         assertThat(rank0.hazelcast().getCluster().getMembers())
                 .anySatisfy(m -> assertThat(m.getUuid()).isEqualTo(rank1.hazelcast().getCluster().getLocalMember().getUuid()));
     }
+
+    /**
+     * <pre>
+     *   rank 0 up; an attempt of rank 1 that this JVM gave up on is still listed (older); rank 1's next attempt
+     *   joins (younger), then rank 2
+     *   rank 1 waits for the cluster: the older member is its own JVM's  -> it waits, it does not refuse itself
+     *   the abandoned attempt leaves                                       -> rank 1 sees ranks 0, 1, 2
+     * </pre>
+     */
+    @Test
+    void when_anAbandonedAttemptOfThisJvmIsStillListed_then_theRetryWaitsForItToLeave() throws Exception {
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = new ClusterSettings();
+        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        start(0, spec, settings);
+        Config abandoned = HazelcastConfigs.member(settings, 1, 0, spec.memberCount());
+        abandoned.setInstanceName(settings.clusterName() + "-rank1-abandoned");
+        HazelcastInstance older = Hazelcast.newHazelcastInstance(abandoned);
+        RankNode retry = start(1, spec, settings);
+        start(2, spec, settings);
+
+        CompletableFuture<Void> formed = CompletableFuture.runAsync(
+                () -> retry.awaitClusterSize(spec.memberCount(), WAIT_MILLIS));
+        await().atMost(Duration.ofSeconds(60)).until(() -> retry.hazelcast().getCluster().getMembers().size() == 4);
+        older.getLifecycleService().terminate();
+
+        formed.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        assertThat(retry.liveRanks()).containsExactly(0, 1, 2);
+    }
 }

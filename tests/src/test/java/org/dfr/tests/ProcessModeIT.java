@@ -231,7 +231,7 @@ class ProcessModeIT {
         assertThatThrownBy(() -> launcher(impatient).run(config))
                 .isInstanceOf(RunFailedException.class)
                 .hasMessageContaining("rank 0 exited with code 5 (the cluster did not form)")
-                .hasMessageContaining("sees 1 of 2 members")
+                .hasMessageContaining("sees 1 of 2 ranks")
                 .hasMessageContaining("(ranks [0])");
         assertThat(formationAttempts).containsExactly(ProcessLauncher.FORMATION_ATTEMPTS);
         assertThat(children).hasSize(2);
