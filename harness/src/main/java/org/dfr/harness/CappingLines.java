@@ -3,8 +3,9 @@ package org.dfr.harness;
 import java.util.Optional;
 
 /**
- * The lines through which rank processes let their launcher cap idle hosts (processes mode with
- * {@code --cap-idle-hosts}). The ranks of one host live in different JVMs, so one
+ * The lines through which rank processes tell a local launcher when they idle and when they have work
+ * again: it records them for the power timeline, and with {@code --cap-idle-hosts} caps idle hosts (only
+ * then does a rank wait for the answer to its busy line). The ranks of one host live in different JVMs, so one
  * {@link org.dfr.recovery.power.IdleHostCapping} in the launcher decides for every host, as it does
  * for the members of an embedded run:
  *

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -664,13 +665,19 @@ public final class ProcessLauncher {
                 case RankProcessMain.EXIT_CLUSTER_NOT_FORMED -> RunFailedException.Kind.CLUSTER_NOT_FORMED;
                 default -> RunFailedException.Kind.OTHER;
             };
-            List<Integer> killed = new ArrayList<>();
+            Set<Integer> killed = new TreeSet<>();
             synchronized (exitCodes) {
                 exitCodes.forEach((rank, exit) -> {
                     if (exit == SIGKILL_EXIT_CODE) {
                         killed.add(rank);
                     }
                 });
+            }
+            // the exits are reaped one by one: a killed rank whose exit is not taken yet counts too
+            for (RankProcess r : ranks) {
+                if (!r.isAlive() && r.exitValue() == SIGKILL_EXIT_CODE) {
+                    killed.add(r.rank());
+                }
             }
             return new RunFailedException(kind, msg.toString()).withDeadRanks(killed);
         }

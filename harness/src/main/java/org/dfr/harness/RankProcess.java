@@ -57,7 +57,7 @@ final class RankProcess {
     /**
      * Starts the process, stdout and stderr merged.
      *
-     * @param capping where its {@link CappingLines} go; null when the run does not cap hosts
+     * @param capping where its {@link CappingLines} go (a local launcher always has one; null: they are printed)
      * @param failuresSaid the run-failed lines some rank of the run already relayed (shared by the run's ranks):
      *                     eight ranks giving the same reason are one line to read
      * @throws UncheckedIOException when the JVM cannot be started

@@ -648,8 +648,9 @@ public final class RunCommand implements Callable<Integer> {
         for (RunReport.Failure f : r.failures()) {
             List<Integer> unrecovered = f.ranks().stream().filter(rank -> !recovered.contains(rank)).toList();
             if (!unrecovered.isEmpty()) {
-                out.printf(Locale.ROOT, "died:            ranks %s at iteration %d: no recovery needed (they owned no"
-                        + " partition, or had handed over their final states)%n", unrecovered, f.iteration());
+                out.printf(Locale.ROOT, "died:            ranks %s at iteration %d: no recovery names them (an idle"
+                        + " spare owns nothing; a rank past its end has handed over its result)%n", unrecovered,
+                        f.iteration());
             }
         }
         out.printf(Locale.ROOT, "stopped:         after iteration %d (%s)%n", r.iterationsRun(),

@@ -9,6 +9,7 @@ import ch.qos.logback.core.Appender;
 import ch.qos.logback.core.AppenderBase;
 import ch.qos.logback.core.filter.Filter;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -163,10 +164,18 @@ interface TrialLog extends AutoCloseable {
             try {
                 AtomicFiles.write(file, tmp -> {
                     Files.write(tmp, lines.snapshot(), StandardCharsets.UTF_8);
-                    for (Path rankLog : rankLogs) {
-                        Files.writeString(tmp, "==== rank " + RankLogFiles.rank(rankLog) + "'s own log (" + rankLog.getFileName()
-                                + ") ====" + System.lineSeparator(), StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-                        Files.write(tmp, Files.readAllBytes(rankLog), StandardOpenOption.APPEND);
+                    try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.APPEND)) {
+                        for (Path rankLog : rankLogs) {
+                            out.write(("==== rank " + RankLogFiles.rank(rankLog) + "'s own log (" + rankLog.getFileName()
+                                    + ") ====" + System.lineSeparator()).getBytes(StandardCharsets.UTF_8));
+                            try {
+                                Files.copy(rankLog, out);
+                            } catch (IOException e) {
+                                // one rank's file lost says so; the trial's log and the other ranks' are kept
+                                out.write(("(not readable: " + e + ")" + System.lineSeparator())
+                                        .getBytes(StandardCharsets.UTF_8));
+                            }
+                        }
                     }
                 });
                 return file;

@@ -266,13 +266,21 @@ public final class RecoveryProtocol implements FailureHandler {
     private static String silentRanks(RecoveryView node, int epoch) {
         List<Integer> silent = new ArrayList<>();
         for (int r : node.liveRanks()) {
-            if (r != node.rankId() && node.recoveryInbox().status(epoch, r) == null
-                    && node.control().get(STATUS_PREFIX + epoch + "/" + r) == null) {
+            if (r != node.rankId() && node.recoveryInbox().status(epoch, r) == null && !statusOnBoard(node, epoch, r)) {
                 silent.add(r);
             }
         }
         return silent.isEmpty() ? "" : " (no status from ranks " + silent + ": they did not stop to recover, stuck in"
                 + " the kernel or paused; the coordinator waits for them)";
+    }
+
+    /** Whether {@code rank}'s status is on the board; false when the board cannot say (the timeout's own error wins). */
+    private static boolean statusOnBoard(RecoveryView node, int epoch, int rank) {
+        try {
+            return node.control().get(STATUS_PREFIX + epoch + "/" + rank) != null;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**

@@ -21,7 +21,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.harness.Campaign;
@@ -339,20 +338,32 @@ public final class CampaignRunner {
     }
 
     /**
-     * The deaths among {@code dead}, the ranks that had died when the run failed: a rank the plan kills on its own
-     * (at an iteration or in a recovery) is one death, and so is each failed host, whichever of its ranks died; a
-     * rank dead without a plan (killed from outside) is one too.
+     * The deaths among {@code dead}, the ranks that had died when the run failed: a failed host is one death, whichever
+     * of its ranks died, and so is a rank the plan kills on its own, unless it is on a failed host and its own kill
+     * comes no earlier than the host's (it died with the host) or it was to die in a recovery (its host's came first);
+     * a rank dead without a plan (killed from outside) is one death too. Counted low when unsure: a lost checkpoint
+     * after one death must show as an ERROR.
      */
     static int deathsAmong(RunConfig config, Collection<Integer> dead) {
-        Set<Integer> killedAlone = new HashSet<>(config.failDuringRecovery());
-        config.kills().stream().filter(k -> k.point().isDeath()).forEach(k -> killedAlone.add(k.rank()));
-        Set<Integer> failedHosts = config.hostFailures().stream().map(FaultPlan.Kill::rank).collect(Collectors.toSet());
+        Map<Integer, Integer> ownKill = new HashMap<>();
+        config.kills().stream().filter(k -> k.point().isDeath())
+                .forEach(k -> ownKill.merge(k.rank(), k.iteration(), Math::min));
+        Map<Integer, Integer> hostFailure = new HashMap<>();
+        config.hostFailures().forEach(h -> hostFailure.merge(h.rank(), h.iteration(), Math::min));
         RunSpec spec = config.runSpec();
-        Set<String> events = new HashSet<>();
+        Set<Death> deaths = new HashSet<>();
         for (int r : dead) {
-            boolean onFailedHost = r < spec.memberCount() && failedHosts.contains(spec.hostOf(r));
-            events.add(killedAlone.contains(r) || !onFailedHost ? "rank " + r : "host " + spec.hostOf(r));
+            Integer host = r < spec.memberCount() ? spec.hostOf(r) : null;
+            Integer hostAt = host == null ? null : hostFailure.get(host);
+            Integer own = ownKill.get(r);
+            boolean alone = hostAt == null || own != null && own < hostAt;
+            // a rank to die in a recovery, on a failed host, went with its host (it has no own kill to compare)
+            deaths.add(alone ? new Death(false, r) : new Death(true, host));
         }
-        return events.size();
+        return deaths.size();
+    }
+
+    /** One death: a host's, or a rank's on its own. */
+    private record Death(boolean host, int id) {
     }
 }

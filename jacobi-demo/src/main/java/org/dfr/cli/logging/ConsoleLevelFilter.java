@@ -7,8 +7,8 @@ import ch.qos.logback.core.spi.FilterReply;
 
 /**
  * Lets through to the console what it prints when nothing else is logged: events of at least {@link #setLevel level}
- * ({@code dfr.log}, WARN by default), and of Hazelcast's loggers only those of at least
- * {@link #setHazelcastLevel hazelcastLevel} ({@code dfr.hazelcast.log}, ERROR), when that is the stricter one. Loggers
+ * ({@code dfr.log}, WARN by default), and of Hazelcast's loggers those of at least
+ * {@link #setHazelcastLevel hazelcastLevel} ({@code dfr.hazelcast.log}, ERROR), which overrides the first. Loggers
  * are set lower when another appender records more (a campaign trial's log, a rank's log file); this filter keeps
  * the console as it was.
  */
@@ -34,15 +34,15 @@ public final class ConsoleLevelFilter extends Filter<ILoggingEvent> {
         this.level = Level.toLevel(name, Level.DEBUG);
     }
 
-    /** The least level printed of Hazelcast's loggers, when stricter than {@link #setLevel}. */
+    /** The least level printed of Hazelcast's loggers (instead of {@link #setLevel}'s). */
     public void setHazelcastLevel(String name) {
         this.hazelcastLevel = Level.toLevel(name, Level.DEBUG);
     }
 
     @Override
     public FilterReply decide(ILoggingEvent event) {
-        Level least = event.getLoggerName().startsWith(HAZELCAST) && hazelcastLevel.isGreaterOrEqual(level)
-                ? hazelcastLevel : level;
+        // Hazelcast's logger level overrides the root's in the shipped configuration, either way
+        Level least = event.getLoggerName().startsWith(HAZELCAST) ? hazelcastLevel : level;
         return event.getLevel().isGreaterOrEqual(least) ? FilterReply.NEUTRAL : FilterReply.DENY;
     }
 }

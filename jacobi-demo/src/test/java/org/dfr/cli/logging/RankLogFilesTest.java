@@ -63,6 +63,19 @@ class RankLogFilesTest {
                 "-Ddfr.rankLogDirectory=" + dir.toAbsolutePath());
     }
 
+    @Test
+    void when_hazelcastIsShownMoreThanTheRest_then_theConsoleShowsItsInfoLinesAsTheShippedConfigurationDoes() {
+        // -Ddfr.hazelcast.log=INFO with dfr.log at WARN: logback.xml's Hazelcast logger level overrides the root's
+        ConsoleLevelFilter filter = new ConsoleLevelFilter(Level.WARN, Level.INFO);
+        LoggerContext context = new LoggerContext();
+        Logger hazelcast = context.getLogger("com.hazelcast.internal.cluster.ClusterService");
+        Logger runtime = context.getLogger("org.dfr.runtime.RankNode");
+
+        assertThat(filter.decide(event(hazelcast, Level.INFO))).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(filter.decide(event(hazelcast, Level.DEBUG))).isEqualTo(FilterReply.DENY);
+        assertThat(filter.decide(event(runtime, Level.INFO))).isEqualTo(FilterReply.DENY);
+    }
+
     private static LoggingEvent event(Logger logger, Level level) {
         return new LoggingEvent(Logger.class.getName(), logger, level, "message", null, null);
     }

@@ -48,11 +48,20 @@ class CampaignDeathsTest {
     }
 
     @Test
-    void when_aRankOfAFailedHostWasAlsoKilledOnItsOwn_then_itAndTheHostCountApart() {
+    void when_aRankOfAFailedHostWasKilledOnItsOwnBefore_then_itAndTheHostCountApart() {
         RunConfig config = BASE.withFaults(List.of(new Kill(2, 4, Point.DURING_REDUCTION)),
                 List.of(new Kill(1, 8, Point.ITERATION_START)), Set.of());
 
         assertThat(CampaignRunner.deathsAmong(config, Set.of(2, 3))).isEqualTo(2);
+    }
+
+    @Test
+    void when_aRankOfAFailedHostWasToDieLater_then_itDiedWithTheHost_andOneDeathCounts() {
+        // host 1 fails at 4; rank 2's own kill at 12 never came: a copy lost at 4 is one death's loss, an ERROR
+        RunConfig config = BASE.withFaults(List.of(new Kill(2, 12, Point.ITERATION_START)),
+                List.of(new Kill(1, 4, Point.ITERATION_START)), Set.of(3));
+
+        assertThat(CampaignRunner.deathsAmong(config, Set.of(2, 3))).isEqualTo(1);
     }
 
     @Test
