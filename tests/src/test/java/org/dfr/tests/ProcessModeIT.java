@@ -232,7 +232,7 @@ class ProcessModeIT {
                 .isInstanceOf(RunFailedException.class)
                 .hasMessageContaining("rank 0 exited with code 5 (the cluster did not form)")
                 .hasMessageContaining("sees 1 of 2 ranks")
-                .hasMessageContaining("(ranks [0])");
+                .hasMessageContaining("(ranks [0]; missing [1])");
         assertThat(formationAttempts).containsExactly(ProcessLauncher.FORMATION_ATTEMPTS);
         assertThat(children).hasSize(2);
         assertThat(everyProcess).hasSize(4).doesNotHaveDuplicates();
