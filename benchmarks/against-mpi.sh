@@ -75,7 +75,7 @@ dfr = [l for l in rec if l.startswith("dfr  fault-free")]
 ratios = {"kill to caught up": [], "checkpoint (ms)": [], "checkpoint (iterations)": [], "throughput": []}
 for i, (m, d) in enumerate(zip(mpi, dfr), 1):
     m_caught = number(r"kill->caught-up ([\d.]+)s", m)
-    detection, wall = number(r"detection (\d+) ms", d), number(r"recovery wall (\d+) ms", d)
+    detection, wall = number(r"detection (\d+) ms", d), number(r"recovery wall(?: \(detection to resume\))? (\d+) ms", d)
     m_ff, m_k = number(r"fault-free ([\d.]+)s", m), number(r"with-kill ([\d.]+)s", m)
     d_ff, d_k = number(r"fault-free ([\d.]+)s", d), number(r"with-kill ([\d.]+)s", d)
     same = m.split()[-1] == d.split()[-1]
