@@ -61,18 +61,12 @@ final class LauncherCappingClient implements IdleRankListener {
         return new IdleRankListener() {
             @Override
             public void rankIdle(int rank) {
-                synchronized (toLauncher) {
-                    toLauncher.println(CappingLines.idle(rank));
-                    toLauncher.flush();
-                }
+                send(toLauncher, CappingLines.idle(rank));
             }
 
             @Override
             public void rankBusy(int rank) {
-                synchronized (toLauncher) {
-                    toLauncher.println(CappingLines.busy(rank, sequence.incrementAndGet()));
-                    toLauncher.flush();
-                }
+                send(toLauncher, CappingLines.busy(rank, sequence.incrementAndGet()));
             }
         };
     }
@@ -103,6 +97,11 @@ final class LauncherCappingClient implements IdleRankListener {
     }
 
     private void send(String line) {
+        send(toLauncher, line);
+    }
+
+    /** One whole line to the launcher: the rank's other output shares the stream. */
+    private static void send(PrintStream toLauncher, String line) {
         synchronized (toLauncher) {
             toLauncher.println(line);
             toLauncher.flush();

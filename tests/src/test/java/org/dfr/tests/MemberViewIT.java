@@ -51,6 +51,18 @@ class MemberViewIT {
         Hazelcast.getAllHazelcastInstances().forEach(hz -> hz.getLifecycleService().terminate());
     }
 
+    /** A cluster of its own on free ports: 2 partitions and a spare, one rank per host. */
+    private static ClusterSettings settingsFor(RunSpec spec) {
+        return new ClusterSettings().basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+    }
+
+    /** A member with rank id {@code rank} that no {@link RankNode} runs, started under a name of its own. */
+    private static HazelcastInstance bareMember(ClusterSettings settings, RunSpec spec, int rank, String name) {
+        Config config = HazelcastConfigs.member(settings, rank, 0, spec.memberCount());
+        config.setInstanceName(settings.clusterName() + "-" + name);
+        return Hazelcast.newHazelcastInstance(config);
+    }
+
     private RankNode start(int rank, RunSpec spec, ClusterSettings settings) {
         JacobiKernel kernel = new JacobiKernel(new BlockDecomposition(new JacobiProblem(37, 29), 1, 2));
         RankNode node = RankNode.start(rank, spec, kernel, settings, FailureHandler.FAIL_FAST, IterationHook.NONE);
@@ -61,8 +73,7 @@ class MemberViewIT {
     @Test
     void when_aRankOfTheDecisionIsStillJoining_then_itIsAwaitedAndWhenOneLeft_thenItIsReportedAtOnce() throws Exception {
         RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
-        ClusterSettings settings = new ClusterSettings();
-        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        ClusterSettings settings = settingsFor(spec);
         RankNode rank0 = start(0, spec, settings);
         start(1, spec, settings);
 
@@ -90,8 +101,7 @@ class MemberViewIT {
     void when_theOthersStartedBeforeALateRankSawThemAll_then_theClusterCountsAsFormed() {
         // campaign seed 86, trial 8: the spare's JVM came up late, rank 7 had started and died already
         RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
-        ClusterSettings settings = new ClusterSettings();
-        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        ClusterSettings settings = settingsFor(spec);
         RankNode rank0 = start(0, spec, settings);
         RankNode late = start(2, spec, settings);
 
@@ -114,13 +124,10 @@ class MemberViewIT {
     @Test
     void when_aMemberRepeatsARankId_then_theClusterIsNotFormedUntilEveryRankIdIsThere() throws Exception {
         RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
-        ClusterSettings settings = new ClusterSettings();
-        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        ClusterSettings settings = settingsFor(spec);
         RankNode rank0 = start(0, spec, settings);
         start(1, spec, settings);
-        Config ghost = HazelcastConfigs.member(settings, 1, 0, spec.memberCount());
-        ghost.setInstanceName(settings.clusterName() + "-rank1-given-up");
-        Hazelcast.newHazelcastInstance(ghost);
+        bareMember(settings, spec, 1, "rank1-given-up");
         await().atMost(Duration.ofSeconds(60)).until(() -> rank0.hazelcast().getCluster().getMembers().size() == 3);
 
         CompletableFuture<Void> formed = CompletableFuture.runAsync(
@@ -142,13 +149,10 @@ class MemberViewIT {
     @Test
     void when_aRankIdIsStartedAgain_then_itsOlderCopyGoesOn() throws Exception {
         RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
-        ClusterSettings settings = new ClusterSettings();
-        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        ClusterSettings settings = settingsFor(spec);
         RankNode rank0 = start(0, spec, settings);
         RankNode rank1 = start(1, spec, settings);
-        Config again = HazelcastConfigs.member(settings, 1, 0, spec.memberCount());
-        again.setInstanceName(settings.clusterName() + "-rank1-again");
-        HazelcastInstance younger = Hazelcast.newHazelcastInstance(again);
+        HazelcastInstance younger = bareMember(settings, spec, 1, "rank1-again");
         start(2, spec, settings);
         await().atMost(Duration.ofSeconds(60)).until(() -> rank1.hazelcast().getCluster().getMembers().size() == 4);
 
@@ -172,12 +176,9 @@ class MemberViewIT {
     @Test
     void when_anAbandonedAttemptOfThisJvmIsStillListed_then_theRetryWaitsForItToLeave() throws Exception {
         RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
-        ClusterSettings settings = new ClusterSettings();
-        settings.basePort(HazelcastConfigs.freeBasePort(spec.memberCount() + 2));
+        ClusterSettings settings = settingsFor(spec);
         start(0, spec, settings);
-        Config abandoned = HazelcastConfigs.member(settings, 1, 0, spec.memberCount());
-        abandoned.setInstanceName(settings.clusterName() + "-rank1-abandoned");
-        HazelcastInstance older = Hazelcast.newHazelcastInstance(abandoned);
+        HazelcastInstance older = bareMember(settings, spec, 1, "rank1-abandoned");
         RankNode retry = start(1, spec, settings);
         start(2, spec, settings);
 
