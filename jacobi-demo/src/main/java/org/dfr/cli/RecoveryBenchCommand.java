@@ -189,7 +189,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         Set<String> digests = new HashSet<>();
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
-        RecoveryBenchReport report = new RecoveryBenchReport(base.ranksGrid(), base.cells(),
+        RecoveryBenchReport report = new RecoveryBenchReport(base.kernel().toString(), base.ranksGrid(), base.cells(),
                 iterations, checkpointEvery, checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1, reference,
@@ -254,8 +254,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                 }
             }
         }
-        out.printf(Locale.ROOT, "bench-recovery: %s cells, %s ranks, kill %d@%d, K = %d, dfr, %s mode, %d repetition%s"
-                        + " (medians)%n", String.join("x", base.cells().stream().map(String::valueOf).toList()),
+        out.printf(Locale.ROOT, "bench-recovery: %s kernel, %s cells, %s ranks, kill %d@%d, K = %d, dfr, %s mode, %d repetition%s"
+                        + " (medians)%n", base.kernel(), String.join("x", base.cells().stream().map(String::valueOf).toList()),
                 String.join("x", base.ranksGrid().stream().map(String::valueOf).toList()), kill.rank(),
                 kill.iteration(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions,
                 repetitions == 1 ? "" : "s");
@@ -281,7 +281,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         out.println("dfr work equals plan: " + (equalsPlan ? "yes" : "NO") + " (plan: " + planWork
                 + " partition-iterations)");
         if (json != null) {
-            BenchJson.write(new RecoveryReplacementReport(base.ranksGrid(), base.cells(), iterations, checkpointEvery,
+            BenchJson.write(new RecoveryReplacementReport(base.kernel().toString(), base.ranksGrid(), base.cells(), iterations, checkpointEvery,
                     checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
                     base.mode().name().toLowerCase(Locale.ROOT), repetitions,
                     kinds.stream().map(k -> RecoveryStrategySummary.of(k.optionValue(), runs.get(k))).toList(),

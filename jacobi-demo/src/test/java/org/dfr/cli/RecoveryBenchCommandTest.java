@@ -53,13 +53,15 @@ class RecoveryBenchCommandTest {
                 "--replacement", "spare,adopt", "--json", json.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("digests: equal for every replacement")
+        assertThat(r.out()).startsWith("bench-recovery: jacobi2d5 kernel, 16x32 cells, 1x4 ranks, kill 3@3")
+                .contains("digests: equal for every replacement")
                 .contains("the sequential reference's digest: yes")
                 .contains("dfr work equals plan: yes (plan: 3 partition-iterations)")
                 .contains("json: " + json);
         JsonNode tree = new ObjectMapper().readTree(json.toFile());
         assertThat(tree.get("matchesReference").booleanValue()).isTrue();
         assertThat(tree.get("workEqualsPlan").booleanValue()).isTrue();
+        assertThat(tree.get("kernel").asText()).isEqualTo("jacobi2d5");
         assertThat(tree.get("replacements")).hasSize(2);
         assertThat(tree.get("replacements").get(0).get("strategy").asText()).isEqualTo("spare");
         assertThat(tree.get("replacements").get(1).get("runs").get(0).get("fieldSha256").asText())
@@ -90,11 +92,13 @@ class RecoveryBenchCommandTest {
                 "--json", json.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("8 ranks, 400 cells, 6 iterations")
+        assertThat(r.out()).startsWith("heat1d3 kernel, 8 ranks, 400 cells, 6 iterations")
                 .containsPattern("(?m)^global +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +24 ")
                 .containsPattern("(?m)^dfr +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +9 ")
                 .contains("dfr work equals plan: yes (plan: 9 partition-iterations)");
-        assertThat(new ObjectMapper().readTree(json.toFile()).get("planWork").longValue()).isEqualTo(9);
+        JsonNode tree = new ObjectMapper().readTree(json.toFile());
+        assertThat(tree.get("planWork").longValue()).isEqualTo(9);
+        assertThat(tree.get("kernel").asText()).isEqualTo("heat1d3");
     }
 
     @Test

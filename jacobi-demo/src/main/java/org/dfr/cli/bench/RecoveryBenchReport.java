@@ -6,6 +6,7 @@ import java.util.List;
 /**
  * Everything {@code dfr bench-recovery} measured; written as JSON by {@code --json}.
  *
+ * @param kernel                 the kernel every run ran, {@code name} or {@code name(key=value,...)}
  * @param ranksGrid              partitions per axis, as many axes as the kernel has
  * @param cells                  interior cells per axis
  * @param iterations             iterations of every run
@@ -28,7 +29,7 @@ import java.util.List;
  * @param matchesReference       whether every run ended with {@code referenceDigest}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RecoveryBenchReport(List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
+public record RecoveryBenchReport(String kernel, List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
                                   int checkpointBackups, String failure, String mode, String modeNote, int repetitions,
                                   RecoveryStrategySummary global, RecoveryStrategySummary dfr, Long planWork,
                                   boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,

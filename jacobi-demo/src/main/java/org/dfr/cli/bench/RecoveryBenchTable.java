@@ -14,8 +14,8 @@ public final class RecoveryBenchTable {
 
     /** Writes the whole report to {@code out}. */
     public static void print(RecoveryBenchReport r, PrintWriter out) {
-        out.printf(Locale.ROOT, "%s ranks, %s cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
-                        + " %s mode, %d repetition%s per strategy (medians)%n", new Sizes(r.ranksGrid()), new Sizes(r.cells()),
+        out.printf(Locale.ROOT, "%s kernel, %s ranks, %s cells, %d iterations, checkpoint every %d (%d backup%s), kill %s,"
+                        + " %s mode, %d repetition%s per strategy (medians)%n", r.kernel(), new Sizes(r.ranksGrid()), new Sizes(r.cells()),
                 r.iterations(), r.checkpointEvery(), r.checkpointBackups(),
                 r.checkpointBackups() == 1 ? "" : "s", r.failure(), r.mode(), r.repetitions(),
                 r.repetitions() == 1 ? "" : "s");

@@ -7,6 +7,7 @@ import java.util.List;
  * medians per replacement ({@link RecoveryStrategySummary}, its {@code strategy} field naming the replacement),
  * and the checks every run passed or not.
  *
+ * @param kernel            the kernel every run ran, {@code name} or {@code name(key=value,...)}
  * @param planWork          the cone's recomputed work for the kill, from the configuration alone
  * @param workEqualsPlan    whether every run recomputed exactly {@code planWork} (a replacement changes who
  *                          recomputes, not what)
@@ -14,7 +15,7 @@ import java.util.List;
  * @param referenceDigest   the sequential reference's digest at the run's last iteration
  * @param matchesReference  whether every run ended with it
  */
-public record RecoveryReplacementReport(List<Integer> ranksGrid, List<Integer> cells, int iterations,
+public record RecoveryReplacementReport(String kernel, List<Integer> ranksGrid, List<Integer> cells, int iterations,
                                         int checkpointEvery, int checkpointBackups, String failure, String mode,
                                         int repetitions, List<RecoveryStrategySummary> replacements,
                                         List<String> adopters, long planWork, boolean workEqualsPlan,
