@@ -361,7 +361,7 @@ public final class CampaignCommand implements Callable<Integer> {
         for (KernelProvider p : providers) {
             KernelChoice choice = ANY_KERNEL.equals(kernel.choice().name()) ? KernelChoice.of(p.name()) : kernel.choice();
             Sizes c = cells != null ? cells : defaultCells(p.dimensions());
-            Sizes g = ranksGrid != null ? ranksGrid : RunCommand.defaultGrid(c);
+            Sizes g = ranksGrid != null ? ranksGrid : Sizes.defaultRanksGrid(c.axes());
             out.add(RunConfig.of(choice, kernel.jars(), c.values(), g.values(), iterations, checkpointEvery));
         }
         return out;

@@ -86,10 +86,23 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--periodic", description = "Neighbours wrap around the grid edges (torus).")
     boolean periodic;
 
-    @Option(names = {"--ranks-grid", "--grid"}, required = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
-            description = "Partition grid, as in dfr run (--grid is the same option); a 1D grid may be written N or Nx1."
-                    + " Partition id = (pz*PY + py)*PX + px.")
+    @Option(names = "--ranks-grid", paramLabel = "PXxPY[xPZ]", converter = GridConverter.class,
+            description = "Partition grid, as in dfr run; a 1D grid may be written N or Nx1."
+                    + " Partition id = (pz*PY + py)*PX + px. Default, as dfr run's: 8 partitions shaped like the"
+                    + " layout or --cells (8, 2x4, 2x2x2).")
     GridArgument grid;
+
+    /** Whether {@link #grid} is the default, so that a message quoting it can say so. */
+    private boolean gridDefaulted;
+
+    /**
+     * {@code --grid}, the option's name before it was named as in every other command: still accepted, not shown (a
+     * second name on the same option made picocli's synopsis show the shorter one, while its errors said the other).
+     */
+    @Option(names = "--grid", hidden = true, paramLabel = "PXxPY[xPZ]", converter = GridConverter.class)
+    void oldGridName(GridArgument value) {
+        grid = value;
+    }
 
     @Option(names = "--lost", split = ",", paramLabel = "P[,P...]",
             description = "Lost partition ids. With --expected, optional: omitted = mean over every single-partition failure.")
@@ -183,11 +196,15 @@ public final class PlanCommand implements Callable<Integer> {
             throw usage("--kernel-option and --kernel-jar are for --kernel; a --layout takes --periodic for its boundary");
         }
         try {
+            if (layout == null && cells == null) {
+                throw new IllegalArgumentException("--kernel needs --cells: a kernel's dependencies may depend on its block sizes");
+            }
+            if (grid == null) {
+                grid = GridArgument.parse(Sizes.defaultRanksGrid(layout != null ? layout.axes() : cells.axes()).toString());
+                gridDefaulted = true;
+            }
             if (layout != null) {
                 return layout.declare(grid, periodic);
-            }
-            if (cells == null) {
-                throw new IllegalArgumentException("--kernel needs --cells: a kernel's dependencies may depend on its block sizes");
             }
             if (periodic) {
                 throw new IllegalArgumentException("--periodic is for --layout; a kernel takes its boundary as a"
@@ -353,7 +370,11 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private ParameterException usage(String message) {
-        return new ParameterException(spec.commandLine(), message);
+        // a message about the grid when none was given must say where the value came from
+        boolean quotesDefault = gridDefaulted && message.contains("grid " + grid.text());
+        return new ParameterException(spec.commandLine(), message + (quotesDefault ? " (--ranks-grid was not given; "
+                + grid.text() + " is the default for " + grid.writtenDimensions() + " ax"
+                + (grid.writtenDimensions() == 1 ? "is" : "es") + ")" : ""));
     }
 
     /** {@code --layout} values. */

@@ -563,16 +563,7 @@ public final class RunCommand implements Callable<Integer> {
         if (ranksGrid != null) {
             return ranksGrid;
         }
-        return defaultGrid(cells);
-    }
-
-    /** 8 partitions shaped like the cells: 8, 2x4, 2x2x2. */
-    static Sizes defaultGrid(Sizes cells) {
-        return switch (cells.axes()) {
-            case 1 -> new Sizes(List.of(8));
-            case 2 -> new Sizes(List.of(2, 4));
-            default -> new Sizes(List.of(2, 2, 2));
-        };
+        return Sizes.defaultRanksGrid(cells.axes());
     }
 
     private int runReference(PrintWriter out, RunConfig config) {

@@ -278,4 +278,36 @@ class PlanCommandTest {
                 .contains("= " + dalyIterations + " iterations (planned above: K = " + dalyIterations + ")")
                 .contains("checkpoint interval K = " + dalyIterations + ":");
     }
+
+    /** Without --ranks-grid, plan takes dfr run's default: the paper's case above, planned on 2x4 unasked. */
+    @Test
+    void when_noRanksGridIsGiven_then_theRunsDefaultIsPlanned() throws Exception {
+        CliRun r = run("plan", "--layout", "2d5", "--lost", "1", "--checkpoint-iteration", "0", "--failure-iteration",
+                "4", "--json");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(ints(json.get("levels").get(0))).containsExactly(0, 1, 2, 3, 5);
+        assertThat(json.get("globalRollbackPartitionIterations").longValue()).isEqualTo(24);
+    }
+
+    /** A 3-axis kernel without --ranks-grid: 2x2x2, so partition 8 does not exist, and the error says whose grid that is. */
+    @Test
+    void when_theDefaultGridIsQuotedInAnError_then_itIsCalledTheDefault() {
+        CliRun r = run("plan", "--kernel", "heat3d7", "--cells", "16x16x16", "--lost", "8", "--checkpoint-iteration",
+                "0", "--failure-iteration", "4");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--lost partition 8 is out of range: grid 2x2x2")
+                .contains("(--ranks-grid was not given; 2x2x2 is the default for 3 axes)");
+    }
+
+    /** --grid still works but is not shown: help, synopsis and errors name the option --ranks-grid, as every command. */
+    @Test
+    void when_helpIsAsked_then_theGridOptionIsNamedRanksGridOnly() {
+        CliRun r = run("plan", "--help");
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("--ranks-grid=PXxPY[xPZ]").doesNotContain("--grid");
+    }
 }

@@ -25,6 +25,18 @@ public record Sizes(List<Integer> values) {
     }
 
     /**
+     * The {@code --ranks-grid} of every command that does not need one given: 8 partitions shaped like {@code axes}
+     * axes (8, 2x4, 2x2x2), the paper's 8 ranks.
+     */
+    public static Sizes defaultRanksGrid(int axes) {
+        return switch (axes) {
+            case 1 -> new Sizes(List.of(8));
+            case 2 -> new Sizes(List.of(2, 4));
+            default -> new Sizes(List.of(2, 2, 2));
+        };
+    }
+
+    /**
      * Parses {@code N}, {@code AxB} or {@code AxBxC}.
      *
      * @throws IllegalArgumentException naming the bad text and the allowed form

@@ -28,6 +28,15 @@ public enum LayoutKind {
         return token;
     }
 
+    /** How many axes its grid has: its stencil's, and one for global (a list of partitions). */
+    public int axes() {
+        return switch (this) {
+            case ONE_D, GLOBAL -> 1;
+            case TWO_D_5, TWO_D_9 -> 2;
+            case THREE_D_7 -> 3;
+        };
+    }
+
     /** Human-readable name, e.g. {@code 2D 5-point}. */
     public String displayName() {
         return stencil == null ? "global (all-to-all)" : stencil.displayName();
