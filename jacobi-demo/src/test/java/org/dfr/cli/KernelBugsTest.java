@@ -68,4 +68,17 @@ class KernelBugsTest {
         assertThat(r.err()).startsWith("dfr plan: the kernel reads option 'centr', which its options() do not declare"
                 + " (declared: [centre]): a bug in the kernel");
     }
+
+    /** A provider that cannot be listed is named with the jar that lists it: the author may have several. */
+    @Test
+    void when_aJarsProviderBreaksTheNameRule_then_kernelsNamesItAndItsJar_andExit1(@TempDir Path tmp) throws IOException {
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("Bad_Name", "List.of()",
+                "throw new AssertionError(\"not reached\");"));
+
+        CliRun r = CliRun.of("kernels", "--kernel-jar", jar.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("not loaded:     com.example.bugs.Bug: kernel name 'Bad_Name' is not allowed:"
+                + " lowercase letters, digits and '-' (listed in " + jar.toAbsolutePath().normalize() + ")");
+    }
 }

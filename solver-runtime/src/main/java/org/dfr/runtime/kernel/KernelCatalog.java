@@ -23,6 +23,9 @@ import org.dfr.runtime.ThrownAt;
  */
 public final class KernelCatalog {
 
+    /** The service file that lists kernel providers, in a jar or a class directory. */
+    private static final String SERVICES = "META-INF/services/" + KernelProvider.class.getName();
+
     /** The kernel used when none is named. */
     public static final String DEFAULT_KERNEL = "jacobi2d5";
 
@@ -44,6 +47,7 @@ public final class KernelCatalog {
     public static KernelCatalog load(ClassLoader loader) {
         List<KernelProvider> found = new ArrayList<>();
         List<String> errors = new ArrayList<>();
+        ProviderListings listings = ProviderListings.of(loader, SERVICES);
         Iterator<KernelProvider> it = ServiceLoader.load(KernelProvider.class, loader).iterator();
         int linkageErrors = 0;
         while (true) {
@@ -54,13 +58,13 @@ public final class KernelCatalog {
                 }
                 p = it.next();
             } catch (ServiceConfigurationError e) {
-                errors.add(loadError(e));
+                errors.add(listings.attribute(loadError(e)));
                 continue;
             } catch (LinkageError e) {
                 // a provider class compiled for a newer Java, or missing a class it needs: ServiceLoader lets it
                 // through unwrapped, having moved past it (two alike are two providers, not a loop)
-                errors.add(loadError(new ServiceConfigurationError(KernelProvider.class.getName()
-                        + ": a provider could not be loaded", e)));
+                errors.add(listings.attribute(loadError(new ServiceConfigurationError(KernelProvider.class.getName()
+                        + ": a provider could not be loaded", e))));
                 if (++linkageErrors >= MAX_LINKAGE_ERRORS) {
                     errors.add("stopped after " + MAX_LINKAGE_ERRORS + " providers that could not be loaded");
                     break;
@@ -69,7 +73,7 @@ public final class KernelCatalog {
             }
             String broken = contractBroken(p);
             if (broken != null) {
-                errors.add(p.getClass().getName() + ": " + broken);
+                errors.add(listings.attribute(p.getClass().getName() + ": " + broken));
                 continue;
             }
             for (KernelProvider q : found) {
