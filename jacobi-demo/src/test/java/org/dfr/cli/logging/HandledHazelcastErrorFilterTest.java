@@ -7,17 +7,19 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.spi.FilterReply;
+import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import com.hazelcast.spi.exception.RetryableHazelcastException;
+import java.net.BindException;
 import java.util.concurrent.RejectedExecutionException;
 import org.junit.jupiter.api.Test;
 
-class StoppedMemberErrorFilterTest {
+class HandledHazelcastErrorFilterTest {
 
     private final LoggerContext context = new LoggerContext();
 
     private FilterReply decide(String logger, Level level, Throwable thrown) {
-        StoppedMemberErrorFilter filter = new StoppedMemberErrorFilter();
+        HandledHazelcastErrorFilter filter = new HandledHazelcastErrorFilter();
         filter.setExpectedErrors("OFF");
         Logger log = context.getLogger(logger);
         return filter.decide(new LoggingEvent(Logger.class.getName(), log, level, "failed", thrown, null));
@@ -32,6 +34,17 @@ class StoppedMemberErrorFilterTest {
                         "HazelcastInstance[[127.0.0.1]:5701] is not active!")))).isEqualTo(FilterReply.DENY);
         assertThat(decide("com.hazelcast.internal.partition", Level.ERROR,
                 new HazelcastInstanceNotActiveException())).isEqualTo(FilterReply.DENY);
+    }
+
+    /** The runtime says it in one line of its own: "rank R could not join the cluster: Cannot bind ...". */
+    @Test
+    void when_hazelcastCannotBindItsPort_then_theErrorIsDropped() {
+        assertThat(decide("com.hazelcast.instance.AddressPicker", Level.ERROR,
+                new HazelcastException("Cannot bind to a given address: /127.0.0.1. Hazelcast cannot start. Port [5920]"
+                        + " is already in use and auto-increment is disabled.",
+                        new BindException("Address already in use")))).isEqualTo(FilterReply.DENY);
+        assertThat(decide("com.hazelcast.instance.AddressPicker", Level.ERROR,
+                new HazelcastException("Cannot bind"))).isEqualTo(FilterReply.NEUTRAL);
     }
 
     @Test

@@ -7,7 +7,14 @@ import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.FilterReply;
 
 /**
- * Drops Hazelcast's errors caused by a stopped member ({@code HazelcastInstanceNotActiveException}, an executor
+ * Drops Hazelcast's errors that the runtime handles and reports in a line of its own.
+ *
+ * <p>A port that is taken ({@code BindException} in the cause chain): Hazelcast logs its "Cannot bind ... Port [N]
+ * is already in use" at ERROR with 40 lines of stack trace, and the rank then fails in one line of its own ("rank R
+ * could not join the cluster: Cannot bind ..."), after which the launcher starts the ranks again on fresh ports
+ * or the run fails with that line. A solver author's walk-through saw the trace from a rank before a fresh formation.
+ *
+ * <p>Errors caused by a stopped member ({@code HazelcastInstanceNotActiveException}, an executor
  * "was shut down", or a retryable "is not active" in the cause chain; the last two came with stack traces after
  * a successful embedded run that killed a rank): at the end of a run every rank stops its member while the others may still be fetching the
  * partition table from it or from themselves ("Failed to fetch partition table ... Hazelcast instance is not
@@ -19,7 +26,7 @@ import ch.qos.logback.core.spi.FilterReply;
  * <p>{@code -Ddfr.hazelcast.expectedErrors=ERROR} (the shipped configuration's switch for every expected
  * Hazelcast error) lets them through again.
  */
-public final class StoppedMemberErrorFilter extends Filter<ILoggingEvent> {
+public final class HandledHazelcastErrorFilter extends Filter<ILoggingEvent> {
 
     /** The exception Hazelcast throws into anything still running on a member that stopped. */
     static final String NOT_ACTIVE = "com.hazelcast.core.HazelcastInstanceNotActiveException";
@@ -27,6 +34,8 @@ public final class StoppedMemberErrorFilter extends Filter<ILoggingEvent> {
     static final String REJECTED = "java.util.concurrent.RejectedExecutionException";
     /** An operation retried on a member that is stopping: "HazelcastInstance[...] is not active!". */
     static final String RETRYABLE = "com.hazelcast.spi.exception.RetryableHazelcastException";
+    /** A member's port taken: "Address already in use". */
+    static final String BIND = "java.net.BindException";
     private static final String HAZELCAST = "com.hazelcast.";
 
     private boolean shown;
@@ -42,7 +51,7 @@ public final class StoppedMemberErrorFilter extends Filter<ILoggingEvent> {
             return FilterReply.NEUTRAL;
         }
         for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
-            if (causedByStoppedMember(t.getClassName(), t.getMessage())) {
+            if (causedByStoppedMember(t.getClassName(), t.getMessage()) || BIND.equals(t.getClassName())) {
                 return FilterReply.DENY;
             }
         }
