@@ -136,6 +136,8 @@ public final class EmbeddedCluster {
                 throw e.kind() == RunFailedException.Kind.TIMEOUT
                         ? new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED, e.getMessage(), e) : e;
             }
+            // a member Hazelcast removes now does not come back: form again at once rather than wait out the limit
+            nodes.forEach(node -> node.formingOnce(true));
             for (RankNode node : nodes) {
                 node.awaitClusterSize(members, settings.joinTimeoutMillis());
             }
@@ -143,6 +145,7 @@ public final class EmbeddedCluster {
             for (RankNode node : nodes) {
                 node.awaitMigrationsHeld(settings.joinTimeoutMillis());
             }
+            nodes.forEach(node -> node.formingOnce(false));
             LOG.info("cluster of {} members formed in {} ms", members,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
             long start = System.nanoTime();

@@ -273,6 +273,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     // ------------------------------------------------------------------ cluster formation
 
+    /** See {@link Membership#formingOnce}: set by a launcher that starts each member once, while it forms. */
+    public void formingOnce(boolean on) {
+        membership.formingOnce(on);
+    }
+
     /**
      * Waits until this member sees {@code size} members.
      *

@@ -190,4 +190,35 @@ class MemberViewIT {
         formed.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
         assertThat(retry.liveRanks()).containsExactly(0, 1, 2);
     }
+
+    /**
+     * <pre>
+     *   ranks 0, 1 up; rank 0 waits for 3 ranks; rank 1's member leaves (Hazelcast removed it)
+     *   a rank process's formation: rank 0 keeps waiting (the rank's next attempt may join)
+     *   members started once (embedded mode)   -> rank 0 fails at once, naming rank 1, and the formation starts again
+     * </pre>
+     * Campaign seed 136, trial 319: two embedded formations each waited out the 60 s join limit for a removed member.
+     */
+    @Test
+    void when_aMemberLeavesAClusterFormedOnce_then_theFormationFailsAtOnce() throws Exception {
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = settingsFor(spec);
+        RankNode rank0 = start(0, spec, settings);
+        RankNode rank1 = start(1, spec, settings);
+        CompletableFuture<Void> formed = CompletableFuture.runAsync(
+                () -> rank0.awaitClusterSize(spec.memberCount(), WAIT_MILLIS));
+
+        rank1.hazelcast().getLifecycleService().terminate();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !rank0.liveRanks().contains(1));
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !formed.isDone());
+
+        long flaggedAt = System.nanoTime();
+        rank0.formingOnce(true);
+        assertThatThrownBy(() -> formed.get(WAIT_MILLIS, TimeUnit.MILLISECONDS))
+                .cause().isInstanceOf(RunFailedException.class)
+                .hasMessageContaining("rank 0: ranks [1] left the cluster while it formed")
+                .extracting(e -> ((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
+        assertThat(Duration.ofNanos(System.nanoTime() - flaggedAt)).as("not the join limit")
+                .isLessThan(Duration.ofMillis(WAIT_MILLIS / 2));
+    }
 }
