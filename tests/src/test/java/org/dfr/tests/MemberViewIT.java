@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -220,5 +221,35 @@ class MemberViewIT {
                 .extracting(e -> ((RunFailedException) e).kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
         assertThat(Duration.ofNanos(System.nanoTime() - flaggedAt)).as("not the join limit")
                 .isLessThan(Duration.ofMillis(WAIT_MILLIS / 2));
+    }
+
+    /**
+     * <pre>
+     *   ranks 0, 1, 2 up; a second member with rank id 1 listed (a join its JVM gave up on)
+     *   rank 0 holds migrations: 4 members carry 3 rank ids  -> it waits (held now, the partitions the duplicate
+     *                                                           holds would stay without backups once it left)
+     *   the duplicate leaves                                 -> migrations are held
+     * </pre>
+     */
+    @Test
+    void when_aDuplicateRankIdIsListed_then_migrationsAreHeldOnlyOnceItLeft() throws Exception {
+        RunSpec spec = new RunSpec(2, 4, 2, 1, 1);
+        ClusterSettings settings = settingsFor(spec);
+        RankNode rank0 = start(0, spec, settings);
+        start(1, spec, settings);
+        start(2, spec, settings);
+        HazelcastInstance duplicate = bareMember(settings, spec, 1, "rank1-given-up");
+        await().atMost(Duration.ofSeconds(60)).until(() -> rank0.hazelcast().getCluster().getMembers().size() == 4);
+        // safe first, so that what holds it back below is the duplicate, not partitions still moving
+        await().atMost(Duration.ofSeconds(60)).until(() -> rank0.hazelcast().getPartitionService().isClusterSafe());
+
+        CompletableFuture<Void> held = CompletableFuture.runAsync(() -> rank0.holdMigrations(WAIT_MILLIS));
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> !held.isDone());
+        assertThat(rank0.hazelcast().getCluster().getClusterState()).isEqualTo(ClusterState.ACTIVE);
+
+        duplicate.shutdown();
+        held.get(WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        assertThat(rank0.hazelcast().getCluster().getClusterState()).isEqualTo(ClusterState.NO_MIGRATION);
+        assertThat(rank0.hazelcast().getCluster().getMembers()).hasSize(3);
     }
 }
