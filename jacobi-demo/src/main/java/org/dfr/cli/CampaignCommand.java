@@ -101,9 +101,19 @@ public final class CampaignCommand implements Callable<Integer> {
             description = "Stop starting new trials after this long. Default: ${DEFAULT-VALUE}.")
     long maxSeconds;
 
-    @Option(names = "--trial-seconds", defaultValue = "180",
-            description = "A trial taking longer is HUNG and ends the campaign. Default: ${DEFAULT-VALUE}.")
-    long trialSeconds;
+    @Option(names = "--trial-seconds", paramLabel = "S",
+            description = "A trial taking longer is HUNG and ends the campaign. Default: " + EMBEDDED_TRIAL_SECONDS
+                    + " in embedded mode, " + PROCESSES_TRIAL_SECONDS + " in processes mode.")
+    Long trialSeconds;
+
+    /** The trial bound in embedded mode. */
+    static final long EMBEDDED_TRIAL_SECONDS = 180;
+    /**
+     * The trial bound in processes mode: a trial may form its cluster twice, each up to the 60 s join limit, with 8
+     * or more JVMs starting on 2 cores; at a load of 46 a formation took 116 s and the second did not fit in 180 s
+     * (campaign seed 132, session 30), and later processes campaigns ran with 400.
+     */
+    static final long PROCESSES_TRIAL_SECONDS = 400;
 
     @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,
             description = "Partitions per axis. Default: 8, 2x4 or 2x2x2 by the kernel's axes.")
@@ -159,6 +169,9 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         if (maxSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--max-seconds must be >= 1, got " + maxSeconds);
+        }
+        if (trialSeconds == null) {
+            trialSeconds = mode == Mode.PROCESSES ? PROCESSES_TRIAL_SECONDS : EMBEDDED_TRIAL_SECONDS;
         }
         if (trialSeconds < 1) {
             throw new ParameterException(spec.commandLine(), "--trial-seconds must be >= 1, got " + trialSeconds);
