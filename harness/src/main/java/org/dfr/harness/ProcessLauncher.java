@@ -515,7 +515,7 @@ public final class ProcessLauncher {
         private final CappingRelay capping;
         private final LongConsumer loopEntered;
 
-        /** @param loopEntered told when the last rank entered its iteration loop (this JVM's nanoTime) */
+        /** @param loopEntered told when the first rank began its first iteration (this JVM's nanoTime) */
         Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, Path shared,
                     CappingRelay capping, LongConsumer loopEntered) {
             this.config = config;
@@ -582,9 +582,10 @@ public final class ProcessLauncher {
             });
             CompletableFuture<?>[] loops = ranks.stream().map(RankProcess::loopStarted)
                     .toArray(CompletableFuture[]::new);
-            List<RankProcess> first = List.copyOf(ranks); // not the respawned ones, which enter no loop from the start
-            CompletableFuture.allOf(loops).thenRun(() -> loopEntered.accept(
-                    first.stream().mapToLong(p -> p.loopStarted().join()).max().orElse(launchedAt)));
+            // the first rank to begin iterating (checkpoint 0 taken) anchors the loop; spares and respawned ranks do not
+            // say it then
+            CompletableFuture.anyOf(ranks.stream().map(RankProcess::iterating).toArray(CompletableFuture[]::new))
+                    .thenAccept(at -> loopEntered.accept((Long) at));
             // reported after the formation's line: the first rank may enter its loop before the last says it formed,
             // and two dependents of one future run in no promised order (the loop's line came first)
             formationReported.thenCombine(CompletableFuture.anyOf(loops), (v, at) -> at).thenAccept(at -> {

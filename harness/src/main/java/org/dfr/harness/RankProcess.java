@@ -34,6 +34,7 @@ final class RankProcess {
     private final CompletableFuture<Long> up = new CompletableFuture<>();
     private final CompletableFuture<Long> formed = new CompletableFuture<>();
     private final CompletableFuture<Long> loopStarted = new CompletableFuture<>();
+    private final CompletableFuture<Long> iterating = new CompletableFuture<>();
     private final Thread pump;
     private final CappingRelay capping;
 
@@ -96,6 +97,9 @@ final class RankProcess {
                 } else if (line.startsWith(RankProcessMain.LOOP_STARTED_LINE)) {
                     loopStarted.complete(System.nanoTime());
                     continue;
+                } else if (line.startsWith(RankProcessMain.ITERATING_LINE)) {
+                    iterating.complete(System.nanoTime());
+                    continue;
                 } else if (line.startsWith(RankProcessMain.RESULT_LINE)) {
                     continue; // the launcher prints the report's figures itself
                 } else {
@@ -142,6 +146,11 @@ final class RankProcess {
     /** System.nanoTime() at which the rank reported that it enters the iteration loop, if it did. */
     CompletableFuture<Long> loopStarted() {
         return loopStarted;
+    }
+
+    /** System.nanoTime() at which the rank reported its first iteration begun (checkpoint 0 taken), if it did. */
+    CompletableFuture<Long> iterating() {
+        return iterating;
     }
 
     /** System.nanoTime() at which the rank reported that its cluster has formed, if it did. */

@@ -70,6 +70,11 @@ public final class RankProcessMain implements Callable<Integer> {
     /** Printed on stdout when this rank enters the iteration loop (the launcher times start-up with it). */
     public static final String LOOP_STARTED_LINE = "dfr rank: loop started";
     /**
+     * Printed on stdout when this rank begins its first iteration, checkpoint 0 taken: the launcher's power timeline
+     * places the loop by the first rank's (not a spare's, which computes only once it adopts).
+     */
+    public static final String ITERATING_LINE = "dfr rank: iterating";
+    /**
      * Printed on stdout by the collector once the report is written: a rank started by hand said nothing after
      * "loop started" (the launcher reads the report itself and does not relay this).
      */
@@ -251,6 +256,9 @@ public final class RankProcessMain implements Callable<Integer> {
                 LOG.info("rank {}: start-up: JVM to member up {} ms ({} ms CPU), to cluster formed {} ms ({} ms CPU),"
                         + " to loop {} ms ({} ms CPU)", rank, memberUpMillis, memberUpCpuMillis, formedMillis,
                         formedCpuMillis, sinceJvmStart(), cpuMillis());
+            }
+            if (!respawned) {
+                node.whenIterating(() -> System.out.println(ITERATING_LINE + " (rank " + rank + ")"));
             }
             node.run();
             long endedAt = System.currentTimeMillis();

@@ -180,9 +180,9 @@ final class RunEnergy {
     }
 
     /**
-     * When the run's ranks started, once their cluster formed ({@link System#nanoTime} of this JVM; in processes mode
-     * when the last rank said it entered its loop): the loop then starts after checkpoint 0. Without it the loop is
-     * anchored on the first recovery's events, or placed {@code wallMillis} before the end.
+     * When the first rank began its first iteration, checkpoint 0 taken ({@link System#nanoTime} of this JVM; in
+     * processes mode when the launcher read that rank's line): the loop starts there. Without it the loop is anchored
+     * on the first recovery's events, or placed {@code wallMillis} before the end.
      */
     void loopEntered(long nanos) {
         loopEnteredAt = nanos;
@@ -395,8 +395,10 @@ final class RunEnergy {
             long entered = loopEnteredAt;
             if (entered != Long.MIN_VALUE && entered > bodyStart && entered < bodyEnd) {
                 // measured: an anchor from the events moves with the iteration times before the failure, and once
-                // put the loop's end past the end of the run (one run in six lost its finish phase)
-                start = entered + ckpt;
+                // put the loop's end past the end of the run (one run in six lost its finish phase); and measured
+                // where the iterations begin, not where the ranks started: checkpoint 0's barrier and replication
+                // came between, and put 3 iterations 200 ms wide and the 16 after the recovery past the loop's end
+                start = entered;
             } else if (!fromEvents.isEmpty() && fromEvents.get(0)) {
                 int t = recoveries.get(0).failureIteration();
                 start = windows.get(0)[0] - (long) ((t - 1) * iterNanos) - checkpointsIn(1, t - 1) * ckpt;

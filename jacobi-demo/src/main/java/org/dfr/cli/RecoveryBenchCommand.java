@@ -93,6 +93,11 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
             description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
     int checkpointEvery;
 
+    @Option(names = "--commit-lag-iterations", paramLabel = "L",
+            description = "Iterations between a checkpoint and its commit, 0..K-1, as in dfr run: a kill in those L"
+                    + " iterations recovers from the checkpoint before. Default: 1 (0 with K = 1).")
+    Integer commitLagIterations;
+
     /*
      * 1@5 with K = 20 loses m = 4 iterations: the largest m whose cone around partition 1 of a 2x4 grid
      * is not the whole grid (its farthest partition, 6, is at distance 4), 16 partition-iterations for
@@ -127,13 +132,18 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         if (repetitions < 1) {
             throw new ParameterException(spec.commandLine(), "--repetitions must be >= 1, got " + repetitions);
         }
+        if (checkpointEvery < 1) {
+            throw new ParameterException(spec.commandLine(), "--checkpoint-every " + checkpointEvery
+                    + " is not allowed: at least 1");
+        }
         checkpointCopies.validated(spec);
         CliFiles.requireWritableTarget(spec, "--report", json);
         RunConfig base;
         try {
             base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
                             checkpointEvery)
-                    .withFaults(List.of(kill), List.of(), Set.of()).withMode(requested);
+                    .withFaults(List.of(kill), List.of(), Set.of()).withMode(requested)
+                    .withCommitLagIterations(commitLagIterations);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
@@ -190,7 +200,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
         RecoveryBenchReport report = new RecoveryBenchReport(base.kernel().toString(), base.ranksGrid(), base.cells(),
-                iterations, checkpointEvery, checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
+                iterations, checkpointEvery, base.runSpec().commitLagFor(checkpointEvery), checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1, reference,
                 digests.equals(Set.of(reference)));
@@ -329,7 +339,10 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     private static RecoveryPlan plan(RunConfig config) {
         FaultPlan.Kill kill = config.kills().get(0);
         int t = kill.iteration();
-        int c = (t - 1) / config.checkpointEvery() * config.checkpointEvery();
+        int k = config.checkpointEvery();
+        // the checkpoint the run recovers from: the last one committed, i.e. taken at c with c + L <= t - 1 (a kill
+        // in the L iterations after a checkpoint found it not committed, and the plan said 0 where the run did 9)
+        int c = Math.max(0, (t - 1 - config.runSpec().commitLagFor(k)) / k * k);
         ConeAnalyzer analyzer = new ConeAnalyzer(config.kernelSetup().dependencies());
         return analyzer.plan(new int[] {kill.rank()}, c, t);
     }

@@ -77,7 +77,9 @@ class RecoveryBenchCommandTest {
 
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("dfr work equals plan: yes (plan: 12 partition-iterations; the cone covers"
-                + " every partition, so dfr is global rollback)");
+                + " every partition, so dfr is global rollback)")
+                .containsPattern("recovery wall time dfr/global: [0-9.]+ \\(no target: the cone covers every partition")
+                .doesNotContain("target <= 1");
     }
 
     /**
@@ -99,6 +101,27 @@ class RecoveryBenchCommandTest {
         JsonNode tree = new ObjectMapper().readTree(json.toFile());
         assertThat(tree.get("planWork").longValue()).isEqualTo(9);
         assertThat(tree.get("kernel").asText()).isEqualTo("heat1d3");
+    }
+
+    /**
+     * 1x4, rank 3 killed at 4, K = 3 with the default commit lag 1: checkpoint 3 is committed only with the reduction
+     * of iteration 4, so the run recovers from 0 (m = 3: levels {1, 2, 3}, {2, 3}, {3} = 6), not from 3 (m = 0). The
+     * plan said 0 and "dfr work equals plan: no" for a correct run; with --commit-lag-iterations 0 it recovers from 3.
+     */
+    @Test
+    void when_theKillFallsInTheCommitLag_then_thePlanRecoversFromTheCheckpointBefore() {
+        CliRun lagged = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x4", "--cells", "16x32",
+                "--iterations", "5", "--checkpoint-every", "3", "--fail", "3@4", "--repetitions", "1");
+        CliRun unlagged = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x4", "--cells", "16x32",
+                "--iterations", "5", "--checkpoint-every", "3", "--commit-lag-iterations", "0", "--fail", "3@4",
+                "--repetitions", "1");
+
+        assertThat(lagged.exitCode()).as(lagged.err()).isZero();
+        assertThat(lagged.out()).contains("checkpoint every 3, commit lag 1")
+                .contains("dfr work equals plan: yes (plan: 6 partition-iterations)");
+        assertThat(unlagged.exitCode()).as(unlagged.err()).isZero();
+        assertThat(unlagged.out()).contains("checkpoint every 3, commit lag 0")
+                .contains("dfr work equals plan: yes (plan: 0 partition-iterations)");
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -342,6 +343,26 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     // ------------------------------------------------------------------ the run
 
+    /** {@link System#nanoTime} at which this rank began its first iteration, or {@link Long#MIN_VALUE}. */
+    private volatile long iteratingSinceNanos = Long.MIN_VALUE;
+    private volatile Runnable whenIterating = () -> { };
+
+    /**
+     * Called on the rank's thread when it begins its first iteration, checkpoint 0 taken and committed (a rank
+     * process tells its launcher then); not for a spare, which computes only once it adopts.
+     */
+    public void whenIterating(Runnable listener) {
+        this.whenIterating = Objects.requireNonNull(listener);
+    }
+
+    /**
+     * {@link System#nanoTime} at which this rank began its first iteration (after checkpoint 0, which takes a
+     * barrier and the replication of every rank's copies), or {@link Long#MIN_VALUE} if it did not (a spare).
+     */
+    public long iteratingSinceNanos() {
+        return iteratingSinceNanos;
+    }
+
     /** Runs this rank to the end of the run (or until it is killed). */
     public void run() {
         try {
@@ -354,6 +375,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                 }
             } else {
                 next = loop.startFromInitialCheckpoint(this::recover);
+                iteratingSinceNanos = System.nanoTime();
+                whenIterating.run();
             }
             long loopStart = System.nanoTime();
             while (true) {

@@ -1,6 +1,7 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -218,6 +219,31 @@ class IdleHostCappingIT {
         Map<String, Object> timeline = (Map<String, Object>) report.energy().get("timeline");
         assertThat((Double) timeline.get("loopEndSeconds")).isLessThanOrEqualTo((Double) timeline.get("endSeconds"));
         assertThat((Double) timeline.get("loopStartSeconds")).isPositive();
+    }
+
+    /**
+     * <pre>
+     *   ranks start | checkpoint 0 (a barrier, every rank's copies) | 3 iterations | kill 1@4 ... resume | 36 iterations
+     *               ^ where the loop was placed                      ^ where it starts
+     * </pre>
+     * Placed where the ranks started, the loop ended checkpoint 0's time too early, so its end was pushed to the
+     * resume: the 36 iterations after the recovery were counted as finish at idle power (an energy researcher's
+     * walk-through: "compute x2, finish x10" on the host's samples).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void when_anEmbeddedRunRecovers_then_itsPowerTimelineKeepsTheIterationsAfterTheResumeInTheLoop() {
+        RunReport report = new Runner().run(RunConfig.of(2, 4, 512, 512, 40, 40)
+                .withFaults(List.of(FaultPlan.parseKill("1@4")), List.of(), Set.of()));
+
+        Map<String, Object> timeline = (Map<String, Object>) report.energy().get("timeline");
+        double loopStart = (Double) timeline.get("loopStartSeconds");
+        double loopEnd = (Double) timeline.get("loopEndSeconds");
+        Map<String, Object> recovery = ((List<Map<String, Object>>) timeline.get("recoveries")).get(0);
+        assertThat(recovery.get("derivedFrom")).isEqualTo("idle/busy events");
+        // the loop as long as the ranks measured it, not stretched to reach the resume
+        assertThat(loopEnd - loopStart).isCloseTo(report.loopMillis() / 1000.0, within(0.002));
+        assertThat((Double) recovery.get("resumeSeconds")).isLessThan(loopEnd);
     }
 
     /*

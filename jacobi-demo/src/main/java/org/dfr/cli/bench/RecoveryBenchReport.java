@@ -11,6 +11,8 @@ import java.util.List;
  * @param cells                  interior cells per axis
  * @param iterations             iterations of every run
  * @param checkpointEvery        checkpoint interval
+ * @param commitLagIterations    iterations between a checkpoint and its commit: a kill within them recovers from the
+ *                               checkpoint before, and the plan says so
  * @param checkpointBackups      backups of every replicated checkpoint ({@code --checkpoint-backups})
  * @param failure                the planned kill, {@code RANK@ITER}
  * @param mode                   {@code "embedded"} or {@code "processes"}
@@ -30,7 +32,7 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RecoveryBenchReport(String kernel, List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
-                                  int checkpointBackups, String failure, String mode, String modeNote, int repetitions,
+                                  int commitLagIterations, int checkpointBackups, String failure, String mode, String modeNote, int repetitions,
                                   RecoveryStrategySummary global, RecoveryStrategySummary dfr, Long planWork,
                                   boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,
                                   long detectionTargetMillis,
