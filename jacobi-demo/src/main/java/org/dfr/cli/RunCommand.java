@@ -614,9 +614,17 @@ public final class RunCommand implements Callable<Integer> {
         for (RunReport.Recovery rec : r.recoveries()) {
             // t is the recovery's, one past what every survivor computed: the kill's iteration unless no partition
             // reads the lost one (docs/design.md), so it is not printed as "died at"
-            out.printf(Locale.ROOT, "recovery %d:      ranks %s died; t = %d; lost partitions %s; checkpoint %d; "
-                            + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
-                    rec.checkpointIteration(), rec.lostIterations());
+            if (rec.lostPartitions().isEmpty() && rec.recomputedPartitionIterations() == 0) {
+                // a spare's death: "t = 29; checkpoint 0; m = 28" beside "recomputed 0" read as a recovery of 28
+                // iterations of a rank that died at 6 (t is where the ranks were when they learnt of it)
+                out.printf(Locale.ROOT, "recovery %d:      ranks %s died owning no partition (spares): nothing was lost"
+                        + " or recomputed; the ranks learnt of it at iteration %d%n", rec.epoch(), rec.deadRanks(),
+                        rec.failureIteration());
+            } else {
+                out.printf(Locale.ROOT, "recovery %d:      ranks %s died; t = %d; lost partitions %s; checkpoint %d; "
+                                + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
+                        rec.checkpointIteration(), rec.lostIterations());
+            }
             out.printf(Locale.ROOT, "                 %s%s: recomputed %d partition-iterations; participating ranks %s; "
                             + "idle ranks %s; adoptions %s%n", rec.effectiveStrategy(),
                     rec.coversEverything() && "dfr".equals(rec.strategy()) ? " (the cone covers everything: global rollback)" : "",

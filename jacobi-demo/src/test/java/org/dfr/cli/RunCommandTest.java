@@ -138,6 +138,10 @@ class RunCommandTest {
             Set<Integer> dead = new TreeSet<>();
             recovery.get("deadRanks").forEach(rank -> dead.add(rank.asInt()));
             assertThat(dead).isNotEmpty().isSubsetOf(4, 5);
+            // not "t = 5; checkpoint 3; m = 1" beside "recomputed 0", which read as a recovery of the spares' work
+            assertThat(r.out()).contains("recovery " + recovery.get("epoch").asInt() + ":      ranks "
+                    + recovery.get("deadRanks").toString().replace(",", ", ") + " died owning no partition (spares):"
+                    + " nothing was lost or recomputed").doesNotContain("m = ");
         }
         assertThat(r.out()).doesNotContain("not injected").contains("the same digest as the sequential reference");
         // the dead that no recovery names are printed, whichever they are

@@ -341,10 +341,18 @@ public final class RecoveryProtocol implements FailureHandler {
         }
         LOG.debug("rank {} (coordinator): epoch {}: all statuses in at {}", node.rankId(), epoch, System.currentTimeMillis());
         if (dead.isEmpty() && statuses.stream().allMatch(s -> s.invalidPartitions().isEmpty() && s.pendingTarget() < 0)) {
-            // a communication timeout without any member loss: nothing is lost, so the ranks resume from the
-            // last iteration all computed (data-flow rollback; global rollback reloads the committed checkpoint)
-            LOG.warn("rank {}: recovery round {} without a lost member (a message timed out): nothing to recompute",
-                    node.rankId(), epoch);
+            // no owner lost: nothing is lost, so the ranks resume from the last iteration all computed (data-flow
+            // rollback; global rollback reloads the committed checkpoint). A spare that died is no news worth a
+            // warning (the run says so); a round without any member gone is a message that timed out
+            TreeSet<Integer> gone = membersBefore(node, epoch + 1);
+            gone.removeAll(members);
+            if (gone.isEmpty()) {
+                LOG.warn("rank {}: recovery round {} without a lost member (a message timed out): nothing to recompute",
+                        node.rankId(), epoch);
+            } else {
+                LOG.info("rank {}: recovery round {}: ranks {} left owning no partition (spares): nothing to recompute",
+                        node.rankId(), epoch, gone);
+            }
         }
         RecoveryInput input = new RecoveryInput(epoch + 1, ownership, members, statuses, dead);
         input = input.withCopyHolders(copyHolders(node, input));
