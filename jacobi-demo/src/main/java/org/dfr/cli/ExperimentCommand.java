@@ -272,15 +272,16 @@ public final class ExperimentCommand implements Callable<Integer> {
         for (Map<String, Object> s : (List<Map<String, Object>>) summary.get("savingsVsGlobal")) {
             // a power, as the paper's Fig. 5 compares: the energy of whole runs is the table's solver J
             out.printf(Locale.ROOT, "%s, idle %s, mean power over its recovery: %s W vs %s W under global: %s W less"
-                            + " (%s %%)%n", s.get("variant"), s.get("host"), fmt(s.get("variantWatts")),
-                    fmt(s.get("globalWatts")), fmt(s.get("savingWatts")), fmt(s.get("savingPercent")));
+                            + " (%s %%%s)%n", s.get("variant"), s.get("host"), fmt(s.get("variantWatts")),
+                    fmt(s.get("globalWatts")), fmt(s.get("savingWatts")), fmt(s.get("savingPercent")),
+                    pairedInterval(s));
         }
         Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
         // only when both were run: with one of them the line was all "n/a"
         if (variants.containsKey(Variant.DFR.label()) && variants.containsKey(Variant.DFR_CAPPING.label())) {
-            out.printf(Locale.ROOT, "idle hosts while idle: dfr %s W, dfr+capping %s W: capping draws %s W less (%s %%)%s%n",
+            out.printf(Locale.ROOT, "idle hosts while idle: dfr %s W, dfr+capping %s W: capping draws %s W less (%s %%%s)%s%n",
                     fmt(c.get("dfrWatts")), fmt(c.get("dfrCappingWatts")), fmt(c.get("savingWatts")),
-                    fmt(c.get("savingPercent")), "model".equals(meter.get("source"))
+                    fmt(c.get("savingPercent")), pairedInterval(c), "model".equals(meter.get("source"))
                             ? " (the load model's figure, set by its constants: a meter would measure it)" : "");
         }
         for (String f : result.failures()) {
@@ -291,6 +292,16 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         out.println("output: " + result.out().toAbsolutePath() + " (index.html)");
         out.flush();
+    }
+
+    /** {@code ; 95% CI a..b over N pairs} of a saving's paired statistics, or nothing below two pairs. */
+    private static String pairedInterval(Map<String, Object> saving) {
+        List<Object> ci = (List<Object>) saving.get("savingPercentCi95");
+        if (ci == null || !(ci.get(0) instanceof Number)) {
+            return "";
+        }
+        return "; 95% CI " + fmt(ci.get(0)) + ".." + fmt(ci.get(1)) + " % over " + saving.get("pairs")
+                + " repetitions";
     }
 
     private static String ci(Object stats) {

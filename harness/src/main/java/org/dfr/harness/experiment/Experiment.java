@@ -10,11 +10,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 import org.dfr.harness.Provenance;
@@ -272,11 +274,13 @@ public final class Experiment {
             List<RunRow> of = rows.stream().filter(r -> r.variant() == v).toList();
             Map<String, Object> metrics = new LinkedHashMap<>();
             for (Metric m : METRICS) {
-                metrics.put(m.name(), statsJson(m.unit(), Stats.of(of.stream().mapToDouble(m.value()).toArray())));
+                // every metric of a run is at least 0
+                metrics.put(m.name(), statsJson(m.unit(), Stats.of(of.stream().mapToDouble(m.value()).toArray())
+                        .atLeastZero()));
             }
             for (String h : hosts) {
                 metrics.put(h + "_recovery_watts", statsJson("W", Stats.of(of.stream()
-                        .mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN)).toArray())));
+                        .mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN)).toArray()).atLeastZero()));
             }
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("runs", of.stream().map(RunRow::run).toList());
@@ -312,10 +316,9 @@ public final class Experiment {
             Set<String> idle = new TreeSet<>();
             of.forEach(r -> idle.addAll(r.idleHosts()));
             for (String h : idle) {
-                Stats g = Stats.of(global.stream().mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN))
-                        .toArray());
-                Stats x = Stats.of(of.stream().mapToDouble(r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN))
-                        .toArray());
+                ToDoubleFunction<RunRow> watts = r -> r.hostRecoveryWatts().getOrDefault(h, Double.NaN);
+                Stats g = Stats.of(global.stream().mapToDouble(watts).toArray());
+                Stats x = Stats.of(of.stream().mapToDouble(watts).toArray());
                 Map<String, Object> s = new LinkedHashMap<>();
                 s.put("variant", v.label());
                 s.put("host", h);
@@ -324,6 +327,7 @@ public final class Experiment {
                 double saving = g.mean() - x.mean();
                 s.put("savingWatts", finite(saving));
                 s.put("savingPercent", finite(100 * saving / g.mean()));
+                putPairedSavings(s, global, of, watts);
                 out.add(s);
             }
         }
@@ -342,7 +346,40 @@ public final class Experiment {
         m.put("dfrCappingWatts", finite(capped.mean()));
         m.put("savingWatts", finite(dfr.mean() - capped.mean()));
         m.put("savingPercent", finite(100 * (dfr.mean() - capped.mean()) / dfr.mean()));
+        putPairedSavings(m, rows.stream().filter(r -> r.variant() == Variant.DFR).toList(),
+                rows.stream().filter(r -> r.variant() == Variant.DFR_CAPPING).toList(), RunRow::idlePhaseWatts);
         return m;
+    }
+
+    /**
+     * The saving's statistics over the repetitions: each round runs every variant once (in a shuffled order), so
+     * the runs of one repetition are a pair, and the saving of each pair, in W and in % of the base, has a mean, an
+     * sd and a 95 % interval ({@code pairs}, {@code savingWattsSd}, {@code savingWattsCi95},
+     * {@code savingPercentSd}, {@code savingPercentCi95}). The means of the pairs' savings can differ from
+     * {@code savingWatts} and {@code savingPercent}, which compare the means of all runs, when a run of a pair
+     * measured nothing. An energy researcher's headline, one ratio of two means, had no interval.
+     */
+    private static void putPairedSavings(Map<String, Object> out, List<RunRow> base, List<RunRow> variant,
+                                         ToDoubleFunction<RunRow> watts) {
+        Map<Integer, Double> baseByRepetition = new TreeMap<>();
+        base.forEach(r -> baseByRepetition.put(r.repetition(), watts.applyAsDouble(r)));
+        List<Double> savedWatts = new ArrayList<>();
+        List<Double> savedPercent = new ArrayList<>();
+        for (RunRow r : variant) {
+            Double b = baseByRepetition.get(r.repetition());
+            double x = watts.applyAsDouble(r);
+            if (b != null && Double.isFinite(b) && Double.isFinite(x) && b != 0) {
+                savedWatts.add(b - x);
+                savedPercent.add(100 * (b - x) / b);
+            }
+        }
+        Stats w = Stats.of(savedWatts.stream().mapToDouble(Double::doubleValue).toArray());
+        Stats p = Stats.of(savedPercent.stream().mapToDouble(Double::doubleValue).toArray());
+        out.put("pairs", w.n());
+        out.put("savingWattsSd", finite(w.sd()));
+        out.put("savingWattsCi95", Arrays.asList(finite(w.ci95Low()), finite(w.ci95High())));
+        out.put("savingPercentSd", finite(p.sd()));
+        out.put("savingPercentCi95", Arrays.asList(finite(p.ci95Low()), finite(p.ci95High())));
     }
 
     private static Map<String, Object> statsJson(String unit, Stats s) {
@@ -351,8 +388,8 @@ public final class Experiment {
         m.put("n", s.n());
         m.put("mean", finite(s.mean()));
         m.put("sd", finite(s.sd()));
-        m.put("ci95", List.of(finite(s.ci95Low()) == null ? "n/a" : s.ci95Low(),
-                finite(s.ci95High()) == null ? "n/a" : s.ci95High()));
+        // null, not "n/a", below two runs: a number or nothing in a numeric field
+        m.put("ci95", Arrays.asList(finite(s.ci95Low()), finite(s.ci95High())));
         return m;
     }
 
@@ -377,18 +414,31 @@ public final class Experiment {
             }
         }
         for (Map<String, Object> s : (List<Map<String, Object>>) summary.get("savingsVsGlobal")) {
-            String prefix = s.get("variant") + "," + s.get("host") + "_saving_vs_global,";
-            csv.append(prefix).append("W,,").append(cell(s.get("savingWatts"))).append(",,,,").append(source)
-                    .append('\n');
-            csv.append(s.get("variant")).append(',').append(s.get("host")).append("_saving_vs_global_percent,%,,")
-                    .append(cell(s.get("savingPercent"))).append(",,,,").append(source).append('\n');
+            String name = s.get("host") + "_saving_vs_global";
+            savingRows(csv, String.valueOf(s.get("variant")), name, s, source);
         }
         Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
-        csv.append("dfr+capping,idle_phase_saving_vs_dfr,W,,").append(cell(c.get("savingWatts"))).append(",,,,")
-                .append(source).append('\n');
-        csv.append("dfr+capping,idle_phase_saving_vs_dfr_percent,%,,").append(cell(c.get("savingPercent")))
-                .append(",,,,").append(source).append('\n');
+        savingRows(csv, "dfr+capping", "idle_phase_saving_vs_dfr", c, source);
         Files.writeString(out.resolve("summary.csv"), csv.toString());
+    }
+
+    /**
+     * A saving's two rows: W and %, each with the mean of all runs and, over the repetitions' pairs, n, sd and the
+     * 95 % interval ({@link #putPairedSavings}).
+     */
+    @SuppressWarnings("unchecked")
+    private static void savingRows(StringBuilder csv, String variant, String name, Map<String, Object> s,
+                                   String source) {
+        List<Object> wattsCi = (List<Object>) s.get("savingWattsCi95");
+        List<Object> percentCi = (List<Object>) s.get("savingPercentCi95");
+        csv.append(variant).append(',').append(name).append(",W,").append(s.get("pairs")).append(',')
+                .append(cell(s.get("savingWatts"))).append(',').append(cell(s.get("savingWattsSd"))).append(',')
+                .append(cell(wattsCi.get(0))).append(',').append(cell(wattsCi.get(1))).append(',').append(source)
+                .append('\n');
+        csv.append(variant).append(',').append(name).append("_percent,%,").append(s.get("pairs")).append(',')
+                .append(cell(s.get("savingPercent"))).append(',').append(cell(s.get("savingPercentSd"))).append(',')
+                .append(cell(percentCi.get(0))).append(',').append(cell(percentCi.get(1))).append(',').append(source)
+                .append('\n');
     }
 
     private static String cell(Object v) {

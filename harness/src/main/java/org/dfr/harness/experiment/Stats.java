@@ -31,6 +31,14 @@ public record Stats(int n, double mean, double sd, double ci95Low, double ci95Hi
         return new Stats(n, mean, sd, mean - half, mean + half);
     }
 
+    /**
+     * These statistics of a quantity that cannot be negative (energy, power, time, work): the interval's lower end
+     * floored at 0. Student's t is symmetric, and with few repetitions it reached below 0 J and 0 ms.
+     */
+    public Stats atLeastZero() {
+        return Double.isFinite(ci95Low) && ci95Low < 0 ? new Stats(n, mean, sd, 0, ci95High) : this;
+    }
+
     /** @return half the width of the interval (0 when unknown) */
     public double halfWidth() {
         return Double.isFinite(ci95High) ? (ci95High - ci95Low) / 2 : 0;
