@@ -703,10 +703,14 @@ public final class RunCommand implements Callable<Integer> {
         if (!r.recoveries().isEmpty()) {
             for (int rank : new TreeSet<>(plan.failDuringRecovery())) {
                 if (!died.contains(rank)) {
-                    // an idle spare waits for a directive that gives it work; the others' recovery steps pass it by
+                    // an idle spare waits for a directive that gives it work; the others' recovery steps pass it by;
+                    // and a rank dies after a recomputed level, which a recovery with m = 0 has none of
+                    boolean tookPart = r.recoveries().stream().anyMatch(rec -> rec.participatingRanks().contains(rank));
                     out.printf(Locale.ROOT, "not injected:    --fail-during-recovery %d: %s%n", rank,
-                            rank >= active && rank < active + r.spares()
+                            rank >= active && rank < active + r.spares() && !tookPart
                                     ? "a spare that adopted no partition, so it took no part in a recovery"
+                                    : tookPart ? "the recoveries it took part in recomputed no level (m = 0), and it"
+                                            + " dies after a recomputed level"
                                     : "it took no part in a recovery");
                 }
             }

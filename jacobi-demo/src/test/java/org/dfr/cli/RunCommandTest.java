@@ -246,4 +246,26 @@ class RunCommandTest {
         }
         assertThat(filesPerLevel).containsExactly(Map.entry("20", 8L), Map.entry("30", 8L));
     }
+
+    /**
+     * Rank 1 killed at 6 with K = 5 and no commit lag: checkpoint 5 is committed, m = 0, so the recovery recomputes no
+     * level, and a rank to die after a recomputed level does not die. The reason given was "it took no part in a
+     * recovery" even for the rank that adopted partition 1 (a resilience researcher's walk-through).
+     */
+    @Test
+    void when_aRankToDieDuringRecoveryTookPartInOneWithNoLevel_then_thatIsTheReasonGiven(@TempDir Path tmp)
+            throws Exception {
+        Path report = tmp.resolve("r.json");
+        CliRun r = run("run", "--cells", "32x32", "--iterations", "10", "--checkpoint-every", "5",
+                "--commit-lag-iterations", "0", "--fail", "1@6", "--fail-during-recovery", "3", "--report",
+                report.toString());
+
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode recovery = new ObjectMapper().readTree(Files.readString(report)).get("recoveries").get(0);
+        assertThat(recovery.get("lostIterations").asInt()).isZero();
+        Set<Integer> participating = new TreeSet<>();
+        recovery.get("participatingRanks").forEach(rank -> participating.add(rank.asInt()));
+        assertThat(r.out()).contains("not injected:    --fail-during-recovery 3: " + (participating.contains(3)
+                ? "the recoveries it took part in recomputed no level (m = 0)" : "it took no part in a recovery"));
+    }
 }

@@ -103,7 +103,7 @@ public final class PromotionWatch {
                 return;
             }
             if (now >= nextNudge && isMaster() && hazelcast.getCluster().getClusterState() != ClusterState.IN_TRANSITION) {
-                LOG.warn("rank {}: partitions of a departed member have had no new owner for {} ms; asking this"
+                LOG.info("rank {}: partitions of a departed member have had no new owner for {} ms; asking this"
                         + " member (Hazelcast's master) to promote their backups", rankId,
                         TimeUnit.NANOSECONDS.toMillis(now - start));
                 triggerPromotion();
