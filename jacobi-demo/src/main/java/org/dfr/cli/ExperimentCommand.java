@@ -287,7 +287,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         for (String f : result.failures()) {
             out.println("failed: " + f);
         }
-        for (String note : result.plotNotes()) {
+        for (String note : result.notes()) {
             out.println("note: " + note);
         }
         out.println("output: " + result.out().toAbsolutePath() + " (index.html)");

@@ -225,6 +225,43 @@ class ExperimentIT {
         assertThat(colours(recovery)).isGreaterThan(5);
     }
 
+    /**
+     * 2x4, rank 1 killed at 7 after checkpoint 0: m = 6 reaches every partition, so dfr is global rollback and no host
+     * idles; and a sysfs tree with no cpufreq policy, so the capping variant caps nothing. Both used to finish without
+     * a word (idle-host figures "n/a", capped 0 s).
+     */
+    @Test
+    void when_dfrRanGlobalRollbackAndCappingCouldCapNothing_then_theNotesSaySo() throws IOException {
+        Path file = tmp.resolve("notes.yaml");
+        Path emptyTree = Files.createDirectories(tmp.resolve("no-cpufreq"));
+        Files.writeString(file, """
+                name: notes
+                kernel: jacobi2d5
+                cells: [32, 32]
+                ranksGrid: [2, 4]
+                iterations: 8
+                checkpointEvery: 8
+                failures: ["1@7"]
+                variants: [dfr, dfr+capping]
+                repetitions: 1
+                warmups: 0
+                idlePowerWatts: 40
+                busyPowerWatts: 120
+                samplePeriodMillis: 20
+                sysfsRoot: %s
+                """.formatted(emptyTree));
+
+        Experiment.Result r = new Experiment(ExperimentSpec.read(file).orElse(ExperimentSpec.defaults()),
+                tmp.resolve("notes")).specFile(file).run();
+
+        assertThat(r.failures()).isEmpty();
+        assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("dfr: in runs [")
+                .contains("the cone covered every partition: dfr ran global rollback, and no host was idle (m = 6)"));
+        assertThat(r.notes()).anySatisfy(n -> assertThat(n).startsWith("dfr+capping: in runs [")
+                .contains("no host could be capped: the runs went on uncapped"));
+        assertThat(Files.readString(tmp.resolve("notes").resolve("summary.json"))).contains("no host could be capped");
+    }
+
     @Test
     void when_noMeterAndAKernelOption_then_theOptionIsUsed_andNoPowerPlots_andTheIndexAndResultSayWhy() throws IOException {
         Path file = tmp.resolve("no-meter.yaml");
@@ -256,12 +293,12 @@ class ExperimentIT {
         assertThat(noMeter.resolve("recovery.png")).exists();
         assertThat(noMeter.resolve("fig5-power.png")).doesNotExist();
         assertThat(noMeter.resolve("energy.png")).doesNotExist();
-        assertThat(r.plotNotes()).singleElement().asString()
+        assertThat(r.notes()).singleElement().asString()
                 .startsWith("fig5-power.png and energy.png are not drawn: no power was measured (meter none");
         assertThat(Files.readString(noMeter.resolve("index.html")))
                 .contains("fig5-power.png and energy.png are not drawn").doesNotContain("<img src=\"fig5-power.png\"");
         // the figures of the experiment with a meter are all drawn, with nothing to explain
-        assertThat(result.plotNotes()).isEmpty();
+        assertThat(result.notes()).isEmpty();
         assertThat(noMeter.resolve("samples.csv")).exists();
         assertThat(noMeter.resolve("samples.csv.part")).doesNotExist();
     }

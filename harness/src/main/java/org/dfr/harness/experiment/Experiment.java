@@ -97,10 +97,11 @@ public final class Experiment {
      * @param rows      one row per counted run
      * @param summary   the statistics written to summary.json
      * @param failures  the runs that failed, one line each
-     * @param plotNotes why a plot was left out, one sentence each (empty when all were drawn)
+     * @param notes     what the runs did that their variant does not say (dfr that ran global rollback, capping that
+     *                  could cap nothing; {@link RunNotes}), then why a plot was left out; one sentence each
      */
     public record Result(Path out, List<RunRow> rows, Map<String, Object> summary, List<String> failures,
-                         List<String> plotNotes) {
+                         List<String> notes) {
     }
 
     /** Runs the schedule and writes the output directory. */
@@ -124,6 +125,7 @@ public final class Experiment {
         List<Schedule.Entry> schedule = Schedule.of(spec);
         List<RunRow> rows = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        List<RunNotes.Note> runNotes = new ArrayList<>();
         Map<Integer, List<TimelineSample>> samplesByRun = new LinkedHashMap<>();
         Map<Integer, Map<String, Object>> timelines = new LinkedHashMap<>();
         Map<String, Object> meter = null;
@@ -151,6 +153,9 @@ public final class Experiment {
                     continue;
                 }
                 RunRow row = RunRow.of(e.index(), e.variant(), e.repetition(), report);
+                if (!e.warmup()) {
+                    runNotes.addAll(RunNotes.of(e, report));
+                }
                 if (meter == null && report.energy() != null) {
                     meter = meterOf(report.energy());
                 }
@@ -175,13 +180,16 @@ public final class Experiment {
         List<String> hostNames = hostNames(rows);
         writeRuns(rows, hostNames);
         Map<String, Object> summary = summary(rows, hostNames, meter, schedule, failures);
+        summary.put("notes", RunNotes.summarize(runNotes));
         JSON.writeValue(out.resolve("summary.json").toFile(), summary);
         writeSummaryCsv(summary);
         String title = String.valueOf(meter.get("title"));
         Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
         plots.writeAll(out);
-        IndexPage.write(out, spec, title, summary, plots.files(), plots.notes());
-        return new Result(out, rows, summary, failures, List.copyOf(plots.notes()));
+        List<String> notes = new ArrayList<>(RunNotes.summarize(runNotes));
+        notes.addAll(plots.notes());
+        IndexPage.write(out, spec, title, summary, plots.files(), notes);
+        return new Result(out, rows, summary, failures, List.copyOf(notes));
     }
 
     private int hostCount() {

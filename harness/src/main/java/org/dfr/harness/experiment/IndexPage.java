@@ -15,7 +15,7 @@ final class IndexPage {
 
     @SuppressWarnings("unchecked")
     static void write(Path out, ExperimentSpec spec, String meter, Map<String, Object> summary, List<String> plots,
-                      List<String> plotNotes) throws IOException {
+                      List<String> notes) throws IOException {
         StringBuilder h = new StringBuilder();
         h.append("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>dfr experiment ")
                 .append(esc(spec.title())).append("</title>\n<style>body{font-family:sans-serif;margin:2em}"
@@ -32,7 +32,7 @@ final class IndexPage {
         Map<String, Object> m = (Map<String, Object>) summary.get("meter");
         h.append("<p>Meter: <b>").append(esc(String.valueOf(m.get("source")))).append("</b> — ")
                 .append(esc(String.valueOf(m.get("detail")))).append("</p>\n");
-        for (String note : plotNotes) {
+        for (String note : notes) {
             h.append("<p><i>").append(esc(note)).append("</i></p>\n");
         }
         for (String p : plots) {
