@@ -1,7 +1,6 @@
 package org.dfr.cli;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonLocation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,6 +17,7 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.dfr.cli.options.CliFiles;
+import org.dfr.cli.options.ConfigFileErrors;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.harness.experiment.Experiment;
@@ -166,9 +166,7 @@ public final class ExperimentCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         } catch (JacksonException e) {
             // Jackson's own message adds its source location and "through reference chain ..." on more lines
-            JsonLocation at = e.getLocation();
-            throw new ParameterException(spec.commandLine(), "--config " + config + (at == null ? "" : " (line "
-                    + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": " + e.getOriginalMessage(), e);
+            throw new ParameterException(spec.commandLine(), ConfigFileErrors.describe("--config", config, e), e);
         }
         requireFreshOutput();
         List<Schedule.Entry> schedule = Schedule.of(resolved);
