@@ -79,10 +79,12 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Option(names = "--fail", paramLabel = "RANK@ITER", description = "A rank dies at the start of ITER (repeatable).")
     List<String> fail;
 
-    @Option(names = "--mode", paramLabel = "embedded|processes")
+    @Option(names = "--mode", paramLabel = "embedded|processes",
+            description = "Ranks in this JVM, or one JVM per rank, as in dfr run. Default: embedded.")
     String mode;
 
-    @Option(names = "--ranks-per-host", paramLabel = "H")
+    @Option(names = "--ranks-per-host", paramLabel = "H",
+            description = "Ranks of one simulated host (capped together), as in dfr run. Default: 2.")
     Integer ranksPerHost;
 
     @Option(names = "--variants", paramLabel = "V,V", split = ",",

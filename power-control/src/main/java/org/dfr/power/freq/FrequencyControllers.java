@@ -100,6 +100,12 @@ public final class FrequencyControllers {
     }
 
     private static String noCpufreqReason(Sysfs sysfs) {
+        if (sysfs.isDirectory(CPU_BASE.replaceFirst("^sys/", ""))) {
+            // the root given was the sys directory itself (a common slip): say so rather than "usual in a VM"
+            return "no cpufreq: " + sysfs.display(CPU_BASE) + " does not exist, but " + sysfs.display(
+                    CPU_BASE.replaceFirst("^sys/", "")) + " does: the sysfs root is the directory that holds sys/,"
+                    + " so give the parent of the one given";
+        }
         String where = sysfs.isDirectory(POLICY_BASE)
                 ? sysfs.display(POLICY_BASE) + " has no policy* directory"
                 : sysfs.display(POLICY_BASE) + " does not exist";

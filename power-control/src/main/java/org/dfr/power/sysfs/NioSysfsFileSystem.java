@@ -2,8 +2,11 @@ package org.dfr.power.sysfs;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,11 +48,40 @@ final class NioSysfsFileSystem implements SysfsFileSystem {
         return Files.readString(path, StandardCharsets.UTF_8).strip();
     }
 
+    /**
+     * Writes {@code value} and a newline, as {@code echo} does and as the kernel shows its attributes. An attribute of
+     * the kernel's sysfs is written in place (the kernel parses the write whole). A file of a fake tree (a regular file
+     * system) is replaced atomically: truncated and rewritten in place, a reader saw it empty for a moment, and it was
+     * left without its newline, unlike the tree's untouched files.
+     */
     @Override
     public void write(Path path, String value) throws IOException {
-        // no CREATE: a missing attribute is an error, never a new file in /sys
-        Files.writeString(path, value, StandardCharsets.UTF_8,
-                StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        if (!Files.exists(path)) {
+            // never a new file in /sys
+            throw new NoSuchFileException(path.toString());
+        }
+        String line = value + "\n";
+        if ("sysfs".equals(Files.getFileStore(path).type())) {
+            Files.writeString(path, line, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING);
+            return;
+        }
+        if (!Files.isWritable(path)) {
+            // a rename would replace a read-only attribute the kernel would refuse to write
+            throw new AccessDeniedException(path.toString());
+        }
+        Path temp = Files.createTempFile(path.getParent(), "." + path.getFileName(), ".tmp");
+        try {
+            Files.writeString(temp, line, StandardCharsets.UTF_8);
+            try {
+                Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(path));
+            } catch (UnsupportedOperationException e) {
+                // not a POSIX file system: the temp file's own permissions stay
+            }
+            Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(temp);
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package org.dfr.power.freq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.dfr.power.sysfs.FakeSysfs;
 import org.dfr.power.sysfs.Sysfs;
@@ -31,6 +32,20 @@ class FrequencyControllersTest {
         assertThat(outcome.applied()).isFalse();
         assertThat(outcome.message()).contains("no-op").contains("no cpufreq");
         assertThat(journal().exists()).isFalse();
+    }
+
+    /** {@code --sysfs-root .../host0/sys}: the sys directory itself, not the root that holds it. */
+    @Test
+    void when_the_root_given_is_the_sys_directory_then_the_reason_says_to_give_its_parent() throws Exception {
+        Path root = tmp.resolve("host0");
+        Files.createDirectories(root.resolve("sys/devices/system/cpu/cpufreq/policy0"));
+
+        FrequencyController controller = FrequencyControllers.probe(Sysfs.at(SysfsRoot.of(root.resolve("sys"))),
+                journal());
+
+        assertThat(controller.canCap()).isFalse();
+        assertThat(controller.capabilities().reason()).contains("the sysfs root is the directory that holds sys/, so"
+                + " give the parent of the one given").doesNotContain("usual in a VM");
     }
 
     @Test
