@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -185,6 +186,17 @@ public final class ExperimentCommand implements Callable<Integer> {
         List<String> failed = new ArrayList<>();
         Experiment.Result result;
         long start = System.nanoTime();
+        AtomicInteger runsDone = new AtomicInteger();
+        Path outDir = this.out;
+        // Ctrl-C: the JVM's shutdown lifts the caps (their own hook); this says what is left, which only a logger line
+        // about the caps said before
+        Thread interrupted = new Thread(() -> {
+            System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary;"
+                    + " the finished runs' samples are in %s%n", runsDone.get(), schedule.size(),
+                    outDir.resolve("samples.csv.part"));
+            System.err.flush();
+        }, "dfr-experiment-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             result = new Experiment(resolved, this.out).specFile(config).listener(new Experiment.Listener() {
                 @Override
@@ -201,6 +213,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
                 @Override
                 public void finished(Schedule.Entry e, RunRow row) {
+                    runsDone.incrementAndGet();
                     if (bar != null) {
                         bar.step();
                     } else {
@@ -214,6 +227,7 @@ public final class ExperimentCommand implements Callable<Integer> {
 
                 @Override
                 public void failed(Schedule.Entry e, Exception error) {
+                    runsDone.incrementAndGet();
                     failed.add(error.getMessage());
                     if (bar != null) {
                         bar.step();
@@ -230,8 +244,17 @@ public final class ExperimentCommand implements Callable<Integer> {
             if (bar != null) {
                 bar.close();
             }
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException e) {
+                // shutting down already: the hook says what is left
+            }
         }
         printSummary(out, result);
+        if (resolved.warmups() == 0) {
+            out.println("note: --warmups 0: the first run also warmed this JVM up (class loading, JIT) and its figures"
+                    + " are biased; give --warmups 1 or more");
+        }
         int n = resolved.repetitions();
         if (n < 2) {
             out.println("note: 1 repetition per variant: no sd and no interval; give --repetitions 5 or more for"

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.dfr.cli.DfrMain;
 import org.dfr.harness.ProcessLauncher;
 import org.dfr.power.sysfs.FakeCpufreqTree;
@@ -56,8 +57,7 @@ class LauncherKillIT {
     private static long maxFreq(Path sysfs, int host) throws IOException {
         String text = Files.readString(sysfs.resolve("host" + host).resolve(FakeCpufreqTree.POLICY)
                 .resolve("scaling_max_freq")).trim();
-        // the fake tree is a plain file, truncated and then written: a poll can read it empty in between
-        // (a real sysfs attribute is replaced in one write)
+        // the fake tree's files are replaced whole (NioSysfsFileSystem); an empty read is still not a frequency
         return text.isEmpty() ? -1 : Long.parseLong(text);
     }
 
@@ -128,5 +128,32 @@ class LauncherKillIT {
                 assertThat(journals.filter(f -> f.getFileName().toString().startsWith("freq-journal"))).isEmpty();
             }
         }
+    }
+
+    /*
+     *   dfr experiment (40 tiny runs) --SIGTERM (Ctrl-C alike) after its second run--> one line saying how many runs
+     *   finished, that no summary was written and where their samples are; only a logger line about caps said anything
+     */
+    @Test
+    void when_anExperimentIsInterrupted_then_itSaysWhatIsLeft() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path out = tmp.resolve("exp");
+        Path log = tmp.resolve("experiment.log");
+        Process experiment = dfr(home, log, "experiment", "--cells", "32x32", "--iterations", "6", "--fail", "1@3",
+                "--repetitions", "20", "--warmups", "0", "--variants", "global,dfr", "--idle-power-watts", "40",
+                "--busy-power-watts", "120", "--out", out.toString()).start();
+        started.add(experiment.toHandle());
+
+        await("two runs done").atMost(Duration.ofMinutes(3))
+                .until(() -> !experiment.isAlive() || Files.readString(log).contains("[2/40]"));
+        assertThat(experiment.isAlive()).as("the experiment ended early: " + Files.readString(log)).isTrue();
+        experiment.destroy(); // SIGTERM
+        assertThat(experiment.waitFor(60, TimeUnit.SECONDS)).as("the interrupted experiment exits").isTrue();
+
+        assertThat(Files.readString(log)).containsPattern("dfr experiment: interrupted after [0-9]+ of 40 runs: no runs.csv"
+                + " or summary; the finished runs' samples are in " + Pattern.quote(
+                        out.resolve("samples.csv.part").toString()));
+        assertThat(out.resolve("summary.json")).doesNotExist();
+        assertThat(out.resolve("samples.csv.part")).exists();
     }
 }
