@@ -35,6 +35,25 @@ class SimulateCommandTest {
                 .isNotEqualTo(plot.getRGB(2, 2));
     }
 
+    /**
+     * At 32 and 2000 nodes with a 3-minute MTBF the runs stop at --max-failures before they complete: their figures
+     * stay in points.csv, but not in the plots or the fit (global's recomputation at 10^5 nodes read 0, drawn as a
+     * line falling to 0, and fitted with the others).
+     */
+    @Test
+    void when_runsStopAtTheFailureCap_then_theirNodeCountsAreLeftOutOfThePlotsAndFits(@TempDir Path dir) throws Exception {
+        CliRun r = CliRun.of("simulate", "--preset", "custom", "--nodes", "8,16,32,2000", "--dimensions", "1", "--seeds",
+                "1", "--iterations", "60", "--mtbf-hours", "0.05", "--skip-checkpoint-sweep", "--threads", "1",
+                "--max-failures", "300", "--out", dir.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("so their figures are of partial runs (in points.csv; left out of the plots and"
+                + " fits): global at 32 nodes (1D)").contains("global at 2000 nodes (1D)")
+                .contains("needs 3 or more node counts per dimension whose runs all completed");
+        assertThat(dir.resolve("fits.csv")).doesNotExist();
+        assertThat(Files.readString(dir.resolve("points.csv"))).contains(",2000,");
+    }
+
     @Test
     void when_theSweptIntervalsAllLieOnOneSideOfTheOptimum_then_theOptimumIsSaidToBeAtTheEdge(@TempDir Path dir) {
         CliRun r = CliRun.of("simulate", "--preset", "custom", "--nodes", "16", "--dimensions", "1", "--seeds", "2",

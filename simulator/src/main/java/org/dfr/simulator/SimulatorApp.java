@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -128,8 +129,13 @@ public final class SimulatorApp {
         List<PointSummary> summaries = nodeSweep.summaries();
         files.add(write(dir.resolve("points.csv"), PointSummary.class, summaries));
         List<QuadraticFit> fits = new ArrayList<>();
+        // a node count where a strategy's runs stopped at --max-failures is left out of the plots and fits: global's
+        // recomputation at 10^5 nodes read 0 (it never finished an iteration), drawn as a line falling to 0
+        Set<String> partial = new HashSet<>();
+        summaries.stream().filter(p -> p.incompleteRuns() > 0).forEach(p -> partial.add(p.dimensions() + "/" + p.nodes()));
         for (int d : options.resolvedDimensions()) {
-            List<PointSummary> mine = summaries.stream().filter(p -> p.dimensions() == d).toList();
+            List<PointSummary> mine = summaries.stream().filter(p -> p.dimensions() == d)
+                    .filter(p -> !partial.contains(p.dimensions() + "/" + p.nodes())).toList();
             QuadraticFit fit = fitSavings(d + "D", mine);
             if (fit != null) {
                 fits.add(fit);
@@ -150,7 +156,8 @@ public final class SimulatorApp {
         if (!incomplete.isEmpty()) {
             // their means (and any saving against them) are of runs that stopped at the cap, not of whole runs
             out.println("  note: runs stopped at --max-failures " + failures.maxFailures() + " before their last"
-                    + " iteration, so their figures are of partial runs: " + String.join("; ", incomplete));
+                    + " iteration, so their figures are of partial runs (in points.csv; left out of the plots and fits):"
+                    + " " + String.join("; ", incomplete));
         }
         if (!fits.isEmpty()) {
             files.add(write(dir.resolve("fits.csv"), QuadraticFit.class, fits));
@@ -158,7 +165,8 @@ public final class SimulatorApp {
                 out.println("  energy saving (MJ) of " + f.label() + " vs global: " + f.formula());
             }
         } else if (options.strategies().contains(Strategy.DFR) && options.strategies().contains(Strategy.GLOBAL)) {
-            out.println("  no fits.csv: fitting a + b P + c P^2 to DFR's saving needs 3 or more node counts per dimension");
+            out.println("  no fits.csv: fitting a + b P + c P^2 to DFR's saving needs 3 or more node counts per dimension"
+                    + (partial.isEmpty() ? "" : " whose runs all completed"));
         }
 
         List<PointSummary> intervalPoints = List.of();

@@ -62,7 +62,14 @@ public record QuadraticFit(String label, double a, double b, double c, double rS
 
     /** {@code a + b P + c P^2} with the coefficients, for legends. */
     public String formula() {
-        return String.format(Locale.ROOT, "%.4g + %.4g P + %.4g P^2 (R^2 %s)", a, b, c,
-                Double.isNaN(rSquared) ? "undefined: the data are constant" : String.format(Locale.ROOT, "%.4f", rSquared));
+        String r2 = Double.isNaN(rSquared) ? "undefined: the data are constant"
+                : String.format(Locale.ROOT, "%.4f", rSquared)
+                        + (points == 3 ? ", exact by construction: 3 points for 3 parameters" : "");
+        return String.format(Locale.ROOT, "%.4g %s P %s P^2 (R^2 %s)", a, signed(b), signed(c), r2);
+    }
+
+    /** {@code + 0.45} or {@code - 1.5e-06}: "+ -1.467e-06" was hard to read. */
+    private static String signed(double v) {
+        return (v < 0 ? "- " : "+ ") + String.format(Locale.ROOT, "%.4g", Math.abs(v));
     }
 }

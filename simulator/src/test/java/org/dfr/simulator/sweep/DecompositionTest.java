@@ -73,4 +73,14 @@ class DecompositionTest {
         assertThat(fit.rSquared()).isNaN();
         assertThat(fit.formula()).endsWith("(R^2 undefined: the data are constant)");
     }
+
+    /** Three node counts fix a quadratic exactly: R^2 = 1 says nothing, and the formula says so; signs read as signs. */
+    @Test
+    void when_three_points_are_fitted_then_the_formula_says_the_fit_is_exact_by_construction() {
+        QuadraticFit fit = QuadraticFit.of("three", List.of(1000.0, 10000.0, 100000.0), List.of(1.0, 3.0, 2.0));
+
+        assertThat(fit.rSquared()).isCloseTo(1.0, within(1e-9));
+        assertThat(fit.formula()).contains(" P - ").doesNotContain("+ -")
+                .endsWith("(R^2 1.0000, exact by construction: 3 points for 3 parameters)");
+    }
 }
