@@ -585,7 +585,10 @@ public final class ProcessLauncher {
             // the first rank to begin iterating (checkpoint 0 taken) anchors the loop; spares and respawned ranks do not
             // say it then
             CompletableFuture.anyOf(ranks.stream().map(RankProcess::iterating).toArray(CompletableFuture[]::new))
-                    .thenAccept(at -> loopEntered.accept((Long) at));
+                    .thenAccept(at -> {
+                        loopEntered.accept((Long) at);
+                        listener.iterating(TimeUnit.NANOSECONDS.toMillis((Long) at - launchedAt));
+                    });
             // reported after the formation's line: the first rank may enter its loop before the last says it formed,
             // and two dependents of one future run in no promised order (the loop's line came first)
             formationReported.thenCombine(CompletableFuture.anyOf(loops), (v, at) -> at).thenAccept(at -> {

@@ -36,6 +36,14 @@ public interface RankProcessListener {
     }
 
     /**
+     * The first rank process began its first iteration, checkpoint 0 taken and committed (so every partition has its
+     * replicated copy), {@code millis} after the launcher started the first one. A death before this finds checkpoint
+     * 0 without copies; one after it is recovered.
+     */
+    default void iterating(long millis) {
+    }
+
+    /**
      * The rank processes did not form their cluster before any computed ({@code reason}, the failing
      * rank's message); every one was stopped and attempt {@code attempt} starts them afresh
      * ({@link ProcessLauncher#FORMATION_ATTEMPTS}).

@@ -98,6 +98,12 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
     /** Ranks that died together at one iteration. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Failure(List<Integer> ranks, int iteration, String point, Long detectionMillis) {
+
+        /**
+         * The {@code point} of a death no fault plan asked for (a rank process SIGKILLed by hand, a crash): its
+         * {@code iteration} is its recovery's t, and its detection is unknown (no kill time to count from).
+         */
+        public static final String UNPLANNED = "UNPLANNED";
     }
 
     /** One recovery round. */

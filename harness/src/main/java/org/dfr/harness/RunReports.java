@@ -11,7 +11,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.dfr.power.AtomicFiles;
 import org.dfr.recovery.Adoption;
 import org.dfr.recovery.FailureRecord;
@@ -93,6 +95,26 @@ public final class RunReports {
                 detection = old.detectionMillis();
             }
             failures.put(key, new RunReport.Failure(ranks, iteration, point, detection));
+        }
+        // a rank that died outside the fault plan (a SIGKILL by hand, the kernel's OOM killer): its recovery names
+        // it, and the failures did not ("failures: []" after a recovered death); at the recovery's t, where the
+        // survivors were when they learnt of it, with no kill time to measure a detection from
+        Set<Integer> accounted = new TreeSet<>();
+        failureRecords.forEach(f -> accounted.add(f.rank()));
+        for (RunReport.Recovery r : recoveries) {
+            List<Integer> unplanned = r.deadRanks() == null ? List.of()
+                    : r.deadRanks().stream().filter(rank -> !accounted.contains(rank)).sorted().toList();
+            if (unplanned.isEmpty()) {
+                continue;
+            }
+            accounted.addAll(unplanned);
+            String key = String.format("%08d/%s", Math.max(r.failureIteration(), 0), RunReport.Failure.UNPLANNED);
+            firstKilledAt.merge(key, Long.MAX_VALUE, Math::min);
+            RunReport.Failure old = failures.get(key);
+            List<Integer> ranks = new ArrayList<>(old == null ? List.of() : old.ranks());
+            ranks.addAll(unplanned);
+            ranks.sort(null);
+            failures.put(key, new RunReport.Failure(ranks, r.failureIteration(), RunReport.Failure.UNPLANNED, null));
         }
         List<RunReport.RankActivity> ranks = new ArrayList<>();
         for (RankStats s : outcome.rankStats()) {

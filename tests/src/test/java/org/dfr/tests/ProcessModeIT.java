@@ -254,6 +254,44 @@ class ProcessModeIT {
                 .hasMessageContaining("rank 1 exited with code 143 (killed by signal 15)");
     }
 
+    /**
+     * Rank 2 SIGKILLed from outside once the ranks iterate (checkpoint 0 replicated), as a user's {@code kill -9} would:
+     * the run recovers, and its
+     * report names the death among the failures (it said {@code failures: []} beside a recovery of rank 2).
+     */
+    @Test
+    void when_aRankIsSigkilledOutsideTheFaultPlan_then_theRunRecoversAndTheReportNamesItUnplanned() {
+        RunConfig config = RunConfig.of(2, 2, NX, NY, 20_000, 100);
+        RankProcessListener killRank2 = new RankProcessListener() {
+            @Override
+            public void started(int rank, ProcessHandle process) {
+                children.put(rank, process);
+                everyProcess.add(process);
+            }
+
+            @Override
+            public void iterating(long millis) {
+                // not at firstIteration: that is before checkpoint 0, whose copies a death then takes with it
+                children.get(2).destroyForcibly();
+            }
+        };
+
+        RunReport report = new ProcessLauncher(new ClusterSettings()).sharedMemoryRoot(sharedMemory)
+                .runTimeoutMillis(TEST_RUN_TIMEOUT_MILLIS).jvmOptions(FAST_START).listener(killRank2).run(config);
+
+        assertThat(report.recoveries()).isNotEmpty();
+        assertThat(report.recoveries().get(0).deadRanks()).containsExactly(2);
+        assertThat(report.failures()).singleElement().satisfies(f -> {
+            assertThat(f.ranks()).containsExactly(2);
+            assertThat(f.point()).isEqualTo(RunReport.Failure.UNPLANNED);
+            assertThat(f.iteration()).isEqualTo(report.recoveries().get(0).failureIteration());
+            assertThat(f.detectionMillis()).isNull();
+        });
+        SequentialJacobi reference = new SequentialJacobi(new JacobiProblem(NX, NY));
+        reference.iterate(20_000);
+        assertThat(report.fieldSha256()).isEqualTo(reference.digest());
+    }
+
     @Test
     void when_everyRankIsSigkilled_then_runFailsForWantOfAReport() {
         // host 0 holds both ranks (2 ranks per host): a node failure that leaves nobody
