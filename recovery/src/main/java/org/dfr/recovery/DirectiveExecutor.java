@@ -255,7 +255,9 @@ final class DirectiveExecutor {
         if (local != null) {
             return local.clone();
         }
-        double[] replicated = node.checkpoints().replicated(c, p);
+        // where the run started is rebuilt as the run built it, not fetched: no copy of it need be left (deaths before
+        // its replication, or its owner and holders together), and a lost copy's search waited seconds for answers
+        double[] replicated = node.isStartingCheckpoint(c) ? node.startingState(c, p) : node.checkpoints().replicated(c, p);
         if (replicated == null) {
             throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + c + " of partition " + p
                     + " is left (rank " + node.rankId() + (previouslyOwned.contains(p) ? " owned it" : " adopted it") + ")");

@@ -491,7 +491,9 @@ public final class RecoveryProtocol implements FailureHandler {
 
     /** Partitions that must load from the replicated copy need one: otherwise fail clearly. */
     private static RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryDirective d) {
-        if (d.abortReason() != null) {
+        if (d.abortReason() != null || node.isStartingCheckpoint(d.checkpointIteration())) {
+            // where the run started is rebuilt when no copy of it is left (DirectiveExecutor): campaign seed 137 lost
+            // two trials to "no copy of checkpoint 0", after three deaths in the first iterations
             return d;
         }
         Set<Integer> needReplicated = new HashSet<>();

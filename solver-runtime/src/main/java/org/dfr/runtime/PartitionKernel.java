@@ -41,7 +41,8 @@ public interface PartitionKernel {
     /**
      * A new state buffer for {@code partition} holding its initial state (iteration 0), including
      * any fixed boundary values in the ghost frame. Called once per buffer (both buffers of the
-     * double-buffering pair start from it), so fixed boundary values never need rewriting.
+     * double-buffering pair start from it), so fixed boundary values never need rewriting. It returns the same
+     * values at every call: a recovery that finds no copy of checkpoint 0 left rebuilds it from here.
      */
     double[] initialState(int partition);
 

@@ -533,6 +533,22 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     }
 
     @Override
+    public boolean isStartingCheckpoint(int iteration) {
+        DiskCheckpoints disk = settings.diskCheckpoints();
+        return iteration == (disk.restarts() ? disk.restartIteration() : 0);
+    }
+
+    @Override
+    public double[] startingState(int iteration, int partition) {
+        if (!isStartingCheckpoint(iteration)) {
+            throw new IllegalArgumentException("checkpoint " + iteration + " is not where the run started");
+        }
+        DiskCheckpoints disk = settings.diskCheckpoints();
+        // as the constructor built it: the kernel's initial state is deterministic, a restart file is still there
+        return disk.restarts() ? loadFileCheckpoint(disk, partition, kernel) : kernel.initialState(partition);
+    }
+
+    @Override
     public ClusterSettings settings() {
         return settings;
     }

@@ -122,4 +122,19 @@ public interface RecoveryView extends RankContext {
 
     /** Counts one kernel update performed outside the normal loop. */
     void countUpdate();
+
+    /**
+     * Whether checkpoint {@code iteration} holds where the run started: the kernel's initial state (iteration 0), or
+     * the file checkpoint it restarted from. Such a checkpoint is rebuilt by {@link #startingState} when every copy
+     * of it died: a partition needs no replicated copy of it.
+     */
+    boolean isStartingCheckpoint(int iteration);
+
+    /**
+     * Partition {@code partition}'s state where the run started ({@link #isStartingCheckpoint}), rebuilt as the run
+     * built it: a fresh array.
+     *
+     * @throws IllegalArgumentException if {@code iteration} is not the starting checkpoint
+     */
+    double[] startingState(int iteration, int partition);
 }

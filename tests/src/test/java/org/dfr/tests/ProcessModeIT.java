@@ -307,8 +307,9 @@ class ProcessModeIT {
     @Test
     void when_everyCopyOfACheckpointDiesWithItsOwner_then_theFailureNamesTheRanksDeadByThen() {
         // 2 ranks per host: host 0 = {0, 1}, host 1 = {2, 3}; rank 1's copies go to host 1 first, and all three die
-        RunConfig config = RunConfig.of(2, 2, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
-                .withFaults(List.of(FaultPlan.parseKill("1@3"), FaultPlan.parseKill("2@3"), FaultPlan.parseKill("3@3")),
+        // after checkpoint 5 (checkpoint 0, where the run started, would be rebuilt)
+        RunConfig config = RunConfig.of(2, 2, NX, NY, ITERATIONS, 5).withMode(Mode.PROCESSES)
+                .withFaults(List.of(FaultPlan.parseKill("1@8"), FaultPlan.parseKill("2@8"), FaultPlan.parseKill("3@8")),
                         List.of(), Set.of());
 
         assertThatThrownBy(() -> launcher(new ClusterSettings()).run(config))
