@@ -2,6 +2,7 @@ package org.dfr.cli.power;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -50,7 +51,16 @@ public final class PowerRestoreCommand implements Callable<Integer> {
                 out.flush();
                 return 0;
             }
-            Sysfs sysfs = Sysfs.at(SysfsRoot.of(Path.of(record.get().sysfsRoot())));
+            Path root = Path.of(record.get().sysfsRoot());
+            if (!Files.isDirectory(root)) {
+                // a fake tree deleted since the cap: nothing is left to restore, and the journal could never be cleared
+                journal.delete();
+                out.println("nothing to restore: the sysfs root " + root + " of journal " + journal.file()
+                        + " no longer exists; the journal is removed");
+                out.flush();
+                return 0;
+            }
+            Sysfs sysfs = Sysfs.at(SysfsRoot.of(root));
             out.println("journal " + journal.file() + " written by pid " + record.get().pid() + " on "
                     + record.get().host() + " for sysfs root " + sysfs.root());
             RestoreOutcome outcome = new CpufreqFrequencyController(sysfs, journal).restore();

@@ -10,7 +10,9 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.dfr.cli.DfrMain;
 import org.dfr.power.freq.LeftoverJournals;
 import org.dfr.power.timeline.TimelineCsv;
@@ -138,6 +140,24 @@ class PowerCommandTest {
         assertThat(read(root, POLICIES + "/policy1/scaling_max_freq")).isEqualTo("1200000");
         assertThat(run("power", "restore", "--journal", journal.toString())).isZero();
         assertThat(read(root, POLICIES + "/policy1/scaling_max_freq")).isEqualTo("2600000");
+    }
+
+    /** A cap held on a fake tree that was deleted since: restore clears the journal (it failed and kept it forever). */
+    @Test
+    void when_the_capped_tree_was_deleted_then_restore_removes_its_journal_and_exits_zero() throws IOException {
+        Path root = acpiTree();
+        Path journal = tmp.resolve("held/journal.json");
+        assertThat(run("power", "cap", "--sysfs-root", root.toString(), "--journal", journal.toString())).isZero();
+        try (Stream<Path> files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+
+        int code = run("power", "restore", "--journal", journal.toString());
+
+        assertThat(code).isZero();
+        assertThat(out.toString()).contains("nothing to restore: the sysfs root " + root + " of journal " + journal
+                + " no longer exists; the journal is removed");
+        assertThat(Files.exists(journal)).isFalse();
     }
 
     @Test
