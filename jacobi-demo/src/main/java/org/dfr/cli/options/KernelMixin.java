@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
 public final class KernelMixin {
 
     @Option(names = "--kernel", paramLabel = "NAME", defaultValue = KernelCatalog.DEFAULT_KERNEL,
-            description = "The kernel to run (`dfr kernels` lists them). Default: ${DEFAULT-VALUE}.")
+            description = "The kernel to run (`dfr kernels` lists them). Default: ${DEFAULT-VALUE} (plan and simulate"
+                    + " use a kernel only when named, with --cells).")
     String kernel;
 
     @Spec(Spec.Target.MIXEE)

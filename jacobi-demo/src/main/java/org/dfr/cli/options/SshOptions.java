@@ -30,7 +30,7 @@ public final class SshOptions {
 
     @Option(names = "--shared-dir", paramLabel = "DIR",
             description = "With --hosts: where the run's configuration, the ranks' logs and the report go; the same"
-                    + " path on every host (a shared file system). Default: ./dfr-ssh/<cluster name>.")
+                    + " path on every host (a shared file system). Default: dfr-ssh/<cluster name> under the current directory.")
     Path sharedDirectory;
 
     /** @return whether {@code --hosts} was given */
