@@ -129,10 +129,14 @@ class TrialCheckerTest {
         assertThat(TrialChecker.violations(config, Replacement.ADOPT, respawned, analyzer))
                 .anySatisfy(v -> assertThat(v).isEqualTo("recovery 1: adoption 1:9 by rank 9; with adopt the adopters"
                         + " are ranks 0..7"));
-        // the embedded report's survivor adopted: not what a respawn trial may do
+        // the embedded report's survivor adopted at once: not what a respawn trial may do
         assertThat(TrialChecker.violations(config, Replacement.RESPAWN, report, analyzer))
                 .anySatisfy(v -> assertThat(v).contains("but with respawn rank 9 (started in place of rank 1) adopts"
                         + " partition 1"));
+        // after the coordinator waited the whole respawn wait for rank 9 (seed 138, trial 11), a survivor adopts
+        RunReport waitedOut = edit(json -> ((ObjectNode) json.get("recoveries").get(0)).put("agreementMillis", 31_000));
+        assertThat(TrialChecker.violations(config, Replacement.RESPAWN, waitedOut, analyzer))
+                .noneSatisfy(v -> assertThat(v).contains("with respawn rank 9"));
         assertThat(TrialChecker.violations(config, Replacement.RESPAWN, deadRespawn, analyzer))
                 .anySatisfy(v -> assertThat(v).startsWith("failure of ranks [9] at iteration 4 but only ranks [1]"));
     }
