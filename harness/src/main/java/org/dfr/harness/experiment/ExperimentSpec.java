@@ -179,6 +179,13 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
 
     /** Checks the values and builds the run of every variant once (so bad sizes fail before any run). */
     public void validate() {
+        // the model's own constants are checked with the model; without idle and busy power they went unchecked
+        if (modelIdleClockShare != null && !(modelIdleClockShare >= 0 && modelIdleClockShare <= 1)) {
+            throw new IllegalArgumentException("modelIdleClockShare " + modelIdleClockShare + " is not allowed: 0..1");
+        }
+        if (modelAlpha != null && !(Double.isFinite(modelAlpha) && modelAlpha >= 0)) {
+            throw new IllegalArgumentException("modelAlpha " + modelAlpha + " is not allowed: a finite number >= 0");
+        }
         if (repetitions < 1) {
             throw new IllegalArgumentException("repetitions must be >= 1, was " + repetitions);
         }
