@@ -37,8 +37,7 @@ public interface RankProcessListener {
 
     /**
      * The first rank process began its first iteration, checkpoint 0 taken and committed (so every partition has its
-     * replicated copy), {@code millis} after the launcher started the first one. A death before this finds checkpoint
-     * 0 without copies; one after it is recovered.
+     * replicated copy), {@code millis} after the launcher started the first one.
      */
     default void iterating(long millis) {
     }

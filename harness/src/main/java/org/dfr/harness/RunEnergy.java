@@ -399,6 +399,10 @@ final class RunEnergy {
                 // where the iterations begin, not where the ranks started: checkpoint 0's barrier and replication
                 // came between, and put 3 iterations 200 ms wide and the 16 after the recovery past the loop's end
                 start = entered;
+                if (!fromEvents.isEmpty() && fromEvents.get(0) && windows.get(0)[0] < start) {
+                    // a death during checkpoint 0, recovered before any rank iterated: its window is not squeezed
+                    start = windows.get(0)[0];
+                }
             } else if (!fromEvents.isEmpty() && fromEvents.get(0)) {
                 int t = recoveries.get(0).failureIteration();
                 start = windows.get(0)[0] - (long) ((t - 1) * iterNanos) - checkpointsIn(1, t - 1) * ckpt;

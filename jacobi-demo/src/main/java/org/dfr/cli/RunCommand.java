@@ -614,7 +614,9 @@ public final class RunCommand implements Callable<Integer> {
         for (RunReport.Recovery rec : r.recoveries()) {
             // t is the recovery's, one past what every survivor computed: the kill's iteration unless no partition
             // reads the lost one (docs/design.md), so it is not printed as "died at"
-            if (rec.lostPartitions().isEmpty() && rec.recomputedPartitionIterations() == 0) {
+            int activeRanks = r.ranksGrid().stream().reduce(1, (a, b) -> a * b);
+            if (rec.lostPartitions().isEmpty() && rec.recomputedPartitionIterations() == 0 && rec.deadRanks() != null
+                    && !rec.deadRanks().isEmpty() && rec.deadRanks().stream().allMatch(rank -> rank >= activeRanks)) {
                 // a spare's death: "t = 29; checkpoint 0; m = 28" beside "recomputed 0" read as a recovery of 28
                 // iterations of a rank that died at 6 (t is where the ranks were when they learnt of it)
                 out.printf(Locale.ROOT, "recovery %d:      ranks %s died owning no partition (spares): nothing was lost"

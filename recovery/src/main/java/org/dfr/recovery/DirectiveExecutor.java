@@ -255,15 +255,34 @@ final class DirectiveExecutor {
         if (local != null) {
             return local.clone();
         }
-        // where the run started is rebuilt as the run built it, not fetched: no copy of it need be left (deaths before
-        // its replication, or its owner and holders together), and a lost copy's search waited seconds for answers
-        double[] replicated = node.isStartingCheckpoint(c) ? node.startingState(c, p) : node.checkpoints().replicated(c, p);
+        double[] replicated = node.isStartingCheckpoint(c) ? copyOrStartingState(node, c, p)
+                : node.checkpoints().replicated(c, p);
         if (replicated == null) {
             throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + c + " of partition " + p
                     + " is left (rank " + node.rankId() + (previouslyOwned.contains(p) ? " owned it" : " adopted it") + ")");
         }
         node.checkpoints().adoptLocal(c, p, replicated);
         return replicated;
+    }
+
+    /**
+     * Where the run started: its copy where one is located, else rebuilt as the run built it (deaths before its
+     * replication, or its owner and holders together, leave none). Not the search of every live rank for a copy whose
+     * locator was lost, which waited seconds for their answers where the state can be rebuilt at once.
+     */
+    private static double[] copyOrStartingState(RecoveryView node, int c, int p) {
+        double[] copy = node.checkpoints().replicatedIfLocated(c, p);
+        if (copy != null) {
+            return copy;
+        }
+        try {
+            return node.startingState(c, p);
+        } catch (RunFailedException e) {
+            // a restart file this rank cannot read (not on a shared file system here, or removed)
+            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + c
+                    + " of partition " + p + " is left, and rank " + node.rankId() + " cannot rebuild it: "
+                    + e.getMessage(), e);
+        }
     }
 
     private static Set<Integer> toSet(int[] values) {

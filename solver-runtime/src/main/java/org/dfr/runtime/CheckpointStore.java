@@ -323,6 +323,20 @@ public final class CheckpointStore {
     }
 
     /** The replicated copy, or null when no copy survived: this rank's own held copy first, without the locator. */
+    /**
+     * {@link #replicated}, but only where this rank holds the copy or its locator names holders: no search of the
+     * live ranks for a copy whose locator was lost (which waits for their answers). For a state that can be rebuilt
+     * otherwise (where the run started).
+     */
+    public double[] replicatedIfLocated(int iteration, int partition) {
+        double[] held = copies.readHeld(iteration, partition);
+        if (held != null) {
+            return held;
+        }
+        ReplicaRef ref = replicatedRef(iteration, partition);
+        return ref == null ? null : copies.read(ref);
+    }
+
     public double[] replicated(int iteration, int partition) {
         double[] held = copies.readHeld(iteration, partition);
         if (held != null) {

@@ -139,14 +139,17 @@ public final class EmbeddedCluster {
             }
             // a member Hazelcast removes now does not come back: form again at once rather than wait out the limit
             nodes.forEach(node -> node.formingOnce(true));
-            for (RankNode node : nodes) {
-                node.awaitClusterSize(members, settings.joinTimeoutMillis());
+            try {
+                for (RankNode node : nodes) {
+                    node.awaitClusterSize(members, settings.joinTimeoutMillis());
+                }
+                nodes.get(0).holdMigrations(settings.joinTimeoutMillis()); // the founder
+                for (RankNode node : nodes) {
+                    node.awaitMigrationsHeld(settings.joinTimeoutMillis());
+                }
+            } finally {
+                nodes.forEach(node -> node.formingOnce(false));
             }
-            nodes.get(0).holdMigrations(settings.joinTimeoutMillis()); // the founder
-            for (RankNode node : nodes) {
-                node.awaitMigrationsHeld(settings.joinTimeoutMillis());
-            }
-            nodes.forEach(node -> node.formingOnce(false));
             LOG.info("cluster of {} members formed in {} ms", members,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
             long start = System.nanoTime();

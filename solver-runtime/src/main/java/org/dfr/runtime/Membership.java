@@ -267,9 +267,14 @@ public final class Membership {
                                 Supplier<String> failure) {
         BooleanSupplier unlessOneLeft = () -> {
             if (formingOnce && !departed.isEmpty()) {
-                throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED, "rank " + rankId + ": ranks "
-                        + new TreeSet<>(departed) + " left the cluster while it formed (Hazelcast removes a member its"
-                        + " peers suspect, e.g. on a loaded machine); nothing ran yet");
+                // a rank that left and is listed again (a duplicate's departure, a member let back in) is no loss
+                TreeSet<Integer> gone = new TreeSet<>(departed);
+                gone.removeAll(ranksSeen());
+                if (!gone.isEmpty()) {
+                    throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED, "rank " + rankId
+                            + ": ranks " + gone + " left the cluster while it formed (Hazelcast removes a member its"
+                            + " peers suspect, e.g. on a loaded machine); nothing ran yet");
+                }
             }
             return condition.getAsBoolean();
         };

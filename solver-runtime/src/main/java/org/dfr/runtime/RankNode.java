@@ -534,8 +534,13 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     @Override
     public boolean isStartingCheckpoint(int iteration) {
+        return iteration == startingIteration();
+    }
+
+    /** Where the run started: 0, or the iteration of the file checkpoint it restarted from. */
+    private int startingIteration() {
         DiskCheckpoints disk = settings.diskCheckpoints();
-        return iteration == (disk.restarts() ? disk.restartIteration() : 0);
+        return disk.restarts() ? disk.restartIteration() : 0;
     }
 
     @Override
@@ -625,7 +630,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     @Override
     public int committedCheckpoint() {
-        return checkpointing.committed();
+        // before the first commit, where the run started: it is rebuilt when no copy of it is left (a restart run
+        // that lost a rank then fell back to a "checkpoint 0" it never had)
+        return Math.max(checkpointing.committed(), startingIteration());
     }
 
     @Override

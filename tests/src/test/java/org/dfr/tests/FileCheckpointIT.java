@@ -64,6 +64,17 @@ class FileCheckpointIT {
         assertThat(fellBack.restartedFromIteration()).isEqualTo(20);
         assertThat(fellBack.recoveries()).hasSize(1);
         assertThat(fellBack.fieldSha256()).isEqualTo(reference);
+        // three of four ranks die before the restart's first checkpoint after 20: the copies of checkpoint 20 died
+        // with them, and rank 0 rebuilds their partitions from the files the run restarted from
+        RunConfig threeDie = CONFIG.withFaults(List.of(new FaultPlan.Kill(1, 22, FaultPlan.Point.ITERATION_START),
+                new FaultPlan.Kill(2, 22, FaultPlan.Point.ITERATION_START),
+                new FaultPlan.Kill(3, 22, FaultPlan.Point.ITERATION_START)), List.of(), Set.of());
+        RunReport rebuilt = new Runner(new ClusterSettings().diskCheckpoints(disk)).run(threeDie);
+        assertThat(rebuilt.recoveries()).singleElement().satisfies(r -> {
+            assertThat(r.checkpointIteration()).isEqualTo(20);
+            assertThat(r.lostPartitions()).containsExactly(1, 2, 3);
+        });
+        assertThat(rebuilt.fieldSha256()).isEqualTo(reference);
 
         // rank processes load their partitions' files themselves
         RunReport processes = new Runner().fileCheckpoints(CONFIG, null, 1, dir).run(CONFIG.withMode(Mode.PROCESSES));

@@ -271,7 +271,7 @@ class ProcessModeIT {
 
             @Override
             public void iterating(long millis) {
-                // not at firstIteration: that is before checkpoint 0, whose copies a death then takes with it
+                // once the ranks iterate (firstIteration is before checkpoint 0): the run is under way
                 children.get(2).destroyForcibly();
             }
         };

@@ -82,8 +82,17 @@ public final class TrialChecker {
         }
         // every death planned at an iteration the run reached happened: a kill that silently never fired (one asked
         // of an idle spare did) would pass for a recovered failure
+        // a death the plan did not place (UNPLANNED) is no planned death happening: a victim that died at another
+        // moment, its own kill never fired, must not pass
         Set<Integer> died = new TreeSet<>();
-        report.failures().forEach(f -> died.addAll(f.ranks()));
+        for (RunReport.Failure f : report.failures()) {
+            if (RunReport.Failure.UNPLANNED.equals(f.point())) {
+                out.add("ranks " + f.ranks() + " died outside the fault plan (found by recovery at iteration "
+                        + f.iteration() + ")");
+            } else {
+                died.addAll(f.ranks());
+            }
+        }
         for (FaultPlan.Kill k : config.faultPlan().kills()) {
             if (AT_AN_ITERATION.contains(k.point()) && k.iteration() <= report.iterationsRun()
                     && !died.contains(k.rank())) {

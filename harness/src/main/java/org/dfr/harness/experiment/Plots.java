@@ -336,7 +336,7 @@ final class Plots {
         }
         chart.addSeries(name, labels, means, errors);
         // every quantity plotted is at least 0, but XChart's error bars are symmetric: a wide interval of few
-        // repetitions drew below 0 J or 0 ms; the axis stops at 0 (summary.csv has the intervals as computed)
+        // repetitions drew below 0 J or 0 ms; the axis stops at 0 (summary.csv floors the intervals there too)
         chart.getStyler().setYAxisMin(0.0);
     }
 }

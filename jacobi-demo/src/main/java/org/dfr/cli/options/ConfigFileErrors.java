@@ -62,7 +62,8 @@ public final class ConfigFileErrors {
 
     /** {@code " (line N)"} of the first line that sets {@code key} (YAML {@code key:} or JSON {@code "key":}), or "". */
     private static String lineOf(Path file, String key) {
-        Pattern line = Pattern.compile("^\\s*\"?" + Pattern.quote(key) + "\"?\\s*:");
+        // a key of a map, or of a map in a list (YAML "- key:")
+        Pattern line = Pattern.compile("^\\s*(-\\s+)?\"?" + Pattern.quote(key) + "\"?\\s*:");
         try {
             List<String> lines = Files.readAllLines(file);
             for (int i = 0; i < lines.size(); i++) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.dfr.power.freq.CpufreqFrequencyController;
@@ -53,10 +54,13 @@ public final class PowerRestoreCommand implements Callable<Integer> {
             }
             Path root = Path.of(record.get().sysfsRoot());
             if (!Files.isDirectory(root)) {
-                // a fake tree deleted since the cap: nothing is left to restore, and the journal could never be cleared
-                journal.delete();
+                // a fake tree deleted since the cap: nothing is left to restore, and the journal could never be cleared.
+                // Set aside, not deleted: a root that is only absent for now (an unmounted path) keeps its record
+                Path aside = journal.file().resolveSibling(journal.file().getFileName() + ".orphaned");
+                Files.move(journal.file(), aside, StandardCopyOption.REPLACE_EXISTING);
                 out.println("nothing to restore: the sysfs root " + root + " of journal " + journal.file()
-                        + " no longer exists; the journal is removed");
+                        + " does not exist; the journal is set aside as " + aside + " (`dfr power restore --journal "
+                        + aside + "` once the root is back)");
                 out.flush();
                 return 0;
             }

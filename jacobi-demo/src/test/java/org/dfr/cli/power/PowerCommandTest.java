@@ -142,7 +142,7 @@ class PowerCommandTest {
         assertThat(read(root, POLICIES + "/policy1/scaling_max_freq")).isEqualTo("2600000");
     }
 
-    /** A cap held on a fake tree that was deleted since: restore clears the journal (it failed and kept it forever). */
+    /** A cap held on a fake tree that was deleted since: restore sets the journal aside (it failed and kept it forever). */
     @Test
     void when_the_capped_tree_was_deleted_then_restore_removes_its_journal_and_exits_zero() throws IOException {
         Path root = acpiTree();
@@ -155,9 +155,11 @@ class PowerCommandTest {
         int code = run("power", "restore", "--journal", journal.toString());
 
         assertThat(code).isZero();
+        Path aside = journal.resolveSibling("journal.json.orphaned");
         assertThat(out.toString()).contains("nothing to restore: the sysfs root " + root + " of journal " + journal
-                + " no longer exists; the journal is removed");
+                + " does not exist; the journal is set aside as " + aside);
         assertThat(Files.exists(journal)).isFalse();
+        assertThat(Files.exists(aside)).isTrue();
     }
 
     @Test

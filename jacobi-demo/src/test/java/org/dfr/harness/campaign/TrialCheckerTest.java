@@ -141,6 +141,17 @@ class TrialCheckerTest {
                 .anySatisfy(v -> assertThat(v).startsWith("failure of ranks [9] at iteration 4 but only ranks [1]"));
     }
 
+    /** A victim whose planned death the report lacks, found dead by a recovery instead: its kill never fired. */
+    @Test
+    void when_aVictimDiedOutsideThePlan_then_theCheckerSaysSoAndMissesItsPlannedDeath() throws Exception {
+        RunReport unplanned = edit(json -> ((ObjectNode) json.get("failures").get(0)).put("point", "UNPLANNED"));
+
+        assertThat(TrialChecker.violations(config, unplanned, analyzer))
+                .anySatisfy(v -> assertThat(v).isEqualTo("ranks [1] died outside the fault plan (found by recovery at"
+                        + " iteration 4)"))
+                .anySatisfy(v -> assertThat(v).startsWith("rank 1 was to die at iteration 4"));
+    }
+
     private interface Edit {
         void apply(ObjectNode json);
     }

@@ -70,15 +70,17 @@ final class NioSysfsFileSystem implements SysfsFileSystem {
             // a rename would replace a read-only attribute the kernel would refuse to write
             throw new AccessDeniedException(path.toString());
         }
-        Path temp = Files.createTempFile(path.getParent(), "." + path.getFileName(), ".tmp");
+        // a fake tree's attribute may be a link (as sysfs links its cpu directories): the file behind it is replaced
+        Path target = path.toRealPath();
+        Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
         try {
             Files.writeString(temp, line, StandardCharsets.UTF_8);
             try {
-                Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(path));
+                Files.setPosixFilePermissions(temp, Files.getPosixFilePermissions(target));
             } catch (UnsupportedOperationException e) {
                 // not a POSIX file system: the temp file's own permissions stay
             }
-            Files.move(temp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(temp);
         }
