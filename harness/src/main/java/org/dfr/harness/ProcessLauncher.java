@@ -478,14 +478,21 @@ public final class ProcessLauncher {
         return chosen ? List.of() : List.of("-XX:+UseParallelGC");
     }
 
-    /** This JVM's class path and the run's kernel jars: a rank finds the kernel as the launcher did. */
+    /**
+     * This JVM's class path and the run's kernel jars: a rank finds the kernel as the launcher did. The
+     * jars come first, then the directories, each in their order: a non-empty directory before a jar
+     * stops the JVM from writing a class data archive at all ({@link RankJvmArchive}), while one after
+     * the jars only keeps its own classes out of it (a test's or an IDE's {@code target/classes}).
+     */
     static String classPath(RunConfig config) {
-        List<String> entries = new ArrayList<>();
-        entries.add(System.getProperty("java.class.path"));
+        List<String> entries = new ArrayList<>(List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
         for (Path jar : config.kernelJars()) {
             entries.add(jar.toAbsolutePath().normalize().toString());
         }
-        return String.join(File.pathSeparator, entries);
+        List<String> jarsFirst = new ArrayList<>();
+        entries.stream().filter(e -> !e.isEmpty() && !Files.isDirectory(Path.of(e))).forEach(jarsFirst::add);
+        entries.stream().filter(e -> !e.isEmpty() && Files.isDirectory(Path.of(e))).forEach(jarsFirst::add);
+        return String.join(File.pathSeparator, jarsFirst);
     }
 
     private static List<String> command(List<String> jvm, List<String> rankJvmOptions, Path configFile, int rank,

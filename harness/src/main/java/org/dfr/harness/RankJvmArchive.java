@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  * and never meets a stale one (the JVM would ignore a stale one anyway, and only print a warning).
  *
  * <p>Where it cannot work, the ranks start as before, without an archive: a class path with a
- * directory (AppCDS archives only jars; tests run from {@code target/classes}), a JVM that failed to
+ * directory before a jar (AppCDS archives only jars, and a JVM refuses to write an archive when a
+ * non-empty directory precedes one; {@link ProcessLauncher#classPath} puts directories last), a JVM that failed to
  * write the archive once (a marker file remembers it), an unwritable directory, or
  * {@code -D}{@value #ENABLED_PROPERTY}{@code =false}.
  */
@@ -49,6 +51,8 @@ final class RankJvmArchive {
     private static final long MIN_ARCHIVE_BYTES = 4_096;
     /** The JVM's notes about the archive (a class it skipped, a mismatch) would go to the rank's stdout. */
     private static final String QUIET = "-Xlog:cds=off,cds+dynamic=off";
+
+    private static final AtomicLong PENDING_SEQUENCE = new AtomicLong();
 
     private final Path archive;
     private final Path pending;
@@ -90,7 +94,9 @@ final class RankJvmArchive {
             LOG.debug("no class data sharing for the ranks: cannot create {}: {}", dir, e.getMessage());
             return none();
         }
-        Path pending = dir.resolve("rank-" + key.get() + ".jsa.tmp-" + ProcessHandle.current().pid());
+        // unique per launch: two runs of one JVM (a test, a campaign) may both be writing one
+        Path pending = dir.resolve("rank-" + key.get() + ".jsa.tmp-" + ProcessHandle.current().pid() + "-"
+                + PENDING_SEQUENCE.incrementAndGet());
         return new RankJvmArchive(archive, pending, State.CREATE);
     }
 
@@ -169,7 +175,12 @@ final class RankJvmArchive {
         return dir != null ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".dfr", "cds");
     }
 
-    /** A digest of the class path's jars (path, size, modification time) and of this JVM; empty if not all jars. */
+    /**
+     * A digest of the class path's jars (path, size, modification time) and of this JVM; empty when an
+     * entry is neither a jar nor a directory, or a directory comes before a jar (the JVM refuses to write
+     * an archive then). Directories after the jars count by their path only: their classes are never
+     * archived, so a recompiled class there leaves the archive valid.
+     */
     static Optional<String> key(String classPath) {
         MessageDigest digest;
         try {
@@ -179,13 +190,29 @@ final class RankJvmArchive {
         }
         update(digest, System.getProperty("java.home"));
         update(digest, System.getProperty("java.vm.version"));
+        Path directorySeen = null;
         for (String entry : classPath.split(File.pathSeparator)) {
             if (entry.isEmpty()) {
                 continue;
             }
             Path p = Path.of(entry).toAbsolutePath().normalize();
+            if (Files.notExists(p)) {
+                // the JVM skips it, now and when the archive is mapped (a module without classes of its own)
+                update(digest, p.toString());
+                continue;
+            }
+            if (Files.isDirectory(p)) {
+                directorySeen = directorySeen == null ? p : directorySeen;
+                update(digest, p.toString());
+                continue;
+            }
             if (!Files.isRegularFile(p) || !p.getFileName().toString().endsWith(".jar")) {
                 LOG.debug("no class data sharing for the ranks: class path entry {} is not a jar", p);
+                return Optional.empty();
+            }
+            if (directorySeen != null) {
+                LOG.debug("no class data sharing for the ranks: the directory {} comes before the jar {}",
+                        directorySeen, p);
                 return Optional.empty();
             }
             try {

@@ -2,6 +2,10 @@ package org.dfr.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.dfr.recovery.FaultPlan;
@@ -64,5 +68,22 @@ class ProcessLauncherTest {
                 + " form); its last lines: dfr rank: run failed: rank 0 could not join the cluster: Port [36065] is"
                 + " already in use");
         assertThat(ProcessLauncher.firstAndLastLine("one line")).isEqualTo("one line");
+    }
+
+    @Test
+    void when_thisJvmsClassPathStartsWithDirectories_then_theRanksGetTheJarsFirstAndTheClassDataArchiveCanBeMade() {
+        // surefire puts target/test-classes and target/classes first, as an IDE does
+        List<String> ours = Arrays.asList(System.getProperty("java.class.path").split(File.pathSeparator));
+        assertThat(Files.isDirectory(Path.of(ours.get(0)))).as("this test's premise: %s", ours.get(0)).isTrue();
+
+        List<String> ranks = Arrays.asList(ProcessLauncher.classPath(RunConfig.of(2, 4, 37, 29, 10, 10))
+                .split(File.pathSeparator));
+
+        assertThat(ranks).containsExactlyInAnyOrderElementsOf(ours);
+        int firstDirectory = ranks.indexOf(ranks.stream().filter(e -> Files.isDirectory(Path.of(e))).findFirst()
+                .orElseThrow());
+        assertThat(ranks.subList(firstDirectory, ranks.size())).allMatch(e -> Files.isDirectory(Path.of(e)));
+        assertThat(RankJvmArchive.key(String.join(File.pathSeparator, ranks))).isPresent();
+        assertThat(RankJvmArchive.key(String.join(File.pathSeparator, ours))).isEmpty();
     }
 }

@@ -6,6 +6,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,16 +35,32 @@ class RankJvmArchiveTest {
     }
 
     @Test
-    void when_theClassPathHasADirectory_then_noArchiveAndNoOption() throws Exception {
+    void when_aDirectoryComesBeforeAJar_then_noArchiveAndNoOption() throws Exception {
+        // the JVM would refuse to write an archive: "Cannot have non-empty directory in paths"
         Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
-        String classPath = jar + File.pathSeparator + dir.resolve("classes");
         Files.createDirectories(dir.resolve("classes"));
+        String classPath = dir.resolve("classes") + File.pathSeparator + jar;
 
         RankJvmArchive archive = RankJvmArchive.forClassPath(classPath);
 
         assertThat(RankJvmArchive.key(classPath)).isEmpty();
         assertThat(archive.optionsFor(0)).isEmpty();
         assertThat(archive.optionsFor(1)).isEmpty();
+    }
+
+    @Test
+    void when_directoriesComeAfterTheJars_then_theJarsAreArchivedAndAClassRecompiledThereKeepsTheArchive()
+            throws Exception {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "jar");
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        String classPath = jar + File.pathSeparator + classes + File.pathSeparator + dir.resolve("missing");
+
+        Optional<String> before = RankJvmArchive.key(classPath);
+        Files.writeString(classes.resolve("A.class"), "recompiled");
+
+        assertThat(before).isPresent();
+        assertThat(RankJvmArchive.key(classPath)).isEqualTo(before);
+        assertThat(RankJvmArchive.forClassPath(classPath).optionsFor(0).get(0)).startsWith("-XX:ArchiveClassesAtExit=");
     }
 
     @Test
