@@ -29,7 +29,21 @@ public interface RankKiller {
      * members: the calling (iteration) thread blocks, the member's other threads (heartbeats) go on.
      */
     default void pause(RankContext node, long millis) {
-        LockSupport.parkNanos(millis * 1_000_000L);
+        parkFor(millis);
+    }
+
+    /**
+     * Blocks the calling thread for the whole {@code millis}: one {@code parkNanos} returns early when the
+     * thread holds a permit (an earlier {@code unpark}, as a completed future or a queue hands the thread),
+     * and a campaign trial's pause was then cut short, the run ending before the pause's length (CI, session
+     * 32). An interrupt ends it (the run is being stopped) and stays set for the caller.
+     */
+    static void parkFor(long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000L;
+        for (long left = millis * 1_000_000L; left > 0 && !Thread.currentThread().isInterrupted();
+             left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
     }
 
     /**
@@ -71,7 +85,7 @@ public interface RankKiller {
                 }
             }
             // the stop lands within microseconds; once continued, this deadline has passed
-            LockSupport.parkNanos(millis * 1_000_000L);
+            RankKiller.parkFor(millis);
         }
 
         @Override

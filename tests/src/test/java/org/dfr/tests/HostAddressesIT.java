@@ -50,6 +50,7 @@ class HostAddressesIT {
     }
 
     @Test
+    @Thorough
     void when_aWholeHostFails_then_theRunRecoversBitExactly() {
         RunConfig config = RunConfig.of(2, 4, 64, 64, 10, 4).withMode(Mode.PROCESSES)
                 .withFaults(List.of(), List.of(new FaultPlan.Kill(2, 6, FaultPlan.Point.ITERATION_START)), Set.of());

@@ -58,6 +58,7 @@ class PausedRankIT {
     }
 
     @Test
+    @Thorough
     void when_aRankIsStoppedForHalfTheHeartbeatTimeout_then_noRecoveryAndTheFailureFreeDigest() throws Exception {
         SequentialJacobi reference = new SequentialJacobi(new JacobiProblem(NX, NY));
         reference.iterate(ITERATIONS);

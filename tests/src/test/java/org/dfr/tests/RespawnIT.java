@@ -79,6 +79,7 @@ class RespawnIT {
     }
 
     @Test
+    @Thorough
     void when_aHostIsSigkilledWithRespawn_then_bothRanksAreRespawnedOnItAndTheDigestIsExact() {
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
                 .withMode(Mode.PROCESSES)
@@ -96,6 +97,7 @@ class RespawnIT {
     }
 
     @Test
+    @Thorough
     void when_aRankIsSigkilledAfterItsEndNoticesWithRespawn_then_theRunEndsExactWithoutARecovery() {
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
                 .withMode(Mode.PROCESSES)
