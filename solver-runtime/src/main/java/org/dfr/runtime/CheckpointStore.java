@@ -322,27 +322,29 @@ public final class CheckpointStore {
         return byPartition == null ? null : byPartition.get(partition);
     }
 
-    /** The replicated copy, or null when no copy survived: this rank's own held copy first, without the locator. */
+    /**
+     * The replicated copy, or null when no copy survived: this rank's own held copy first (without the
+     * locator), then the holders its locator names, then, with the locator lost, a search of the live ranks.
+     */
+    public double[] replicated(int iteration, int partition) {
+        return readReplicated(iteration, partition, true);
+    }
+
     /**
      * {@link #replicated}, but only where this rank holds the copy or its locator names holders: no search of the
      * live ranks for a copy whose locator was lost (which waits for their answers). For a state that can be rebuilt
      * otherwise (where the run started).
      */
     public double[] replicatedIfLocated(int iteration, int partition) {
-        double[] held = copies.readHeld(iteration, partition);
-        if (held != null) {
-            return held;
-        }
-        ReplicaRef ref = replicatedRef(iteration, partition);
-        return ref == null ? null : copies.read(ref);
+        return readReplicated(iteration, partition, false);
     }
 
-    public double[] replicated(int iteration, int partition) {
+    private double[] readReplicated(int iteration, int partition, boolean searchWhenUnlocated) {
         double[] held = copies.readHeld(iteration, partition);
         if (held != null) {
             return held;
         }
-        ReplicaRef ref = locatedRef(iteration, partition);
+        ReplicaRef ref = searchWhenUnlocated ? locatedRef(iteration, partition) : replicatedRef(iteration, partition);
         return ref == null ? null : copies.read(ref);
     }
 
