@@ -1,12 +1,16 @@
 package org.dfr.cli;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,7 +36,10 @@ import org.dfr.simulator.SimulationSpec;
 import org.dfr.simulator.SimulatorApp;
 import org.dfr.simulator.Strategy;
 import org.dfr.simulator.sweep.FailureOutlook;
+import org.dfr.simulator.report.CsvFiles;
 import org.dfr.simulator.sweep.HeapEstimate;
+import org.dfr.simulator.sweep.KernelSeedRow;
+import org.dfr.simulator.sweep.KernelStrategySummary;
 import org.dfr.simulator.sweep.Sweep;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -63,7 +70,10 @@ public final class SimulateCommand implements Callable<Integer> {
     /** What a simulation of one kernel's dependencies ({@code --cells}) reads; the rest is the sweep's. */
     static final List<String> KERNEL_MODE_OPTIONS = List.of("--kernel", "--kernel-option", "--kernel-jar", "--cells",
             "--ranks-grid", "--seeds", "--first-seed", "--iterations", "--checkpoint-every", "--commit-lag-iterations",
-            "--mtbf-hours", "--max-failures");
+            "--mtbf-hours", "--max-failures", "--out");
+    /** With {@code --cells}: every strategy on every seed, and the summary per strategy ({@code --out}). */
+    static final String KERNEL_SEEDS_CSV = "kernel-seeds.csv";
+    static final String KERNEL_SUMMARY_CSV = "kernel-summary.csv";
 
     @Spec
     CommandSpec spec;
@@ -84,7 +94,8 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "The sweep to start from. Default: ${DEFAULT-VALUE}.")
     String preset;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (CSV, PNG). Default: simulate-out.")
+    @Option(names = "--out", paramLabel = "DIR", description = "Output directory (CSV, PNG). Default: simulate-out;"
+            + " with --cells none (then " + KERNEL_SEEDS_CSV + " and " + KERNEL_SUMMARY_CSV + " when given).")
     Path out;
 
     @Option(names = "--nodes", converter = Ranges.AtLeastOne.class, split = ",", paramLabel = "N[,N...]", description = "Node counts of the sweep.")
@@ -306,7 +317,9 @@ public final class SimulateCommand implements Callable<Integer> {
                     "a smaller --ranks-grid", ""));
             spec.commandLine().getErr().flush();
         }
+        CliFiles.requireWritableDirectory(spec, "--out", this.out);
         Map<Strategy, double[]> sums = new EnumMap<>(Strategy.class);
+        List<KernelSeedRow> rows = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         long tasks = 0;
         long nanos = 0;
@@ -336,6 +349,11 @@ public final class SimulateCommand implements Callable<Integer> {
                 acc[3] += e.getValue().energy().totalJoules();
                 tasks += e.getValue().tasksSimulated();
                 nanos += e.getValue().wallNanos();
+                rows.add(new KernelSeedRow(kernel.choice().toString(), cells.toString(), ranksGrid.toString(),
+                        dependencies.partitionCount(), o.firstSeed() + s, e.getKey().cliName(),
+                        e.getValue().completed(), e.getValue().failures(),
+                        e.getValue().recomputedIterationsPerPartition(), e.getValue().makespanSeconds() / 3600,
+                        e.getValue().energy().totalJoules() / 1e6));
             }
         }
         out.printf(Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d%s,"
@@ -349,8 +367,35 @@ public final class SimulateCommand implements Callable<Integer> {
                 strategy.cliName(), acc[0] / o.seeds(), acc[1] / o.seeds(), acc[2] / o.seeds() / 3600,
                 acc[3] / o.seeds() / 1e6));
         out.printf(Locale.ROOT, "simulated %d tasks: %.3g tasks/s%n", tasks, nanos == 0 ? 0 : tasks * 1e9 / nanos);
+        if (this.out != null) {
+            writeKernelFiles(this.out, rows, sums.keySet());
+            out.printf(Locale.ROOT, "wrote %s (a row per seed and strategy) and %s (mean, sd, 95 %% CI per strategy)%n",
+                    this.out.resolve(KERNEL_SEEDS_CSV), this.out.resolve(KERNEL_SUMMARY_CSV));
+        }
         out.flush();
         return 0;
+    }
+
+    /** Each file whole or not at all: written beside, then moved into place. */
+    private static void writeKernelFiles(Path dir, List<KernelSeedRow> rows, Iterable<Strategy> strategies) {
+        List<KernelStrategySummary> summaries = new ArrayList<>();
+        for (Strategy strategy : strategies) {
+            summaries.add(KernelStrategySummary.of(strategy.cliName(),
+                    rows.stream().filter(r -> r.strategy().equals(strategy.cliName())).toList()));
+        }
+        writeWhole(dir.resolve(KERNEL_SEEDS_CSV), file -> CsvFiles.write(file, KernelSeedRow.class, rows));
+        writeWhole(dir.resolve(KERNEL_SUMMARY_CSV),
+                file -> CsvFiles.write(file, KernelStrategySummary.class, summaries));
+    }
+
+    private static void writeWhole(Path file, Consumer<Path> writer) {
+        Path part = file.resolveSibling(file.getFileName() + ".part");
+        writer.accept(part);
+        try {
+            Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot move " + part + " to " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /**

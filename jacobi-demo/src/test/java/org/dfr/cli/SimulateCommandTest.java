@@ -1,12 +1,18 @@
 package org.dfr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javax.imageio.ImageIO;
+import org.dfr.simulator.report.CsvFiles;
+import org.dfr.simulator.sweep.KernelSeedRow;
+import org.dfr.simulator.sweep.KernelStrategySummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,6 +90,56 @@ class SimulateCommandTest {
         assertThat(global).isPositive();
         assertThat(dfr).isPositive().isLessThan(global);
         assertThat(r.out()).contains("message-log");
+    }
+
+    @Test
+    void when_aKernelIsSimulatedWithOut_then_everySeedsRowAndTheSummaryAreWrittenAndAgreeWithTheTable(@TempDir Path dir) {
+        CliRun r = CliRun.of("simulate", "--kernel", "heat1d3", "--cells", "200", "--ranks-grid", "50", "--seeds", "3",
+                "--iterations", "120", "--mtbf-hours", "3", "--out", dir.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        List<KernelSeedRow> rows = CsvFiles.read(dir.resolve(SimulateCommand.KERNEL_SEEDS_CSV), KernelSeedRow.class);
+        List<KernelStrategySummary> summary = CsvFiles.read(dir.resolve(SimulateCommand.KERNEL_SUMMARY_CSV),
+                KernelStrategySummary.class);
+        assertThat(rows).hasSize(3 * 3).allSatisfy(row -> {
+            assertThat(row.kernel()).isEqualTo("heat1d3");
+            assertThat(row.partitions()).isEqualTo(50);
+            assertThat(row.completed()).isTrue();
+        });
+        assertThat(rows).extracting(KernelSeedRow::seed).containsOnly(1L, 2L, 3L);
+        // the strategies of one seed met the same failures
+        for (long seed = 1; seed <= 3; seed++) {
+            long s = seed;
+            assertThat(rows.stream().filter(row -> row.seed() == s).map(KernelSeedRow::failures).distinct()).hasSize(1);
+        }
+        assertThat(summary).extracting(KernelStrategySummary::strategy).containsExactly("global", "dfr", "message-log");
+        for (KernelStrategySummary each : summary) {
+            double mean = rows.stream().filter(row -> row.strategy().equals(each.strategy()))
+                    .mapToDouble(KernelSeedRow::recomputedPerNode).average().orElseThrow();
+            assertThat(each.seeds()).isEqualTo(3);
+            assertThat(each.recomputedPerNodeMean()).isCloseTo(mean, within(1e-9));
+            assertThat(recomputed(r.out(), each.strategy())).isCloseTo(mean, within(1e-4));
+            assertThat(each.recomputedPerNodeCi95()).isNotNull().isGreaterThanOrEqualTo(0);
+        }
+        assertThat(r.out()).contains("wrote " + dir.resolve(SimulateCommand.KERNEL_SEEDS_CSV));
+        try (var left = Files.list(dir)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+                    SimulateCommand.KERNEL_SEEDS_CSV, SimulateCommand.KERNEL_SUMMARY_CSV);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void when_aKernelsOutIsAFile_then_oneLineAndExitCode2BeforeAnySimulation(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("taken"), "x");
+
+        CliRun r = CliRun.of("simulate", "--kernel", "heat1d3", "--cells", "200", "--ranks-grid", "50", "--out",
+                file.toString());
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--out " + file).doesNotContain("Exception");
+        assertThat(r.out()).doesNotContain("strategy");
     }
 
     @Test

@@ -84,22 +84,17 @@ class KernelMatrixIT {
     }
 
     /**
-     * One processes run in {@code ./mvnw verify} (8 rank JVMs are slow to start on 2 cores, and verify has a
-     * 15-minute budget): a stencil in 3 axes with dfr and two failures; {@code -Pthorough} adds the graph kernel
-     * with global rollback. The other kernels run in processes mode in every processes campaign
-     * ({@code --kernel any}), and {@code ExternalKernelIT} runs a kernel of its own jar there.
-     * {@code -Ddfr.fullMatrix=true} runs the whole matrix, as embedded.
+     * Processes runs, with {@code -Pthorough} only (8 rank JVMs are slow to start on 2 cores, and {@code ./mvnw
+     * verify} has a 15-minute budget): a stencil in 3 axes with dfr and the graph kernel with global rollback, two
+     * failures each. Without it, kernels other than jacobi2d5 run in processes mode in CampaignIT's processes trial
+     * and every processes campaign ({@code --kernel any}), and {@code ExternalKernelIT} runs a kernel of its own jar
+     * there. {@code -Ddfr.fullMatrix=true} runs the whole matrix, as embedded.
      */
     static Stream<Arguments> processesMatrix() {
         if (Boolean.getBoolean("dfr.fullMatrix")) {
             return fullMatrix();
         }
-        return Stream.of(Arguments.of("heat3d7", Strategy.DFR, 2));
-    }
-
-    static Stream<Arguments> thoroughProcessesMatrix() {
-        return Boolean.getBoolean("dfr.fullMatrix") ? Stream.empty()
-                : Stream.of(Arguments.of("graph-jacobi", Strategy.GLOBAL, 2));
+        return Stream.of(Arguments.of("heat3d7", Strategy.DFR, 2), Arguments.of("graph-jacobi", Strategy.GLOBAL, 2));
     }
 
     @Test
@@ -121,21 +116,9 @@ class KernelMatrixIT {
 
     @ParameterizedTest(name = "processes {0} {1} with {2} failure(s)")
     @MethodSource("processesMatrix")
+    @Thorough
     void when_kernelRunsAsProcessesWithSigkills_then_digestIsTheReferenceAndWorkIsThePlan(String kernel,
                                                                                          Strategy strategy, int failures) {
-        runAsProcesses(kernel, strategy, failures);
-    }
-
-    @ParameterizedTest(name = "processes {0} {1} with {2} failure(s)")
-    @MethodSource("thoroughProcessesMatrix")
-    @Thorough
-    void when_moreKernelsRunAsProcessesWithSigkills_then_digestIsTheReferenceAndWorkIsThePlan(String kernel,
-                                                                                             Strategy strategy,
-                                                                                             int failures) {
-        runAsProcesses(kernel, strategy, failures);
-    }
-
-    private void runAsProcesses(String kernel, Strategy strategy, int failures) {
         RunConfig config = config(kernel, strategy, failures, Mode.PROCESSES);
 
         RunReport report = new ProcessLauncher(new ClusterSettings())

@@ -176,6 +176,7 @@ class ProcessModeIT {
     }
 
     @Test
+    @Thorough
     void when_hostIsSigkilled_then_bothRanksAreRecoveredByDataFlow() {
         // host 3 = ranks {6,7}; m = 2 from checkpoint 0: level 1 = {4,5,6,7}, level 2 = {6,7}
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
@@ -190,6 +191,7 @@ class ProcessModeIT {
     }
 
     @Test
+    @Thorough
     void when_coordinatorDiesAndAnAdopterDiesDuringRecovery_then_digestIsStillExact() {
         // rank 0 (the oldest member, the coordinator) dies at 4; its adopter dies after level 1
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
