@@ -10,8 +10,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.RecoveryPlan;
 import org.dfr.cli.bench.BenchJson;
@@ -104,8 +106,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
      * dfr against 32 for global. From m = 5 on, dfr degenerates to global rollback.
      */
     @Option(names = "--fail", paramLabel = "RANK@ITER", defaultValue = "1@5", converter = KillConverter.class,
-            description = "The rank killed and the iteration it dies at. Default: ${DEFAULT-VALUE}.")
-    FaultPlan.Kill kill;
+            description = "The rank killed and the iteration it dies at (repeatable: several ranks dying at one"
+                    + " iteration, one recovery). Default: ${DEFAULT-VALUE}.")
+    List<FaultPlan.Kill> kills;
 
     @Option(names = "--repetitions", paramLabel = "R", defaultValue = "3",
             description = "Runs per strategy; medians are reported. Default: ${DEFAULT-VALUE}.")
@@ -137,12 +140,13 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                     + " is not allowed: at least 1");
         }
         checkpointCopies.validated(spec);
+        checkOneRecovery();
         CliFiles.requireWritableTarget(spec, "--report", json);
         RunConfig base;
         try {
             base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
                             checkpointEvery)
-                    .withFaults(List.of(kill), List.of(), Set.of()).withMode(requested)
+                    .withFaults(kills, List.of(), Set.of()).withMode(requested)
                     .withCommitLagIterations(commitLagIterations);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
@@ -176,6 +180,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                         config = config.withMode(Mode.EMBEDDED);
                         report = runner.run(config.withStrategy(strategy));
                     }
+                    countSplit(report);
                     RecoveryRun run = toRun(strategy, rep, report);
                     (strategy == Strategy.GLOBAL ? global : dfr).add(run);
                 }
@@ -200,11 +205,12 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
         RecoveryBenchReport report = new RecoveryBenchReport(base.kernel().toString(), base.ranksGrid(), base.cells(),
-                iterations, checkpointEvery, base.runSpec().commitLagFor(checkpointEvery), checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
+                iterations, checkpointEvery, base.runSpec().commitLagFor(checkpointEvery), checkpointCopies.validated(spec), killsText(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1, reference,
                 digests.equals(Set.of(reference)));
         RecoveryBenchTable.print(report, out);
+        printSplit(out);
         if (json != null) {
             BenchJson.write(report, json);
             out.println("json: " + json);
@@ -258,16 +264,16 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                         err.println("dfr bench-recovery: the " + kind.optionValue() + " run failed: " + e.getMessage());
                         return 1;
                     }
+                    countSplit(report);
                     runs.get(kind).add(toRun(Strategy.DFR, rep, report));
                     // partition:rank of the first recovery: a spare, a survivor or the fresh process
                     adopters.put(kind, String.join(",", report.recoveries().get(0).adoptions()));
                 }
             }
         }
-        out.printf(Locale.ROOT, "bench-recovery: %s kernel, %s cells, %s ranks, kill %d@%d, K = %d, dfr, %s mode, %d repetition%s"
+        out.printf(Locale.ROOT, "bench-recovery: %s kernel, %s cells, %s ranks, kill %s, K = %d, dfr, %s mode, %d repetition%s"
                         + " (medians)%n", base.kernel(), String.join("x", base.cells().stream().map(String::valueOf).toList()),
-                String.join("x", base.ranksGrid().stream().map(String::valueOf).toList()), kill.rank(),
-                kill.iteration(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions,
+                String.join("x", base.ranksGrid().stream().map(String::valueOf).toList()), killsText(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions,
                 repetitions == 1 ? "" : "s");
         out.printf(Locale.ROOT, "%-12s %16s %12s %12s %12s %10s  %s%n", "replacement", "kill to resume", "detection",
                 "agreement", "recompute", "adopters", "digest");
@@ -290,9 +296,10 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         boolean equalsPlan = runs.values().stream().flatMap(List::stream).allMatch(r -> r.recomputedWork() == planWork);
         out.println("dfr work equals plan: " + (equalsPlan ? "yes" : "NO") + " (plan: " + planWork
                 + " partition-iterations)");
+        printSplit(out);
         if (json != null) {
             BenchJson.write(new RecoveryReplacementReport(base.kernel().toString(), base.ranksGrid(), base.cells(), iterations, checkpointEvery,
-                    checkpointCopies.validated(spec), kill.rank() + "@" + kill.iteration(),
+                    checkpointCopies.validated(spec), killsText(),
                     base.mode().name().toLowerCase(Locale.ROOT), repetitions,
                     kinds.stream().map(k -> RecoveryStrategySummary.of(k.optionValue(), runs.get(k))).toList(),
                     kinds.stream().map(k -> k.optionValue() + " " + adopters.getOrDefault(k, "-")).toList(),
@@ -337,14 +344,59 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
      * covers every partition, dfr does global rollback's work.
      */
     private static RecoveryPlan plan(RunConfig config) {
-        FaultPlan.Kill kill = config.kills().get(0);
-        int t = kill.iteration();
+        // every kill is at one iteration (checkOneRecovery)
+        int t = config.kills().get(0).iteration();
         int k = config.checkpointEvery();
         // the checkpoint the run recovers from: the last one committed, i.e. taken at c with c + L <= t - 1 (a kill
         // in the L iterations after a checkpoint found it not committed, and the plan said 0 where the run did 9)
         int c = Math.max(0, (t - 1 - config.runSpec().commitLagFor(k)) / k * k);
         ConeAnalyzer analyzer = new ConeAnalyzer(config.kernelSetup().dependencies());
-        return analyzer.plan(new int[] {kill.rank()}, c, t);
+        return analyzer.plan(config.kills().stream().mapToInt(FaultPlan.Kill::rank).toArray(), c, t);
+    }
+
+    /**
+     * One recovery is measured: several --fail are ranks dying at one iteration (a host, say), each rank once.
+     * Deaths at different iterations are several recoveries, which the medians would mix.
+     */
+    private void checkOneRecovery() {
+        Set<Integer> iterations = new TreeSet<>();
+        Set<Integer> ranks = new HashSet<>();
+        for (FaultPlan.Kill k : kills) {
+            iterations.add(k.iteration());
+            if (!ranks.add(k.rank())) {
+                throw new ParameterException(spec.commandLine(), "--fail " + killsText() + ": rank " + k.rank()
+                        + " is killed twice; each rank dies once");
+            }
+        }
+        if (iterations.size() > 1) {
+            throw new ParameterException(spec.commandLine(), "--fail " + killsText() + ": bench-recovery measures one"
+                    + " recovery, so every --fail is at one iteration (several ranks dying at once); got iterations "
+                    + iterations.stream().map(String::valueOf).collect(Collectors.joining(", "))
+                    + " (dfr run and dfr campaign take deaths at several iterations)");
+        }
+    }
+
+    /** Runs whose deaths were recovered in more than one recovery (found at different moments). */
+    private int splitRuns;
+
+    private void countSplit(RunReport report) {
+        if (report.recoveries() != null
+                && report.recoveries().stream().filter(r -> !r.lostPartitions().isEmpty()).count() > 1) {
+            splitRuns++;
+        }
+    }
+
+    private void printSplit(PrintWriter out) {
+        if (splitRuns > 0) {
+            out.printf(Locale.ROOT, "note: %d run%s recovered the deaths of %s in more than one recovery (one was"
+                    + " found later): the times are of the first, the work is the sum, and the plan is of one%n",
+                    splitRuns, splitRuns == 1 ? "" : "s", killsText());
+        }
+    }
+
+    /** The kills as given: {@code 1@5} or {@code 1@5,6@5}. */
+    private String killsText() {
+        return kills.stream().map(k -> k.rank() + "@" + k.iteration()).collect(Collectors.joining(","));
     }
 
 

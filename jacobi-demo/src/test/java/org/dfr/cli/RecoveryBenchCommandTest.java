@@ -124,6 +124,38 @@ class RecoveryBenchCommandTest {
                 .contains("dfr work equals plan: yes (plan: 0 partition-iterations)");
     }
 
+    /*
+     * 1x8, a line 0 - 1 - ... - 7; ranks 3 and 4 die at the start of 3 (c = 0, m = 2): level 2 = {3, 4}, level 1 =
+     * {2, 3, 4, 5}: 6 partition-iterations for dfr, 16 for global.
+     */
+    @Test
+    void when_twoRanksDieAtOneIteration_then_oneRecoveryOfBothIsMeasuredAgainstThePlanOfBoth() {
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x8", "--cells", "16x64",
+                "--iterations", "4", "--checkpoint-every", "10", "--fail", "3@3", "--fail", "4@3", "--repetitions", "1");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("kill 3@3,4@3")
+                .containsPattern("(?m)^global +\\d+ +\\d+ +\\d+ +\\d+ +\\d+ +16 ")
+                .contains("dfr work equals plan: yes (plan: 6 partition-iterations)");
+    }
+
+    @Test
+    void when_killsAreAtDifferentIterations_then_exit2NamingThem() {
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--fail", "1@4", "--fail", "6@7");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("--fail 1@4,6@7: bench-recovery measures one recovery")
+                .contains("got iterations 4, 7").doesNotContain("Exception");
+    }
+
+    @Test
+    void when_aRankIsKilledTwice_then_exit2() {
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--fail", "1@4", "--fail", "1@4");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).contains("rank 1 is killed twice");
+    }
+
     @Test
     void when_zeroRepetitions_then_exit2() {
         CliRun r = run("bench-recovery", "--mode", "embedded", "--repetitions", "0");
