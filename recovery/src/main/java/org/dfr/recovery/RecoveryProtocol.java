@@ -235,7 +235,7 @@ public final class RecoveryProtocol implements FailureHandler {
                 if (d != null) {
                     return d;
                 }
-                String failed = node.control().get(RankNode.FAILED_KEY);
+                String failed = node.control().getIfReachable(RankNode.FAILED_KEY);
                 if (failed != null) {
                     throw RunFailedException.fromBoardValue(failed);
                 }
@@ -285,18 +285,22 @@ public final class RecoveryProtocol implements FailureHandler {
 
     /**
      * The newest directive after {@code afterEpoch} that arrived over the data plane, or with
-     * {@code board}, the newest on the control board; null when there is none.
+     * {@code board}, the newest on the control board; null when there is none. A board entry whose
+     * partition awaits its promoted owner counts as not there yet: the waiter checks its inbox meanwhile
+     * and reads the board again later ({@link org.dfr.runtime.ControlBoard#getIfReachable}).
      */
     private static RecoveryDirective newestDirective(RecoveryView node, int afterEpoch, boolean board) {
         RecoveryInbox inbox = node.recoveryInbox();
-        String json = board ? node.control().get(DIRECTIVE_PREFIX + (afterEpoch + 1)) : inbox.directive(afterEpoch + 1);
+        String json = board ? node.control().getIfReachable(DIRECTIVE_PREFIX + (afterEpoch + 1))
+                : inbox.directive(afterEpoch + 1);
         if (json == null) {
             return null;
         }
         // a later round may already exist if this rank was slow: take the newest one
         int e = afterEpoch + 1;
         String newer;
-        while ((newer = board ? node.control().get(DIRECTIVE_PREFIX + (e + 1)) : inbox.directive(e + 1)) != null) {
+        while ((newer = board ? node.control().getIfReachable(DIRECTIVE_PREFIX + (e + 1)) : inbox.directive(e + 1))
+                != null) {
             json = newer;
             e++;
         }

@@ -48,6 +48,23 @@ public final class ControlBoard {
         return retry.call(() -> map.get(key));
     }
 
+    /**
+     * {@link #get}, but null at once, as for an absent key, while the key's partition awaits its promoted owner:
+     * for a waiter that learns the value another way too (a directive also comes over the data plane) and comes
+     * back, instead of waiting out the promotion in {@link PromotionRetry} (a member whose partition table missed
+     * an update waits for the master's next send of it).
+     */
+    public String getIfReachable(String key) {
+        try {
+            return map.get(key);
+        } catch (IllegalStateException e) {
+            if (retry.awaitingPromotion(e)) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
     /** Current version; pass it to {@link #awaitChange}. */
     public long version() {
         lock.lock();

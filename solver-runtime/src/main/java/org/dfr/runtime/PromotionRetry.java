@@ -68,7 +68,8 @@ public final class PromotionRetry {
         });
     }
 
-    private boolean awaitingPromotion(IllegalStateException e) {
+    /** Whether {@code e} says the partition an operation touched awaits its promoted owner (and this member runs). */
+    boolean awaitingPromotion(IllegalStateException e) {
         String message = e.getMessage();
         return message != null && OWNERLESS_PARTITION_MESSAGES.stream().anyMatch(message::contains)
                 && hazelcast.getLifecycleService().isRunning()
