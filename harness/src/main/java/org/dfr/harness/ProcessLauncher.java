@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.LongConsumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.power.timeline.TimelineSample;
@@ -489,10 +490,10 @@ public final class ProcessLauncher {
         for (Path jar : config.kernelJars()) {
             entries.add(jar.toAbsolutePath().normalize().toString());
         }
-        List<String> jarsFirst = new ArrayList<>();
-        entries.stream().filter(e -> !e.isEmpty() && !Files.isDirectory(Path.of(e))).forEach(jarsFirst::add);
-        entries.stream().filter(e -> !e.isEmpty() && Files.isDirectory(Path.of(e))).forEach(jarsFirst::add);
-        return String.join(File.pathSeparator, jarsFirst);
+        Map<Boolean, List<String>> byDirectory = entries.stream().filter(e -> !e.isEmpty())
+                .collect(Collectors.partitioningBy(e -> Files.isDirectory(Path.of(e))));
+        return Stream.concat(byDirectory.get(false).stream(), byDirectory.get(true).stream())
+                .collect(Collectors.joining(File.pathSeparator));
     }
 
     private static List<String> command(List<String> jvm, List<String> rankJvmOptions, Path configFile, int rank,

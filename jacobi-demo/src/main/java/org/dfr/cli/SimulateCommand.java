@@ -7,14 +7,10 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.dfr.analysis.CommitLag;
@@ -26,6 +22,7 @@ import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.KernelJars;
+import org.dfr.power.AtomicFiles;
 import org.dfr.simulator.FailureDistribution;
 import org.dfr.simulator.FailureModel;
 import org.dfr.simulator.FailureSchedule;
@@ -318,7 +315,6 @@ public final class SimulateCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
         }
         CliFiles.requireWritableDirectory(spec, "--out", this.out);
-        Map<Strategy, double[]> sums = new EnumMap<>(Strategy.class);
         List<KernelSeedRow> rows = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         long tasks = 0;
@@ -342,11 +338,6 @@ public final class SimulateCommand implements Callable<Integer> {
                 spec.commandLine().getErr().flush();
             }
             for (var e : results.entrySet()) {
-                double[] acc = sums.computeIfAbsent(e.getKey(), k -> new double[4]);
-                acc[0] += e.getValue().recomputedIterationsPerPartition();
-                acc[1] += e.getValue().failures();
-                acc[2] += e.getValue().makespanSeconds();
-                acc[3] += e.getValue().energy().totalJoules();
                 tasks += e.getValue().tasksSimulated();
                 nanos += e.getValue().wallNanos();
                 rows.add(new KernelSeedRow(kernel.choice().toString(), cells.toString(), ranksGrid.toString(),
@@ -363,12 +354,13 @@ public final class SimulateCommand implements Callable<Integer> {
                 o.seeds());
         out.printf(Locale.ROOT, "  %-12s %22s %10s %14s %14s%n", "strategy", "recomputed iter/node",
                 "failures", "runtime [h]", "energy [MJ]");
-        sums.forEach((strategy, acc) -> out.printf(Locale.ROOT, "  %-12s %22.4f %10.2f %14.4f %14.4f%n",
-                strategy.cliName(), acc[0] / o.seeds(), acc[1] / o.seeds(), acc[2] / o.seeds() / 3600,
-                acc[3] / o.seeds() / 1e6));
+        // the table is the summary's means: the files, when written, say the same
+        List<KernelStrategySummary> summaries = summaries(rows);
+        summaries.forEach(sum -> out.printf(Locale.ROOT, "  %-12s %22.4f %10.2f %14.4f %14.4f%n", sum.strategy(),
+                sum.recomputedPerNodeMean(), sum.failuresMean(), sum.runtimeHoursMean(), sum.energyMegajoulesMean()));
         out.printf(Locale.ROOT, "simulated %d tasks: %.3g tasks/s%n", tasks, nanos == 0 ? 0 : tasks * 1e9 / nanos);
         if (this.out != null) {
-            writeKernelFiles(this.out, rows, sums.keySet());
+            writeKernelFiles(this.out, rows, summaries);
             out.printf(Locale.ROOT, "wrote %s (a row per seed and strategy) and %s (mean, sd, 95 %% CI per strategy)%n",
                     this.out.resolve(KERNEL_SEEDS_CSV), this.out.resolve(KERNEL_SUMMARY_CSV));
         }
@@ -376,25 +368,26 @@ public final class SimulateCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Each file whole or not at all: written beside, then moved into place. */
-    private static void writeKernelFiles(Path dir, List<KernelSeedRow> rows, Iterable<Strategy> strategies) {
+    /** Per strategy, in the strategies' order, the summary of its rows. */
+    private static List<KernelStrategySummary> summaries(List<KernelSeedRow> rows) {
         List<KernelStrategySummary> summaries = new ArrayList<>();
-        for (Strategy strategy : strategies) {
-            summaries.add(KernelStrategySummary.of(strategy.cliName(),
-                    rows.stream().filter(r -> r.strategy().equals(strategy.cliName())).toList()));
+        for (Strategy strategy : Strategy.values()) {
+            List<KernelSeedRow> its = rows.stream().filter(r -> r.strategy().equals(strategy.cliName())).toList();
+            if (!its.isEmpty()) {
+                summaries.add(KernelStrategySummary.of(strategy.cliName(), its));
+            }
         }
-        writeWhole(dir.resolve(KERNEL_SEEDS_CSV), file -> CsvFiles.write(file, KernelSeedRow.class, rows));
-        writeWhole(dir.resolve(KERNEL_SUMMARY_CSV),
-                file -> CsvFiles.write(file, KernelStrategySummary.class, summaries));
+        return summaries;
     }
 
-    private static void writeWhole(Path file, Consumer<Path> writer) {
-        Path part = file.resolveSibling(file.getFileName() + ".part");
-        writer.accept(part);
+    /** Each file whole or not at all ({@link AtomicFiles}). */
+    private static void writeKernelFiles(Path dir, List<KernelSeedRow> rows, List<KernelStrategySummary> summaries) {
         try {
-            Files.move(part, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.write(dir.resolve(KERNEL_SEEDS_CSV), tmp -> CsvFiles.write(tmp, KernelSeedRow.class, rows));
+            AtomicFiles.write(dir.resolve(KERNEL_SUMMARY_CSV),
+                    tmp -> CsvFiles.write(tmp, KernelStrategySummary.class, summaries));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot move " + part + " to " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write the simulation's files in " + dir + ": " + e.getMessage(), e);
         }
     }
 
