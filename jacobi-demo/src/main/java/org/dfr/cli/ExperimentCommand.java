@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -21,10 +22,13 @@ import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.ConfigFileErrors;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
+import org.dfr.cli.options.SweepConverter;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
+import org.dfr.harness.experiment.ExperimentSweep;
 import org.dfr.harness.experiment.RunRow;
 import org.dfr.harness.experiment.Schedule;
+import org.dfr.harness.experiment.Sweep;
 import org.dfr.harness.experiment.Variant;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -38,6 +42,8 @@ import picocli.CommandLine.Spec;
         description = {"Run a scenario under several recovery variants (global, dfr, dfr+capping), repeated in a"
                 + " seeded interleaved order, and write samples.csv, runs.csv, summary.csv, summary.json, PNG plots"
                 + " and index.html to --out. Settings come from --preset, then --config (YAML or JSON), then flags.",
+                "With --sweep, the whole experiment once per value of one setting, each into a directory of its own,"
+                        + " and sweep.csv, sweep.json, sweep plots and index.html across them.",
                 "See docs/experiments.md."})
 public final class ExperimentCommand implements Callable<Integer> {
 
@@ -113,6 +119,13 @@ public final class ExperimentCommand implements Callable<Integer> {
             description = "Create a fake cpufreq tree per host under --out and use it (the paper-fig5 preset does).")
     Boolean fakeSysfs;
 
+    @Option(names = "--sweep", paramLabel = "PARAMETER=V1,V2", converter = SweepConverter.class,
+            description = "Run the experiment once per value of one setting: fail (RANK@ITER, several joined by +),"
+                    + " fail-iteration (every failure moved there), checkpoint-every, iterations, ranks-per-host, cells,"
+                    + " ranks-grid, model-alpha, model-idle-clock-share or sample-period-millis; e.g."
+                    + " fail-iteration=2,4,6.")
+    Sweep sweep;
+
     @Option(names = "--sample-period-millis", paramLabel = "P", description = "Power sampling period in ms (default 100).")
     Long samplePeriodMillis;
 
@@ -133,7 +146,96 @@ public final class ExperimentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        ExperimentSpec resolved;
+        ExperimentSpec resolved = resolve();
+        requireFreshOutput();
+        List<Schedule.Entry> schedule = Schedule.of(resolved.sweep() == null ? resolved
+                : resolved.sweep().points(resolved).get(0));
+        int points = resolved.sweep() == null ? 1 : resolved.sweep().values().size();
+        int total = schedule.size() * points;
+        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d run%s"
+                        + " (%d warm-up%s) -> %s%n", resolved.name() == null ? "" : " " + resolved.name(),
+                resolved.kernel(), resolved.cells(),
+                resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), total,
+                total == 1 ? "" : "s", resolved.warmups(), points == 1 ? "" : " per point", this.out);
+        if (resolved.sweep() != null) {
+            out.printf(Locale.ROOT, "sweep of %s over %d points: %s (each point a whole experiment, one after"
+                    + " another)%n", resolved.sweep().parameter(), points, String.join(", ", resolved.sweep().values()));
+        }
+        out.flush();
+        boolean terminal = System.console() != null;
+        ProgressBar bar = terminal ? new ProgressBarBuilder().setTaskName("experiment").setInitialMax(total)
+                .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(System.err))
+                .setUpdateIntervalMillis(500).build() : null;
+        Progress progress = new Progress(out, bar, total);
+        // Ctrl-C: the JVM's shutdown lifts the caps (their own hook); this says what is left, which only a logger line
+        // about the caps said before
+        Thread interrupted = new Thread(() -> {
+            System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary"
+                    + " for the point running; its finished runs' samples are in %s%n", progress.runsDone.get(),
+                    total, progress.pointDir.get().resolve("samples.csv.part"));
+            System.err.flush();
+        }, "dfr-experiment-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
+        boolean failed;
+        try {
+            if (resolved.sweep() == null) {
+                progress.pointDir.set(this.out);
+                Experiment.Result result = new Experiment(resolved, this.out).specFile(config).listener(progress.runs(""))
+                        .run();
+                printSummary(out, result);
+                failed = !result.failures().isEmpty();
+            } else {
+                ExperimentSweep.Result result = new ExperimentSweep(resolved, this.out).specFile(config)
+                        .listener(new ExperimentSweep.Listener() {
+                            @Override
+                            public void pointStarting(int index, int count, String value, Path dir) {
+                                progress.pointDir.set(dir);
+                                if (bar == null) {
+                                    out.printf(Locale.ROOT, "point %d/%d: %s=%s -> %s%n", index + 1, count,
+                                            resolved.sweep().parameter(), value, dir.getFileName());
+                                    out.flush();
+                                }
+                            }
+
+                            @Override
+                            public Experiment.Listener runs(int index) {
+                                return progress.runs(resolved.sweep().parameter() + "="
+                                        + resolved.sweep().values().get(index) + " ");
+                            }
+                        }).run();
+                printSweepSummary(out, resolved, result);
+                failed = result.anyFailed();
+            }
+        } finally {
+            if (bar != null) {
+                bar.close();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException e) {
+                // shutting down already: the hook says what is left
+            }
+        }
+        if (resolved.warmups() == 0) {
+            out.println("note: --warmups 0: the first run also warmed this JVM up (class loading, JIT) and its figures"
+                    + " are biased; give --warmups 1 or more");
+        }
+        int n = resolved.repetitions();
+        if (n < 2) {
+            out.println("note: 1 repetition per variant: no sd and no interval; give --repetitions 5 or more for"
+                    + " intervals worth comparing");
+        } else if (n < 5) {
+            // Student's t for n - 1 degrees of freedom: 12.7 (n = 2), 4.3 (3), 3.2 (4), then 2.8 and falling slowly
+            out.printf(Locale.ROOT, "note: %d repetitions per variant: their 95 %% intervals are %.1f sd wide around the"
+                    + " mean; give --repetitions 5 or more for intervals worth comparing%n", n,
+                    2 * new TDistribution(n - 1).inverseCumulativeProbability(0.975) / Math.sqrt(n));
+        }
+        out.flush();
+        return failed ? 1 : 0;
+    }
+
+    /** The experiment of --preset, then --config, then the flags, checked whole (every point of a sweep too). */
+    private ExperimentSpec resolve() throws IOException {
         CliFiles.requireExistingDirectory(spec, "--sysfs-root", sysfsRoot,
                 "the root of a sysfs tree, or --fake-sysfs for fake ones");
         if (sysfsRoot != null && Boolean.TRUE.equals(fakeSysfs)) {
@@ -154,6 +256,7 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .kernelOptions(kernelOptions == null ? null : KernelOptionArgument.toMap(spec, kernelOptions))
                     .kernelJars(kernelJars == null ? null
                             : kernelJars.stream().map(j -> j.toAbsolutePath().normalize().toString()).toList())
+                    .sweep(sweep)
                     .build();
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
                     : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
@@ -163,118 +266,122 @@ public final class ExperimentCommand implements Callable<Integer> {
                 }
                 base = ExperimentSpec.read(config).orElse(base);
             }
-            resolved = flags.orElse(base);
+            ExperimentSpec resolved = flags.orElse(base);
             resolved.validate();
+            return resolved;
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         } catch (JacksonException e) {
             // Jackson's own message adds its source location and "through reference chain ..." on more lines
             throw new ParameterException(spec.commandLine(), ConfigFileErrors.describe("--config", config, e), e);
         }
-        requireFreshOutput();
-        List<Schedule.Entry> schedule = Schedule.of(resolved);
-        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d run%s"
-                        + " (%d warm-up) -> %s%n", resolved.name() == null ? "" : " " + resolved.name(),
-                resolved.kernel(), resolved.cells(),
-                resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), schedule.size(),
-                schedule.size() == 1 ? "" : "s", resolved.warmups(), this.out);
-        out.flush();
-        boolean terminal = System.console() != null;
-        ProgressBar bar = terminal ? new ProgressBarBuilder().setTaskName("experiment").setInitialMax(schedule.size())
-                .setStyle(ProgressBarStyle.ASCII).setConsumer(new ConsoleProgressBarConsumer(System.err))
-                .setUpdateIntervalMillis(500).build() : null;
-        List<String> failed = new ArrayList<>();
-        Experiment.Result result;
-        long start = System.nanoTime();
-        AtomicInteger runsDone = new AtomicInteger();
-        Path outDir = this.out;
-        // Ctrl-C: the JVM's shutdown lifts the caps (their own hook); this says what is left, which only a logger line
-        // about the caps said before
-        Thread interrupted = new Thread(() -> {
-            System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary;"
-                    + " the finished runs' samples are in %s%n", runsDone.get(), schedule.size(),
-                    outDir.resolve("samples.csv.part"));
-            System.err.flush();
-        }, "dfr-experiment-interrupted");
-        Runtime.getRuntime().addShutdownHook(interrupted);
-        try {
-            result = new Experiment(resolved, this.out).specFile(config).listener(new Experiment.Listener() {
+    }
+
+    /** Progress over every run of the command (of every point of a sweep): a bar on a terminal, else a line each. */
+    private static final class Progress {
+        private final PrintWriter out;
+        private final ProgressBar bar;
+        private final int total;
+        private final long start = System.nanoTime();
+        private final AtomicInteger runsDone = new AtomicInteger();
+        /** The directory of the experiment (the point) running, for the interrupted line. */
+        private final AtomicReference<Path> pointDir = new AtomicReference<>();
+
+        Progress(PrintWriter out, ProgressBar bar, int total) {
+            this.out = out;
+            this.bar = bar;
+            this.total = total;
+        }
+
+        /** @return the listener of one experiment's runs, its lines starting with {@code prefix} */
+        Experiment.Listener runs(String prefix) {
+            return new Experiment.Listener() {
                 @Override
-                public void starting(Schedule.Entry e, int total) {
+                public void starting(Schedule.Entry e, int count) {
                     if (bar != null) {
-                        bar.setExtraMessage(e.variant() + (e.warmup() ? " warm-up" : " rep " + e.repetition()));
-                    } else if (e.index() == 1) {
+                        bar.setExtraMessage(prefix + e.variant() + (e.warmup() ? " warm-up" : " rep " + e.repetition()));
+                    } else if (runsDone.get() == 0) {
                         // the first run starts a cluster and warms the JVM up: seconds that showed nothing
-                        out.printf(Locale.ROOT, "[1/%d] %s %s starting (the first run forms the cluster and warms up)%n",
-                                total, e.variant(), e.warmup() ? "warm-up" : "rep " + e.repetition());
+                        out.printf(Locale.ROOT, "[1/%d] %s%s %s starting (the first run forms the cluster and warms"
+                                + " up)%n", total, prefix, e.variant(), e.warmup() ? "warm-up" : "rep " + e.repetition());
                         out.flush();
                     }
                 }
 
                 @Override
                 public void finished(Schedule.Entry e, RunRow row) {
-                    runsDone.incrementAndGet();
-                    if (bar != null) {
-                        bar.step();
-                    } else {
-                        line(out, e, total(), Double.isFinite(row.solverJoules())
-                                ? String.format(Locale.ROOT, "%s: solver %.1f J, recovery %.1f J, wall %d ms",
-                                        row.source(), row.solverJoules(), row.recoveryJoules(), row.wallMillis())
-                                : String.format(Locale.ROOT, "no energy measured (meter %s), wall %d ms", row.source(),
-                                        row.wallMillis()), start);
-                    }
+                    done(e, Double.isFinite(row.solverJoules())
+                            ? String.format(Locale.ROOT, "%s: solver %.1f J, recovery %.1f J, wall %d ms",
+                                    row.source(), row.solverJoules(), row.recoveryJoules(), row.wallMillis())
+                            : String.format(Locale.ROOT, "no energy measured (meter %s), wall %d ms", row.source(),
+                                    row.wallMillis()));
                 }
 
                 @Override
                 public void failed(Schedule.Entry e, Exception error) {
-                    runsDone.incrementAndGet();
-                    failed.add(error.getMessage());
+                    done(e, "FAILED: " + error.getMessage());
+                }
+
+                private void done(Schedule.Entry e, String what) {
+                    int done = runsDone.incrementAndGet();
                     if (bar != null) {
                         bar.step();
-                    } else {
-                        line(out, e, total(), "FAILED: " + error.getMessage(), start);
+                        return;
                     }
+                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    double eta = elapsed / done * (total - done);
+                    out.printf(Locale.ROOT, "[%d/%d] %s%-12s %-8s %s (elapsed %.0f s, ETA %.0f s)%n", done, total,
+                            prefix, e.variant(), e.warmup() ? "warm-up" : "rep " + e.repetition(), what, elapsed, eta);
+                    out.flush();
                 }
-
-                private int total() {
-                    return schedule.size();
-                }
-            }).run();
-        } finally {
-            if (bar != null) {
-                bar.close();
-            }
-            try {
-                Runtime.getRuntime().removeShutdownHook(interrupted);
-            } catch (IllegalStateException e) {
-                // shutting down already: the hook says what is left
-            }
+            };
         }
-        printSummary(out, result);
-        if (resolved.warmups() == 0) {
-            out.println("note: --warmups 0: the first run also warmed this JVM up (class loading, JIT) and its figures"
-                    + " are biased; give --warmups 1 or more");
-        }
-        int n = resolved.repetitions();
-        if (n < 2) {
-            out.println("note: 1 repetition per variant: no sd and no interval; give --repetitions 5 or more for"
-                    + " intervals worth comparing");
-        } else if (n < 5) {
-            // Student's t for n - 1 degrees of freedom: 12.7 (n = 2), 4.3 (3), 3.2 (4), then 2.8 and falling slowly
-            out.printf(Locale.ROOT, "note: %d repetitions per variant: their 95 %% intervals are %.1f sd wide around the"
-                    + " mean; give --repetitions 5 or more for intervals worth comparing%n", n,
-                    2 * new TDistribution(n - 1).inverseCumulativeProbability(0.975) / Math.sqrt(n));
-        }
-        out.flush();
-        return failed.isEmpty() ? 0 : 1;
     }
 
-    private static void line(PrintWriter out, Schedule.Entry e, int total, String what, long start) {
-        double elapsed = (System.nanoTime() - start) / 1e9;
-        double eta = elapsed / e.index() * (total - e.index());
-        out.printf(Locale.ROOT, "[%d/%d] %-12s %-8s %s (elapsed %.0f s, ETA %.0f s)%n", e.index(), total, e.variant(),
-                e.warmup() ? "warm-up" : "rep " + e.repetition(), what, elapsed, eta);
+    /** Across the points: each variant's means, then the notes and where the output is. */
+    private static void printSweepSummary(PrintWriter out, ExperimentSpec resolved, ExperimentSweep.Result result) {
+        Sweep sweep = result.sweep();
+        String meter = "none: not measured";
+        for (ExperimentSweep.Point p : result.points()) {
+            if (p.result().summary().get("meter") instanceof Map<?, ?> m && m.get("title") != null) {
+                meter = String.valueOf(m.get("title"));
+                break;
+            }
+        }
+        out.println("meter: " + meter);
+        int width = Math.max(sweep.parameter().label().length(), sweep.values().stream().mapToInt(String::length)
+                .max().orElse(0));
+        out.printf(Locale.ROOT, "%-" + width + "s %-12s %12s %12s %12s %12s %10s %7s%n", sweep.parameter(), "variant",
+                "solver J", "recovery J", "idle host W", "recovery ms", "recomputed", "failed");
+        for (ExperimentSweep.Point p : result.points()) {
+            for (Variant v : resolved.variants()) {
+                out.printf(Locale.ROOT, "%-" + width + "s %-12s %12s %12s %12s %12s %10s %7d%n", p.value(), v.label(),
+                        sweepMean(p, v, "solver_joules"), sweepMean(p, v, "recovery_joules"),
+                        sweepMean(p, v, "idle_host_watts"), sweepMean(p, v, "recovery_wall_ms"),
+                        sweepMean(p, v, "recomputed_partition_iterations"), p.result().failures().size());
+            }
+        }
+        for (ExperimentSweep.Point p : result.points()) {
+            for (String f : p.result().failures()) {
+                out.println("failed at " + sweep.parameter() + "=" + p.value() + ": " + f);
+            }
+            for (String note : p.result().notes()) {
+                out.println("note at " + sweep.parameter() + "=" + p.value() + ": " + note);
+            }
+        }
+        for (String note : result.notes()) {
+            out.println("note: " + note);
+        }
+        out.println("output: " + result.out().toAbsolutePath() + " (index.html; sweep.csv has the intervals, each"
+                + " point's directory its own experiment)");
         out.flush();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String sweepMean(ExperimentSweep.Point p, Variant v, String metric) {
+        Map<String, Object> variants = (Map<String, Object>) p.result().summary().get("variants");
+        Map<String, Object> entry = (Map<String, Object>) variants.get(v.label());
+        return entry == null ? "n/a" : mean(((Map<String, Object>) entry.get("metrics")).get(metric));
     }
 
     @SuppressWarnings("unchecked")

@@ -247,6 +247,15 @@ class BadInputTest {
                         "torus"),
                 row("experiment --out FILE/x --sysfs-root FILE/no-such-tree", "/no-such-tree: no such directory"),
                 row("experiment --out FILE/x --sysfs-root /sys --fake-sysfs", "--sysfs-root /sys and --fake-sysfs exclude each other"),
+                row("experiment --out FILE/x --sweep nope=1,2", "unknown sweep parameter 'nope': one of [fail, fail-iteration,"),
+                row("experiment --out FILE/x --sweep fail-iteration=2", "give 2..100 values, e.g. fail-iteration=V1,V2"),
+                row("experiment --out FILE/x --sweep checkpoint-every=5,0",
+                        "sweep value '0' of checkpoint-every is not allowed: give an interval >= 1"),
+                // every point is checked whole before the first run: the second's failure is past the run
+                row("experiment --out FILE/x --sweep fail-iteration=2,40",
+                        "sweep point fail-iteration=40: --fail 1@40: iteration 40 is past the end of the run"),
+                row("experiment --out FILE/x --sweep fail=1@2,9@3", "sweep point fail=9@3: --fail 9@3: rank 9 does not exist"),
+                row("experiment --out FILE/x --sweep ranks-grid=2x4,2x2x2", "sweep point ranks-grid=2x2x2: "),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",
                         "makes 1999999999 levels of up to 8 partitions: at most 120000000 entries are planned"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --nodes 0",
@@ -332,7 +341,11 @@ class BadInputTest {
                 // refused with the model's constants only: without them it went unchecked
                 Arguments.of("modelIdleClockShare: 1.5\n", "modelIdleClockShare 1.5 is not allowed", "0..1"),
                 Arguments.of("fakeMinKHz: 3000000\nfakeMaxKHz: 2600000\n", "fakeMinKHz 3000000 and fakeMaxKHz 2600000",
-                        "are not allowed: give 1 <= fakeMinKHz < fakeMaxKHz"));
+                        "are not allowed: give 1 <= fakeMinKHz < fakeMaxKHz"),
+                Arguments.of("sweep:\n  parameter: nope\n  values: [1, 2]\n", "--config CONFIG (line 2",
+                        "unknown sweep parameter 'nope'"),
+                Arguments.of("sweep:\n  parameter: iterations\n  values: [5]\n", "--config CONFIG (line",
+                        "give 2..100 values"));
     }
 
     @ParameterizedTest(name = "{2}")

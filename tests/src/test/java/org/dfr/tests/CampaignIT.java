@@ -53,18 +53,18 @@ class CampaignIT {
     @Test
     @Timeout(900)
     void when_randomFailuresOfEveryKindAreInjectedInEmbeddedMode_then_everyTrialPasses() {
-        // seed 50 draws every kind in 12 trials (a death of the coordinator during agreement and, as --faults all
+        // seed 4248 draws every kind in 7 trials (a death of the coordinator during agreement and, as --faults all
         // does, one at the end of the run included), every kernel, a trial that only pauses, and capped trials on a
-        // fake sysfs tree (seed 21 did until the draw kept deaths at an iteration off the spares; seed 32 needed 20
-        // trials, 67 s of a CI run near its 15-minute budget)
+        // fake sysfs tree. Seed 50 needed 12 trials (49 s of a CI run near its 15-minute budget), seed 32 needed 20;
+        // seed 21 did until the draw kept deaths at an iteration off the spares
         List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED)
-                .heartbeatTimeoutMillis(HEARTBEAT_TIMEOUT_MILLIS).capping(true).endOfRunDeaths(true).draw(50L, 12);
+                .heartbeatTimeoutMillis(HEARTBEAT_TIMEOUT_MILLIS).capping(true).endOfRunDeaths(true).draw(4248L, 7);
 
         CampaignRunner.Result result = run(plans, runner());
 
-        assertThat(result.trials()).as("trials run within the time budget").hasSize(12);
+        assertThat(result.trials()).as("trials run within the time budget").hasSize(7);
         assertThat(result.trials()).allSatisfy(CampaignIT::passes);
-        assertThat(result.count(Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(10);
+        assertThat(result.count(Outcome.OK)).as("trials that recovered").isGreaterThanOrEqualTo(5);
         assertThat(result.trials().stream().map(t -> t.plan().config().kernel().name()).distinct().count())
                 .isEqualTo(BASES.size());
         assertThat(result.trials().stream().flatMap(t -> t.plan().kinds().stream()).collect(Collectors.toSet()))

@@ -34,11 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
  * as a user would, and run in processes mode with a SIGKILL: the rank JVMs find the kernel through the
  * jar on their class path, and the result is bit-exact.
  *
- * <p>12 cells on 8 partitions: blocks of 2, 2, 2, 2, 1, 1, 1, 1 cells, narrower than the radius-2
- * stencil on the right, so partition 5 depends on 3, 4, 6 and 7:
+ * <p>7 cells on 5 partitions: blocks of 2, 2, 1, 1, 1 cells, narrower than the radius-2 stencil on the right, so
+ * partition 3 depends on 1, 2 and 4, its second neighbour on the left included (5 rank JVMs: 8 took 10 s more of
+ * a verify near its budget):
  * <pre>
- *   cells  |..|..|..|..|.|.|.|.|
- *   part     0  1  2  3 4 5 6 7      kill 5 at the start of 4 (c = 0, m = 3)
+ *   cells  |..|..|.|.|.|
+ *   part     0  1 2 3 4      kill 3 at the start of 3 (c = 0, m = 2): the cone {3}, then {1, 2, 3, 4}, 5
+ *                            partition-iterations (at m = 3 it would hold every partition, and run as global)
  * </pre>
  */
 class ExternalKernelIT {
@@ -50,8 +52,8 @@ class ExternalKernelIT {
         Path jar = buildExampleJar(tmp);
         assertThat(KernelCatalog.installed().providers()).noneMatch(p -> p.name().equals("smooth1d5"));
         KernelChoice choice = KernelChoice.of("smooth1d5");
-        RunConfig config = RunConfig.of(choice, List.of(jar), List.of(12), List.of(8), 12, 5).withMode(Mode.PROCESSES)
-                .withFaults(List.of(new FaultPlan.Kill(5, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of());
+        RunConfig config = RunConfig.of(choice, List.of(jar), List.of(7), List.of(5), 12, 5).withMode(Mode.PROCESSES)
+                .withFaults(List.of(new FaultPlan.Kill(3, 3, FaultPlan.Point.ITERATION_START)), List.of(), Set.of());
 
         RunReport report = new ProcessLauncher(new ClusterSettings()).jvmOptions(List.of("-XX:TieredStopAtLevel=1"))
                 .runTimeoutMillis(120_000).run(config);
@@ -59,13 +61,14 @@ class ExternalKernelIT {
         assertThat(report.kernel()).isEqualTo("smooth1d5");
         assertThat(report.kernelOptions()).containsEntry("centre", "0.5").containsEntry("boundary", "fixed");
         assertThat(report.fieldSha256()).isEqualTo(Campaign.referenceDigest(config));
-        ConeAnalyzer analyzer = new ConeAnalyzer(KernelJars.catalog(List.of(jar)).create(choice, new int[] {12},
-                new int[] {8}).dependencies());
-        assertThat(analyzer.dependencies().inputsOf(5)).containsExactly(3, 4, 5, 6, 7);
-        RecoveryPlan plan = analyzer.plan(new int[] {5}, 0, 4);
+        ConeAnalyzer analyzer = new ConeAnalyzer(KernelJars.catalog(List.of(jar)).create(choice, new int[] {7},
+                new int[] {5}).dependencies());
+        assertThat(analyzer.dependencies().inputsOf(3)).containsExactly(1, 2, 3, 4);
+        RecoveryPlan plan = analyzer.plan(new int[] {3}, 0, 3);
+        assertThat(plan.recomputedPartitionIterations()).as("the cone drawn above").isEqualTo(5);
         assertThat(report.recoveries()).singleElement().satisfies(r -> {
             assertThat(r.recomputedPartitionIterations()).isEqualTo(plan.recomputedPartitionIterations());
-            assertThat(r.failureIteration()).isEqualTo(4);
+            assertThat(r.failureIteration()).isEqualTo(3);
         });
     }
 

@@ -106,6 +106,10 @@ public final class Experiment {
 
     /** Runs the schedule and writes the output directory. */
     public Result run() throws IOException {
+        if (spec.sweep() != null) {
+            throw new IllegalArgumentException("the experiment sweeps " + spec.sweep().parameter()
+                    + ": run it as an ExperimentSweep");
+        }
         spec.validate();
         Files.createDirectories(out);
         if (specFile != null) {
@@ -405,10 +409,18 @@ public final class Experiment {
         return Double.isFinite(v) ? v : null;
     }
 
-    @SuppressWarnings("unchecked")
+    /** The columns of summary.csv. */
+    static final String SUMMARY_CSV_HEADER = "variant,metric,unit,n,mean,sd,ci95_low,ci95_high,source";
+
     private void writeSummaryCsv(Map<String, Object> summary) throws IOException {
+        Files.writeString(out.resolve("summary.csv"), SUMMARY_CSV_HEADER + "\n" + summaryCsvRows(summary));
+    }
+
+    /** @return the rows of summary.csv (each ending in a newline) of {@code summary}, the object of summary.json */
+    @SuppressWarnings("unchecked")
+    static String summaryCsvRows(Map<String, Object> summary) {
         String source = String.valueOf(((Map<String, Object>) summary.get("meter")).get("source"));
-        StringBuilder csv = new StringBuilder("variant,metric,unit,n,mean,sd,ci95_low,ci95_high,source\n");
+        StringBuilder csv = new StringBuilder();
         Map<String, Object> variants = (Map<String, Object>) summary.get("variants");
         for (Map.Entry<String, Object> v : variants.entrySet()) {
             Map<String, Object> metrics = (Map<String, Object>) ((Map<String, Object>) v.getValue()).get("metrics");
@@ -427,7 +439,7 @@ public final class Experiment {
         }
         Map<String, Object> c = (Map<String, Object>) summary.get("cappingVsDfr");
         savingRows(csv, "dfr+capping", "idle_phase_saving_vs_dfr", c, source);
-        Files.writeString(out.resolve("summary.csv"), csv.toString());
+        return csv.toString();
     }
 
     /**

@@ -53,6 +53,8 @@ import org.dfr.runtime.kernel.KernelChoice;
  * @param kernelOptions     the kernel's options ({@code --kernel-option KEY=VALUE}; {@code dfr kernels} lists them)
  * @param kernelJars        jars with more kernels ({@code --kernel-jar FILE}), for a kernel of your own; in a
  *                          config file relative to the file's directory
+ * @param sweep             one setting varied over values, each a whole experiment ({@link ExperimentSweep}); null
+ *                          for one experiment
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(ignoreUnknown = false)
@@ -62,7 +64,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
                              Double idlePowerWatts, Double busyPowerWatts, Double modelAlpha,
                              Double modelIdleClockShare, String sysfsRoot, Boolean fakeSysfs, Long fakeMinKHz,
                              Long fakeMaxKHz, Long samplePeriodMillis, Map<String, String> kernelOptions,
-                             List<String> kernelJars) {
+                             List<String> kernelJars, Sweep sweep) {
 
     // a key given twice in a file is a mistake to name, not one for the last value to hide
     static final ObjectMapper JSON = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT)
@@ -208,6 +210,19 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
             throw new IllegalArgumentException("samplePeriodMillis (--sample-period-millis) " + samplePeriodMillis
                     + " is not allowed: give a period >= 1 ms");
         }
+        if (sweep != null) {
+            // every point whole, before any run: a bad value found at the third point would cost two experiments
+            List<ExperimentSpec> points = sweep.points(this);
+            for (int i = 0; i < points.size(); i++) {
+                try {
+                    points.get(i).validate();
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("sweep point " + sweep.parameter() + "="
+                            + sweep.values().get(i) + ": " + e.getMessage(), e);
+                }
+            }
+            return;
+        }
         model();
         for (Variant v : variants) {
             config(v, sysfsRoot == null ? null : Path.of(sysfsRoot), null);
@@ -274,6 +289,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         b.samplePeriodMillis = samplePeriodMillis;
         b.kernelOptions = kernelOptions;
         b.kernelJars = kernelJars;
+        b.sweep = sweep;
         return b;
     }
 
@@ -306,6 +322,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         private Long samplePeriodMillis;
         private Map<String, String> kernelOptions;
         private List<String> kernelJars;
+        private Sweep sweep;
 
         private Builder() {
         }
@@ -454,12 +471,18 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
             return this;
         }
 
+        /** @see ExperimentSpec#sweep() */
+        public Builder sweep(Sweep sweep) {
+            this.sweep = sweep;
+            return this;
+        }
+
         /** @return the spec */
         public ExperimentSpec build() {
             return new ExperimentSpec(name, kernel, cells, ranksGrid, iterations, checkpointEvery, failures, mode,
                     ranksPerHost, variants, repetitions, warmups, seed, idlePowerWatts, busyPowerWatts, modelAlpha,
                     modelIdleClockShare, sysfsRoot, fakeSysfs, fakeMinKHz, fakeMaxKHz, samplePeriodMillis,
-                    kernelOptions, kernelJars);
+                    kernelOptions, kernelJars, sweep);
         }
     }
 }

@@ -26,7 +26,8 @@ class ExperimentSpecTest {
     @Test
     void when_aSpecWithEveryFieldSetGoesThroughItsBuilder_then_nothingIsLost() throws Exception {
         ExperimentSpec full = ExperimentSpec.paperFig5().orElse(ExperimentSpec.defaults()).toBuilder().name("full")
-                .sysfsRoot("/fake").kernelOptions(Map.of("boundary", "fixed")).kernelJars(List.of("/k.jar")).build();
+                .sysfsRoot("/fake").kernelOptions(Map.of("boundary", "fixed")).kernelJars(List.of("/k.jar"))
+                .sweep(Sweep.parse("checkpoint-every=2,4")).build();
         for (RecordComponent c : ExperimentSpec.class.getRecordComponents()) {
             assertThat(c.getAccessor().invoke(full)).as("component %s is set", c.getName()).isNotNull();
         }

@@ -1,0 +1,168 @@
+package org.dfr.harness.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.dfr.harness.Provenance;
+import org.dfr.power.AtomicFiles;
+
+/**
+ * Runs an {@link ExperimentSpec} with a {@link Sweep}: the whole experiment once per value, each into a directory of
+ * its own under the output ({@code 01-fail-iteration-2/}, ... each as a single experiment writes it), then across the
+ * points {@code sweep.csv} (every point's summary.csv rows, its parameter and value in front), {@code sweep.json},
+ * {@code sweep-energy.png} and {@code sweep-recovery.png} (a metric per panel, the value on the x axis, a series per
+ * variant with 95 % intervals) and {@code index.html} (docs/experiments.md, "Sweeping one setting").
+ *
+ * <p>The points run one after another in the order given; within a point the variants' runs are interleaved as in
+ * one experiment, so the comparison of variants is paired and the comparison across points is not: a drift of the
+ * machine over the sweep shows as an effect of the parameter. The summary says so.
+ */
+public final class ExperimentSweep {
+
+    /** Told about each point, and through {@link #runs} about each run, for progress. */
+    public interface Listener {
+        /** Point {@code index} (from 0) of {@code points} is about to run into {@code dir}. */
+        default void pointStarting(int index, int points, String value, Path dir) {
+        }
+
+        /** @return the listener of the runs of point {@code index} */
+        default Experiment.Listener runs(int index) {
+            return new Experiment.Listener() {
+            };
+        }
+
+        /** Point {@code index} has written its directory. */
+        default void pointFinished(int index, Experiment.Result result) {
+        }
+    }
+
+    /**
+     * One value's experiment.
+     *
+     * @param value     the value, as given
+     * @param directory its directory, relative to the sweep's output
+     * @param result    what its experiment produced
+     */
+    public record Point(String value, String directory, Experiment.Result result) {
+    }
+
+    /**
+     * What a sweep produced.
+     *
+     * @param out    the output directory
+     * @param sweep  the setting varied and its values
+     * @param points one per value, in order
+     * @param files  the sweep's own files, relative to {@code out} (the plots drawn and the tables)
+     * @param notes  across the points: why a plot was left out, that the points ran in sequence; one sentence each
+     */
+    public record Result(Path out, Sweep sweep, List<Point> points, List<String> files, List<String> notes) {
+
+        /** @return whether any run of any point failed */
+        public boolean anyFailed() {
+            return points.stream().anyMatch(p -> !p.result().failures().isEmpty());
+        }
+    }
+
+    private final ExperimentSpec spec;
+    private final Path out;
+    private Path specFile;
+    private Listener listener = new Listener() {
+    };
+
+    /** @param spec an experiment with its {@link ExperimentSpec#sweep()} set */
+    public ExperimentSweep(ExperimentSpec spec, Path out) {
+        if (spec.sweep() == null) {
+            throw new IllegalArgumentException("the experiment has no sweep: run it as an Experiment");
+        }
+        this.spec = spec;
+        this.out = out;
+    }
+
+    /** The file the spec was read from, copied into the output. */
+    public ExperimentSweep specFile(Path file) {
+        this.specFile = file;
+        return this;
+    }
+
+    public ExperimentSweep listener(Listener value) {
+        this.listener = value;
+        return this;
+    }
+
+    /** Runs every point, then writes the sweep's files. */
+    public Result run() throws IOException {
+        spec.validate();
+        Sweep sweep = spec.sweep();
+        Files.createDirectories(out);
+        if (specFile != null) {
+            String name = specFile.getFileName().toString();
+            int dot = name.lastIndexOf('.');
+            Files.copy(specFile, out.resolve("experiment-input" + (dot < 0 ? ".yaml" : name.substring(dot))),
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+        AtomicFiles.writeString(out.resolve("experiment.json"), spec.toJson() + "\n");
+        List<ExperimentSpec> specs = sweep.points(spec);
+        List<Point> points = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            String dir = sweep.directory(i);
+            listener.pointStarting(i, specs.size(), sweep.values().get(i), out.resolve(dir));
+            Experiment.Result result = new Experiment(specs.get(i), out.resolve(dir)).listener(listener.runs(i)).run();
+            points.add(new Point(sweep.values().get(i), dir, result));
+            listener.pointFinished(i, result);
+        }
+        List<String> notes = new ArrayList<>();
+        notes.add("the points ran one after another, in the order given; the variants are compared within each point"
+                + " (interleaved runs), while a difference between points also holds whatever drifted on the machine"
+                + " over the sweep");
+        AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
+        SweepPlots plots = new SweepPlots(spec, points);
+        plots.writeAll(out);
+        notes.addAll(plots.notes());
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("sweep", sweep);
+        json.put("experiment", spec);
+        json.put("createdAt", Instant.now().toString());
+        json.put("provenance", Provenance.current());
+        json.put("points", points.stream().map(p -> {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("value", p.value());
+            m.put("directory", p.directory());
+            m.put("failures", p.result().failures());
+            m.put("notes", p.result().notes());
+            return m;
+        }).toList());
+        json.put("notes", notes);
+        AtomicFiles.writeString(out.resolve("sweep.json"), Experiment.JSON.writeValueAsString(json) + "\n");
+        List<String> files = new ArrayList<>(plots.files());
+        files.addAll(List.of("sweep.csv", "sweep.json"));
+        SweepPage.write(out, spec, points, plots.files(), notes);
+        return new Result(out, sweep, List.copyOf(points), List.copyOf(files), List.copyOf(notes));
+    }
+
+    /** The columns of sweep.csv: the parameter and its value, then those of every point's summary.csv. */
+    static final String CSV_HEADER = "parameter,value," + Experiment.SUMMARY_CSV_HEADER;
+
+    private static String csv(Sweep sweep, List<Point> points) {
+        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        for (Point p : points) {
+            String prefix = sweep.parameter().label() + "," + csvCell(p.value()) + ",";
+            for (String row : Experiment.summaryCsvRows(p.result().summary()).split("\n")) {
+                if (!row.isEmpty()) {
+                    csv.append(prefix).append(row).append('\n');
+                }
+            }
+        }
+        return csv.toString();
+    }
+
+    /** A value as one CSV cell: quoted when it holds a comma or a quote (no value of today's parameters does). */
+    private static String csvCell(String value) {
+        return value.contains(",") || value.contains("\"") ? "\"" + value.replace("\"", "\"\"") + "\"" : value;
+    }
+}

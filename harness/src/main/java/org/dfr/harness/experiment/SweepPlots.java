@@ -1,0 +1,169 @@
+package org.dfr.harness.experiment;
+
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/**
+ * A sweep's PNG plots: a metric per panel, the swept value on the x axis (spaced by value for a numeric parameter,
+ * by position otherwise, labelled with the values), one curve per variant: its mean over the point's repetitions
+ * with the 95 % interval as error bars (the statistics of the point's summary.json).
+ *
+ * <ol>
+ *   <li>{@code sweep-energy.png}: energy without start-up and recovery energy (drawn when a meter or the model gave
+ *       watts);</li>
+ *   <li>{@code sweep-recovery.png}: recomputed work and recovery wall time.</li>
+ * </ol>
+ */
+final class SweepPlots {
+
+    /** A panel: a metric of summary.json, its title and unit. */
+    private record Panel(String metric, String title, String unit) {
+    }
+
+    private static final List<Panel> ENERGY = List.of(
+            new Panel("solver_joules", "Energy without start-up", "J"),
+            new Panel("recovery_joules", "Recovery energy (death to resume)", "J"));
+    private static final List<Panel> RECOVERY = List.of(
+            new Panel("recomputed_partition_iterations", "Recomputed work", "partition-iterations"),
+            new Panel("recovery_wall_ms", "Recovery wall (death to resume)", "ms"));
+
+    private final ExperimentSpec spec;
+    private final List<ExperimentSweep.Point> points;
+    private final List<String> files = new ArrayList<>();
+    private final List<String> notes = new ArrayList<>();
+
+    SweepPlots(ExperimentSpec spec, List<ExperimentSweep.Point> points) {
+        this.spec = spec;
+        this.points = points;
+    }
+
+    List<String> files() {
+        return files;
+    }
+
+    List<String> notes() {
+        return notes;
+    }
+
+    void writeAll(Path out) throws IOException {
+        if (ENERGY.stream().anyMatch(this::anyValue)) {
+            write(out.resolve("sweep-energy.png"), ENERGY);
+        } else {
+            notes.add("sweep-energy.png is not drawn: no point measured any energy; give the load model's"
+                    + " --idle-power-watts and --busy-power-watts, or run where RAPL is readable");
+        }
+        write(out.resolve("sweep-recovery.png"), RECOVERY);
+    }
+
+    private void write(Path file, List<Panel> panels) throws IOException {
+        List<Chart<?, ?>> charts = new ArrayList<>();
+        for (Panel p : panels) {
+            charts.add(chart(p));
+        }
+        BitmapEncoder.saveBitmap(charts, 1, charts.size(), file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        files.add(file.getFileName().toString());
+    }
+
+    private XYChart chart(Panel panel) {
+        Sweep sweep = spec.sweep();
+        XYChart chart = new XYChartBuilder().width(560).height(420)
+                .title(panel.title() + ", 95 % CI [" + meterKind() + "]").xAxisTitle(sweep.parameter().label())
+                .yAxisTitle(panel.unit()).build();
+        chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
+        chart.getStyler().setErrorBarsColor(Color.BLACK);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setYAxisMin(0.0);
+        double[] x = xValues();
+        if (!sweep.parameter().numeric()) {
+            // categories in the given order: the ticks name the values, not their positions
+            chart.getStyler().setxAxisTickLabelsFormattingFunction(v -> {
+                int i = (int) Math.round(v) - 1;
+                return i >= 0 && i < points.size() && Math.abs(v - (i + 1)) < 1e-9 ? points.get(i).value() : "";
+            });
+            chart.getStyler().setXAxisMin(0.5);
+            chart.getStyler().setXAxisMax(points.size() + 0.5);
+        }
+        int color = 0;
+        for (Variant v : spec.variants()) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> means = new ArrayList<>();
+            List<Double> errors = new ArrayList<>();
+            for (int i = 0; i < points.size(); i++) {
+                double[] stat = stat(points.get(i), v, panel.metric());
+                if (Double.isFinite(stat[0])) {
+                    xs.add(x[i]);
+                    means.add(stat[0]);
+                    errors.add(stat[1]);
+                }
+            }
+            Color c = Plots.VARIANT_COLORS[color++ % Plots.VARIANT_COLORS.length];
+            if (xs.isEmpty()) {
+                continue;
+            }
+            XYSeries s = chart.addSeries(v.label(), xs, means, errors);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setLineColor(c);
+            s.setMarkerColor(c);
+        }
+        return chart;
+    }
+
+    /** The x of each point: its value when numeric, else its position from 1. */
+    private double[] xValues() {
+        double[] x = new double[points.size()];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = spec.sweep().parameter().numeric() ? Double.parseDouble(points.get(i).value()) : i + 1;
+        }
+        return x;
+    }
+
+    private boolean anyValue(Panel panel) {
+        return points.stream().anyMatch(p -> spec.variants().stream()
+                .anyMatch(v -> Double.isFinite(stat(p, v, panel.metric())[0])));
+    }
+
+    /** @return the mean of {@code metric} for {@code variant} at {@code point}, and half its 95 % interval (0 if none) */
+    @SuppressWarnings("unchecked")
+    static double[] stat(ExperimentSweep.Point point, Variant variant, String metric) {
+        Map<String, Object> variants = (Map<String, Object>) point.result().summary().get("variants");
+        if (!(variants.get(variant.label()) instanceof Map<?, ?> entry)
+                || !(((Map<String, Object>) entry.get("metrics")).get(metric) instanceof Map<?, ?> stats)) {
+            return new double[] {Double.NaN, 0};
+        }
+        double mean = stats.get("mean") instanceof Number n ? n.doubleValue() : Double.NaN;
+        List<Object> ci = (List<Object>) stats.get("ci95");
+        double half = ci.get(0) instanceof Number lo && ci.get(1) instanceof Number hi
+                ? (hi.doubleValue() - lo.doubleValue()) / 2 : 0;
+        return new double[] {mean, half};
+    }
+
+    /** The meter's kind for a title ({@code model}, {@code rapl}, {@code perf}, {@code none}): its constants are long. */
+    private String meterKind() {
+        String title = meterTitle();
+        String kind = title.split("[:(\\[ ,;]", 2)[0].trim();
+        return kind.isEmpty() ? title : kind;
+    }
+
+    private String meterTitle() {
+        for (ExperimentSweep.Point p : points) {
+            Object meter = p.result().summary().get("meter");
+            if (meter instanceof Map<?, ?> m && m.get("title") != null) {
+                return String.valueOf(m.get("title"));
+            }
+        }
+        return "none: not measured";
+    }
+}
