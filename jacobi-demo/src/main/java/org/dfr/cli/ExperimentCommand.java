@@ -170,9 +170,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         // Ctrl-C: the JVM's shutdown lifts the caps (their own hook); this says what is left, which only a logger line
         // about the caps said before
         Thread interrupted = new Thread(() -> {
-            System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary"
-                    + " for the point running; its finished runs' samples are in %s%n", progress.runsDone.get(),
-                    total, progress.pointDir.get().resolve("samples.csv.part"));
+            System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary%s;"
+                    + " the finished runs' samples are in %s%s%n", progress.runsDone.get(), total,
+                    points == 1 ? "" : " for the point running", progress.pointDir.get().resolve("samples.csv.part"),
+                    points == 1 ? "" : "; sweep.csv holds the points finished before it");
             System.err.flush();
         }, "dfr-experiment-interrupted");
         Runtime.getRuntime().addShutdownHook(interrupted);

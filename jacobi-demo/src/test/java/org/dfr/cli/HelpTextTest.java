@@ -8,6 +8,8 @@ import java.lang.reflect.AnnotatedElement;
 import java.util.ArrayList;
 import java.util.IllegalFormatException;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.dfr.harness.experiment.SweepParameter;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
@@ -36,6 +38,16 @@ class HelpTextTest {
                 .contains("rank, dfr-rank One rank of a processes-mode run: started by the dfr launcher, or by hand,"
                         + " ssh, srun or mpirun on each host of a cluster with the configuration `dfr run ..."
                         + " --write-rank-config FILE` wrote.");
+    }
+
+    @Test
+    void when_experimentsHelpIsShown_then_itsSweepOptionNamesEverySettingASweepTakes() {
+        String help = DfrMain.commandLine().getSubcommands().get("experiment")
+                .getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " ");
+
+        for (SweepParameter p : SweepParameter.values()) {
+            assertThat(help).as(p.label()).containsPattern("[ (]" + Pattern.quote(p.label()) + "[ ,(;.]");
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,8 +12,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import javax.imageio.ImageIO;
+import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
 import org.dfr.harness.experiment.ExperimentSweep;
+import org.dfr.harness.experiment.Schedule;
+import org.dfr.harness.experiment.Sweep;
+import org.dfr.harness.experiment.Variant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -86,6 +91,36 @@ class ExperimentSweepIT {
         assertThat(json.path("points")).hasSize(2);
         assertThat(out.resolve("experiment-input.yaml")).hasSameTextualContentAs(file);
         assertThat(Files.readString(out.resolve("index.html"))).contains("01-fail-iteration-2/index.html");
+    }
+
+    @Test
+    void when_aSweepIsInterruptedInItsSecondPoint_then_sweepCsvHoldsTheFirstPointWhole() throws IOException {
+        ExperimentSpec spec = ExperimentSpec.builder().cells(List.of(32, 32)).ranksGrid(List.of(1, 4)).iterations(4)
+                .checkpointEvery(8).failures(List.of("1@3")).variants(List.of(Variant.DFR)).repetitions(1).warmups(0)
+                .sweep(Sweep.parse("checkpoint-every=8,2")).build().orElse(ExperimentSpec.defaults());
+        Path out = tmp.resolve("interrupted");
+        ExperimentSweep sweep = new ExperimentSweep(spec, out).listener(new ExperimentSweep.Listener() {
+            @Override
+            public Experiment.Listener runs(int index) {
+                return new Experiment.Listener() {
+                    @Override
+                    public void starting(Schedule.Entry entry, int total) {
+                        if (index == 1) {
+                            throw new IllegalStateException("interrupted in point 2");
+                        }
+                    }
+                };
+            }
+        });
+
+        assertThatThrownBy(sweep::run).hasMessage("interrupted in point 2");
+
+        List<String> rows = Files.readAllLines(out.resolve("sweep.csv"));
+        List<String> first = Files.readAllLines(out.resolve("01-checkpoint-every-8/summary.csv"));
+        assertThat(rows).hasSize(first.size()).allSatisfy(r -> assertThat(r).satisfiesAnyOf(
+                h -> assertThat(h).startsWith("parameter,value,"), h -> assertThat(h).startsWith("checkpoint-every,8,")));
+        assertThat(out.resolve("index.html")).doesNotExist();
+        assertThat(out.resolve("02-checkpoint-every-2/summary.json")).doesNotExist();
     }
 
     private static double recomputed(List<String> rows, String value, String variant) {

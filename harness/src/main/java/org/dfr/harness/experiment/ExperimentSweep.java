@@ -114,13 +114,14 @@ public final class ExperimentSweep {
             listener.pointStarting(i, specs.size(), sweep.values().get(i), out.resolve(dir));
             Experiment.Result result = new Experiment(specs.get(i), out.resolve(dir)).listener(listener.runs(i)).run();
             points.add(new Point(sweep.values().get(i), dir, result));
+            // after every point, whole: an interrupted sweep keeps the rows of the points it finished
+            AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
             listener.pointFinished(i, result);
         }
         List<String> notes = new ArrayList<>();
         notes.add("the points ran one after another, in the order given; the variants are compared within each point"
                 + " (interleaved runs), while a difference between points also holds whatever drifted on the machine"
                 + " over the sweep");
-        AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
         SweepPlots plots = new SweepPlots(spec, points);
         plots.writeAll(out);
         notes.addAll(plots.notes());
