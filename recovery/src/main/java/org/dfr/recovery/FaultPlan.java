@@ -20,7 +20,10 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
     public enum Point {
         /** At the start of the iteration, after completing the previous one (the CLI's {@code --fail}). */
         ITERATION_START,
-        /** After writing this rank's partitions of the checkpoint taken at this iteration. */
+        /**
+         * After writing this rank's partitions of the checkpoint taken at this iteration, before the checkpoint is
+         * committed; at iteration 0, of checkpoint 0, before the first iteration (its only kill at 0).
+         */
         AFTER_CHECKPOINT_WRITE,
         /**
          * In the middle of the residual reduction: after sending its contribution to the root, before
@@ -68,7 +71,8 @@ public record FaultPlan(List<Kill> kills, Set<Integer> failDuringRecovery) {
             if (rank < 0) {
                 throw new IllegalArgumentException("rank must be >= 0, got " + rank);
             }
-            if (iteration < 1) {
+            // checkpoint 0 is written before the first iteration: a death right after writing it is the one at 0
+            if (iteration < (point == Point.AFTER_CHECKPOINT_WRITE ? 0 : 1)) {
                 throw new IllegalArgumentException("failure iteration must be >= 1, got " + iteration);
             }
             if (point == Point.PAUSE ? pauseMillis <= 0 : pauseMillis != 0) {

@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Set;
@@ -21,5 +22,18 @@ class FaultPlanTest {
         assertThat(plan.killsAfter(30)).containsExactly(late, latePause);
         assertThat(plan.killsAfter(1000)).isEmpty();
         assertThat(plan.killsAfter(3)).containsExactly(early, last, late, latePause);
+    }
+
+    @Test
+    void when_aKillIsPlannedAtIteration0_then_onlyADeathAfterWritingCheckpoint0IsAllowed() {
+        // checkpoint 0 is the only thing at iteration 0: it is written before the first iteration
+        assertThat(new FaultPlan.Kill(1, 0, FaultPlan.Point.AFTER_CHECKPOINT_WRITE).iteration()).isZero();
+
+        for (FaultPlan.Point p : FaultPlan.Point.values()) {
+            if (p != FaultPlan.Point.AFTER_CHECKPOINT_WRITE) {
+                assertThatThrownBy(() -> new FaultPlan.Kill(1, 0, p, p == FaultPlan.Point.PAUSE ? 100 : 0)).as("%s", p)
+                        .hasMessage("failure iteration must be >= 1, got 0");
+            }
+        }
     }
 }

@@ -94,6 +94,8 @@ public final class IterationLoop {
                 long start = System.nanoTime();
                 checkpointing.write(c, states, true);
                 long copied = System.nanoTime();
+                // a death here leaves no committed checkpoint: the recovery rebuilds where the run started
+                hook.afterCheckpointWrite(context, c);
                 // the first checkpoint is committed at once: there is no earlier one to fall back to
                 checkpointing.awaitReplication(comm.mailbox()::isInterrupted);
                 // what an automatic interval is chosen from: the copy and the replication after it

@@ -117,6 +117,28 @@ class ProcessModeIT {
         rank1IsSigkilledAtIteration4(Strategy.GLOBAL, 24);
     }
 
+    /**
+     * Rank 1's JVM SIGKILLs itself right after writing its part of checkpoint 0, before its first iteration (and before
+     * it told the launcher it iterates): the run goes back to where it started, bit-exact.
+     */
+    @Test
+    @Thorough
+    void when_aRankIsSigkilledWritingCheckpoint0_then_theRunRestartsFromItsStartAndTheDigestIsExact() {
+        RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10).withMode(Mode.PROCESSES)
+                .withFaults(List.of(new FaultPlan.Kill(1, 0, FaultPlan.Point.AFTER_CHECKPOINT_WRITE)), List.of(),
+                        Set.of());
+
+        RunReport report = launcher(new ClusterSettings()).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.recoveries()).singleElement().satisfies(r -> {
+            assertThat(r.checkpointIteration()).isZero();
+            assertThat(r.lostPartitions()).containsExactly(1);
+            assertThat(r.recomputedPartitionIterations()).isZero();
+        });
+        assertThat(report.failures()).singleElement().satisfies(f -> assertThat(f.ranks()).containsExactly(1));
+    }
+
     private RunReport rank1IsSigkilledAtIteration4(Strategy strategy, long expectedWork) {
         RunConfig config = RunConfig.of(2, 4, NX, NY, ITERATIONS, 10)
                 .withMode(Mode.PROCESSES)

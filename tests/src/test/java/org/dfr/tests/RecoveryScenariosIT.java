@@ -253,6 +253,27 @@ class RecoveryScenariosIT {
         assertThat(rec.checkpointIteration()).as("checkpoint 8 was never committed").isEqualTo(4);
     }
 
+    /**
+     * Rank 3 dies right after writing its part of checkpoint 0, before the first iteration: no checkpoint was
+     * committed yet, so the recovery goes back to where the run started (rebuilt), with nothing to recompute.
+     */
+    @Test
+    void when_aRankDiesWritingCheckpoint0_then_theRunRestartsFromItsStartAndTheDigestIsExact() {
+        RunReport report = new Runner().run(withPlan(paper(6, 3),
+                new FaultPlan(List.of(new Kill(3, 0, Point.AFTER_CHECKPOINT_WRITE)), Set.of())));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries()).singleElement().satisfies(rec -> {
+            assertThat(rec.checkpointIteration()).isZero();
+            // the run stood before its first iteration: nothing was lost (report.schema.json: failureIteration >= 1)
+            assertThat(rec.failureIteration()).isEqualTo(1);
+            assertThat(rec.lostIterations()).isZero();
+            assertThat(rec.lostPartitions()).containsExactly(3);
+            assertThat(rec.recomputedPartitionIterations()).isZero();
+        });
+        assertThat(report.failures()).singleElement().satisfies(f -> assertThat(f.ranks()).containsExactly(3));
+    }
+
     @Test
     void when_failureDuringResidualReduction_then_digestIsExact() {
         RunReport report = new Runner().run(withPlan(paper(10, 10),
