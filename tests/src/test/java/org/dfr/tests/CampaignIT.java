@@ -53,8 +53,8 @@ class CampaignIT {
     @Test
     @Timeout(900)
     void when_randomFailuresOfEveryKindAreInjectedInEmbeddedMode_then_everyTrialPasses() {
-        // seed 4248 draws every kind in 7 trials (a death of the coordinator during agreement and, as --faults all
-        // does, one at the end of the run included), every kernel, a trial that only pauses, and capped trials on a
+        // seed 4248 draws every kind in 7 trials (a death of the coordinator during agreement, one writing checkpoint 0
+        // and, as --faults all does, one at the end of the run included), every kernel, a trial that only pauses, and capped trials on a
         // fake sysfs tree. Seed 50 needed 12 trials (49 s of a CI run near its 15-minute budget), seed 32 needed 20;
         // seed 21 did until the draw kept deaths at an iteration off the spares
         List<TrialPlan> plans = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED)

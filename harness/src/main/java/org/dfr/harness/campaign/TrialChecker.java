@@ -114,9 +114,11 @@ public final class TrialChecker {
             }
         }
         for (RunReport.Failure f : report.failures()) {
-            if (f.iteration() < 1 || f.iteration() > config.iterations()) {
-                out.add("failure of ranks " + f.ranks() + " at iteration " + f.iteration() + ", outside 1.."
-                        + config.iterations());
+            // 0 only for a death writing checkpoint 0, before the first iteration
+            int first = FaultPlan.Point.AFTER_CHECKPOINT_WRITE.name().equals(f.point()) ? 0 : 1;
+            if (f.iteration() < first || f.iteration() > config.iterations()) {
+                out.add("failure of ranks " + f.ranks() + " at iteration " + f.iteration() + " (" + f.point()
+                        + "), outside " + first + ".." + config.iterations());
             }
             if (f.ranks().isEmpty() || f.ranks().stream().anyMatch(r -> r < 0 || r >= members)) {
                 out.add("failure names ranks " + f.ranks() + "; ranks are 0.." + (members - 1));

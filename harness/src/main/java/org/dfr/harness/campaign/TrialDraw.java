@@ -136,12 +136,13 @@ public final class TrialDraw {
                     }
                 }
                 case AFTER_CHECKPOINT_WRITE -> {
-                    // a checkpoint iteration strictly inside the run, or a plain death when there is none
+                    // a checkpoint iteration before the run's last, checkpoint 0 (before the first iteration, none
+                    // committed yet) included; a plain death when checkpoint 0 is the only one
                     int checkpoints = (n - 1) / k;
                     if (checkpoints == 0) {
                         kind = FaultKind.ITERATION_START;
                     } else {
-                        iteration = k * (1 + random.nextInt(checkpoints));
+                        iteration = k * random.nextInt(checkpoints + 1);
                     }
                 }
                 case HOST -> {
@@ -215,7 +216,8 @@ public final class TrialDraw {
                 }
             }
             if (kind != FaultKind.PAUSE && kind != FaultKind.DURING_RECOVERY && kind != FaultKind.DURING_AGREEMENT) {
-                earliestDeath = Math.min(earliestDeath, iteration);
+                // a death writing checkpoint 0 is recovered before iteration 1: its agreement is the first's
+                earliestDeath = Math.min(earliestDeath, Math.max(1, iteration));
             }
             drawn.add(kind);
         }

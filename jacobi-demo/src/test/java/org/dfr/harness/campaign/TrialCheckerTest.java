@@ -63,7 +63,7 @@ class TrialCheckerTest {
         assertThat(TrialChecker.violations(config, wrongWindow, analyzer))
                 .anySatisfy(v -> assertThat(v).contains("m = 2 but t-1-c = 3"));
         assertThat(TrialChecker.violations(config, failureBeforeStart, analyzer))
-                .anySatisfy(v -> assertThat(v).contains("at iteration -1, outside 1..10"));
+                .anySatisfy(v -> assertThat(v).contains("at iteration -1 (ITERATION_START), outside 1..10"));
     }
 
     @Test

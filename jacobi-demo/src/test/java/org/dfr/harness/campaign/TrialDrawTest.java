@@ -41,6 +41,9 @@ class TrialDrawTest {
 
         assertThat(plans.stream().flatMap(p -> p.kinds().stream()).collect(Collectors.toSet()))
                 .containsExactlyInAnyOrderElementsOf(FaultKind.ALL);
+        assertThat(plans.stream().flatMap(p -> p.config().kills().stream()))
+                .anyMatch(k -> k.point() == FaultPlan.Point.AFTER_CHECKPOINT_WRITE && k.iteration() == 0)
+                .anyMatch(k -> k.point() == FaultPlan.Point.AFTER_CHECKPOINT_WRITE && k.iteration() > 0);
         assertThat(plans.stream().map(p -> p.config().kernel().name()).collect(Collectors.toSet()))
                 .hasSize(BASES.size());
         assertThat(plans).anyMatch(p -> p.config().spares() == 1).anyMatch(p -> p.config().spares() == 0);
@@ -54,10 +57,12 @@ class TrialDrawTest {
                     // a spare runs no iteration until it adopts: a kill at an iteration could never fire
                     assertThat(k.rank()).as(p.describe()).isLessThan(c.partitionCount());
                 }
-                assertThat(k.iteration()).isBetween(1, c.iterations());
                 if (k.point() == FaultPlan.Point.AFTER_CHECKPOINT_WRITE) {
+                    // checkpoint 0 included: before the first iteration, nothing committed yet
                     assertThat(k.iteration() % c.checkpointEvery()).as(p.describe()).isZero();
-                    assertThat(k.iteration()).isLessThan(c.iterations());
+                    assertThat(k.iteration()).isBetween(0, c.iterations() - 1);
+                } else {
+                    assertThat(k.iteration()).isBetween(1, c.iterations());
                 }
             }
             // nobody dies twice, and somebody survives
@@ -91,10 +96,11 @@ class TrialDrawTest {
                         assertThat(k.rank()).isLessThan(c.partitionCount());
                     }
                     case DURING_AGREEMENT -> {
-                        // armed at the earliest planned death, which it needs to be part of a recovery
+                        // armed at the earliest planned death, which it needs to be part of a recovery (a death
+                        // writing checkpoint 0 is recovered before iteration 1)
                         int earliest = c.kills().stream().filter(x -> x.point() != FaultPlan.Point.PAUSE
                                         && x.point() != FaultPlan.Point.DURING_AGREEMENT)
-                                .mapToInt(FaultPlan.Kill::iteration).min().orElse(Integer.MAX_VALUE);
+                                .mapToInt(x -> Math.max(1, x.iteration())).min().orElse(Integer.MAX_VALUE);
                         earliest = Math.min(earliest, c.hostFailures().stream().mapToInt(FaultPlan.Kill::iteration)
                                 .min().orElse(Integer.MAX_VALUE));
                         assertThat(k.iteration()).as(p.describe()).isEqualTo(earliest);
