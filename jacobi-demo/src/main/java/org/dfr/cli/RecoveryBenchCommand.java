@@ -10,7 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -19,6 +18,7 @@ import org.dfr.analysis.RecoveryPlan;
 import org.dfr.cli.bench.BenchJson;
 import org.dfr.cli.bench.Medians;
 import org.dfr.cli.bench.RecoveryBenchReport;
+import org.dfr.cli.bench.RecoveryBenchStep;
 import org.dfr.cli.bench.RecoveryBenchTable;
 import org.dfr.cli.bench.RecoveryRun;
 import org.dfr.cli.bench.RecoveryReplacementReport;
@@ -106,8 +106,9 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
      * dfr against 32 for global. From m = 5 on, dfr degenerates to global rollback.
      */
     @Option(names = "--fail", paramLabel = "RANK@ITER", defaultValue = "1@5", converter = KillConverter.class,
-            description = "The rank killed and the iteration it dies at (repeatable: several ranks dying at one"
-                    + " iteration, one recovery). Default: ${DEFAULT-VALUE}.")
+            description = "The rank killed and the iteration it dies at (repeatable: several ranks at one iteration"
+                    + " are one recovery, each iteration one more, measured one after another). Default:"
+                    + " ${DEFAULT-VALUE}.")
     List<FaultPlan.Kill> kills;
 
     @Option(names = "--repetitions", paramLabel = "R", defaultValue = "3",
@@ -140,7 +141,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                     + " is not allowed: at least 1");
         }
         checkpointCopies.validated(spec);
-        checkOneRecovery();
+        checkEachRankOnce();
+        List<Integer> failureIterations = kills.stream().map(FaultPlan.Kill::iteration).distinct().sorted().toList();
         CliFiles.requireWritableTarget(spec, "--report", json);
         RunConfig base;
         try {
@@ -156,8 +158,17 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
             return compareReplacements(base, out, err);
         }
         Runner runner = new Runner(clusterSettings());
-        List<RecoveryRun> global = new ArrayList<>();
-        List<RecoveryRun> dfr = new ArrayList<>();
+        // per recovery (a failure iteration), per strategy: its runs
+        List<List<RecoveryRun>> globalSteps = new ArrayList<>();
+        List<List<RecoveryRun>> dfrSteps = new ArrayList<>();
+        List<List<RunReport.Recovery>> dfrRecoveries = new ArrayList<>();
+        for (int i = 0; i < failureIterations.size(); i++) {
+            globalSteps.add(new ArrayList<>());
+            dfrSteps.add(new ArrayList<>());
+            dfrRecoveries.add(new ArrayList<>());
+        }
+        List<RecoveryRun> global = globalSteps.get(0);
+        List<RecoveryRun> dfr = dfrSteps.get(0);
         String modeNote = null;
         RunConfig config = base;
         try (Progress progress = Progress.start("bench-recovery", 2 * repetitions, err)) {
@@ -180,9 +191,16 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                         config = config.withMode(Mode.EMBEDDED);
                         report = runner.run(config.withStrategy(strategy));
                     }
-                    countSplit(report);
-                    RecoveryRun run = toRun(strategy, rep, report);
-                    (strategy == Strategy.GLOBAL ? global : dfr).add(run);
+                    for (int i = 0; i < failureIterations.size(); i++) {
+                        List<RunReport.Recovery> window = window(report, failureIterations, i);
+                        countSplit(window);
+                        RecoveryRun run = toRun(strategy, rep, report, window, killsAt(failureIterations.get(i)));
+                        (strategy == Strategy.GLOBAL ? globalSteps : dfrSteps).get(i).add(run);
+                        if (strategy == Strategy.DFR) {
+                            dfrRecoveries.get(i).add(window.stream().filter(r -> !r.lostPartitions().isEmpty())
+                                    .findFirst().orElse(window.get(0)));
+                        }
+                    }
                 }
             }
         }
@@ -196,11 +214,10 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         boolean equalsPlan = !dfr.isEmpty() && dfr.stream().allMatch(r -> r.recomputedWork() == planWork);
         RecoveryStrategySummary g = RecoveryStrategySummary.of(Strategy.GLOBAL.label(), global);
         RecoveryStrategySummary d = RecoveryStrategySummary.of(Strategy.DFR.label(), dfr);
-        Double ratio = g.medianRecoveryWallMillis() == null || d.medianRecoveryWallMillis() == null
-                || g.medianRecoveryWallMillis() == 0 ? null : d.medianRecoveryWallMillis() / g.medianRecoveryWallMillis();
+        Double ratio = ratio(g, d);
         List<Long> detections = new ArrayList<>();
-        global.forEach(r -> detections.add(r.detectionMillis()));
-        dfr.forEach(r -> detections.add(r.detectionMillis()));
+        globalSteps.forEach(l -> l.forEach(r -> detections.add(r.detectionMillis())));
+        dfrSteps.forEach(l -> l.forEach(r -> detections.add(r.detectionMillis())));
         Set<String> digests = new HashSet<>();
         global.forEach(r -> digests.add(r.fieldSha256()));
         dfr.forEach(r -> digests.add(r.fieldSha256()));
@@ -208,7 +225,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                 iterations, checkpointEvery, base.runSpec().commitLagFor(checkpointEvery), checkpointCopies.validated(spec), killsText(),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1, reference,
-                digests.equals(Set.of(reference)));
+                digests.equals(Set.of(reference)), laterRecoveries(base, failureIterations, globalSteps, dfrSteps,
+                dfrRecoveries));
         RecoveryBenchTable.print(report, out);
         printSplit(out);
         if (json != null) {
@@ -264,8 +282,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                         err.println("dfr bench-recovery: the " + kind.optionValue() + " run failed: " + e.getMessage());
                         return 1;
                     }
-                    countSplit(report);
-                    runs.get(kind).add(toRun(Strategy.DFR, rep, report));
+                    countSplit(report.recoveries());
+                    runs.get(kind).add(toRun(Strategy.DFR, rep, report, report.recoveries(), killsText()));
                     // partition:rank of the first recovery: a spare, a survivor or the fresh process
                     adopters.put(kind, String.join(",", report.recoveries().get(0).adoptions()));
                 }
@@ -321,20 +339,93 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         return m == null ? "-" : String.format(Locale.ROOT, "%.0f", m);
     }
 
-    private static RecoveryRun toRun(Strategy strategy, int repetition, RunReport report) {
-        if (report.recoveries() == null || report.recoveries().isEmpty()) {
-            throw new RunFailedException("the " + strategy.label() + " run recorded no recovery: did the kill happen?");
+    /**
+     * One run's figures for one recovery: the times of the first of {@code recoveries} (those of one failure
+     * iteration), the work summed over them (deaths at one iteration found at two moments are two recoveries).
+     */
+    private static RecoveryRun toRun(Strategy strategy, int repetition, RunReport report,
+                                     List<RunReport.Recovery> recoveries, String kills) {
+        if (recoveries == null || recoveries.isEmpty()) {
+            throw new RunFailedException("the " + strategy.label() + " run recorded no recovery of " + kills
+                    + ": did the kill happen?");
         }
-        RunReport.Recovery first = report.recoveries().get(0);
-        long work = report.recoveries().stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
+        RunReport.Recovery first = recoveries.get(0);
+        long work = recoveries.stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
         Long detection = first.detectionMillis();
-        if (detection == null && report.failures() != null && !report.failures().isEmpty()) {
-            detection = report.failures().get(0).detectionMillis();
+        if (detection == null && report.failures() != null) {
+            detection = report.failures().stream().filter(f -> f.iteration() == first.failureIteration())
+                    .map(RunReport.Failure::detectionMillis).filter(Objects::nonNull).findFirst()
+                    .orElse(report.failures().isEmpty() ? null : report.failures().get(0).detectionMillis());
         }
         Long resume = detection != null && first.wallMillis() != null ? detection + first.wallMillis() : null;
         return new RecoveryRun(strategy.label(), repetition, detection, first.agreementMillis(), first.recomputeMillis(),
                 first.wallMillis(), resume, work, first.checkpointIteration(), first.failureIteration(),
                 report.wallMillis(), report.fieldSha256());
+    }
+
+    /**
+     * The recoveries of failure iteration number {@code i}: those from its iteration up to the next one's (the
+     * first also takes any before it; every recovery with one failure iteration alone).
+     */
+    private static List<RunReport.Recovery> window(RunReport report, List<Integer> failureIterations, int i) {
+        List<RunReport.Recovery> all = report.recoveries() == null ? List.of() : report.recoveries();
+        if (failureIterations.size() == 1) {
+            return all;
+        }
+        int from = i == 0 ? Integer.MIN_VALUE : failureIterations.get(i);
+        int to = i + 1 < failureIterations.size() ? failureIterations.get(i + 1) : Integer.MAX_VALUE;
+        return all.stream().filter(r -> r.failureIteration() >= from && r.failureIteration() < to).toList();
+    }
+
+    /**
+     * The recoveries after the first, each against the cone of what its first dfr run lost (null with one failure
+     * iteration).
+     */
+    private static List<RecoveryBenchStep> laterRecoveries(RunConfig config, List<Integer> failureIterations,
+                                                           List<List<RecoveryRun>> globalSteps,
+                                                           List<List<RecoveryRun>> dfrSteps,
+                                                           List<List<RunReport.Recovery>> dfrRecoveries) {
+        if (failureIterations.size() == 1) {
+            return null;
+        }
+        ConeAnalyzer analyzer = new ConeAnalyzer(config.kernelSetup().dependencies());
+        List<RecoveryBenchStep> steps = new ArrayList<>();
+        for (int i = 1; i < failureIterations.size(); i++) {
+            int t = failureIterations.get(i);
+            int c = committedBefore(config, t);
+            boolean equalsPlan = true;
+            RecoveryPlan first = null;
+            List<RecoveryRun> dfr = dfrSteps.get(i);
+            for (int j = 0; j < dfr.size(); j++) {
+                // a survivor that adopted an earlier victim's partition and dies here loses both: the cone is of what
+                // the run lost, at the iteration and checkpoint the configuration says
+                int[] lost = dfrRecoveries.get(i).get(j).lostPartitions().stream().mapToInt(Integer::intValue).toArray();
+                RecoveryPlan plan = analyzer.plan(lost, c, t);
+                first = first == null ? plan : first;
+                equalsPlan &= dfr.get(j).recomputedWork() == plan.asRun().recomputedPartitionIterations();
+            }
+            RecoveryStrategySummary g = RecoveryStrategySummary.of(Strategy.GLOBAL.label(), globalSteps.get(i));
+            RecoveryStrategySummary d = RecoveryStrategySummary.of(Strategy.DFR.label(), dfr);
+            steps.add(new RecoveryBenchStep(config.kills().stream().filter(k -> k.iteration() == t)
+                    .map(k -> k.rank() + "@" + k.iteration()).collect(Collectors.joining(",")), c, g, d,
+                    first == null ? null : first.asRun().recomputedPartitionIterations(),
+                    first != null && first.isGlobalRollback(), !dfr.isEmpty() && equalsPlan, ratio(g, d)));
+        }
+        return steps;
+    }
+
+    private static Double ratio(RecoveryStrategySummary g, RecoveryStrategySummary d) {
+        return g.medianRecoveryWallMillis() == null || d.medianRecoveryWallMillis() == null
+                || g.medianRecoveryWallMillis() == 0 ? null : d.medianRecoveryWallMillis() / g.medianRecoveryWallMillis();
+    }
+
+    /**
+     * The checkpoint a failure at {@code t} recovers from: the last one committed, i.e. taken at c with
+     * c + L <= t - 1 (a kill in the L iterations after a checkpoint found it not committed).
+     */
+    private static int committedBefore(RunConfig config, int t) {
+        int k = config.checkpointEvery();
+        return Math.max(0, (t - 1 - config.runSpec().commitLagFor(k)) / k * k);
     }
 
     /**
@@ -344,53 +435,45 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
      * covers every partition, dfr does global rollback's work.
      */
     private static RecoveryPlan plan(RunConfig config) {
-        // every kill is at one iteration (checkOneRecovery)
-        int t = config.kills().get(0).iteration();
-        int k = config.checkpointEvery();
-        // the checkpoint the run recovers from: the last one committed, i.e. taken at c with c + L <= t - 1 (a kill
-        // in the L iterations after a checkpoint found it not committed, and the plan said 0 where the run did 9)
-        int c = Math.max(0, (t - 1 - config.runSpec().commitLagFor(k)) / k * k);
+        // the first recovery: the kills at the earliest iteration (the plan said 0 where the run did 9 before the
+        // commit lag was taken into account)
+        int t = config.kills().stream().mapToInt(FaultPlan.Kill::iteration).min().orElseThrow();
         ConeAnalyzer analyzer = new ConeAnalyzer(config.kernelSetup().dependencies());
-        return analyzer.plan(config.kills().stream().mapToInt(FaultPlan.Kill::rank).toArray(), c, t);
+        return analyzer.plan(config.kills().stream().filter(k -> k.iteration() == t).mapToInt(FaultPlan.Kill::rank)
+                .toArray(), committedBefore(config, t), t);
     }
 
-    /**
-     * One recovery is measured: several --fail are ranks dying at one iteration (a host, say), each rank once.
-     * Deaths at different iterations are several recoveries, which the medians would mix.
-     */
-    private void checkOneRecovery() {
-        Set<Integer> iterations = new TreeSet<>();
+    /** Each rank dies once: several --fail at one iteration are ranks dying together (a host, say). */
+    private void checkEachRankOnce() {
         Set<Integer> ranks = new HashSet<>();
         for (FaultPlan.Kill k : kills) {
-            iterations.add(k.iteration());
             if (!ranks.add(k.rank())) {
                 throw new ParameterException(spec.commandLine(), "--fail " + killsText() + ": rank " + k.rank()
                         + " is killed twice; each rank dies once");
             }
         }
-        if (iterations.size() > 1) {
-            throw new ParameterException(spec.commandLine(), "--fail " + killsText() + ": bench-recovery measures one"
-                    + " recovery, so every --fail is at one iteration (several ranks dying at once); got iterations "
-                    + iterations.stream().map(String::valueOf).collect(Collectors.joining(", "))
-                    + " (dfr run and dfr campaign take deaths at several iterations)");
-        }
+    }
+
+    /** The kills at {@code iteration}, as given. */
+    private String killsAt(int iteration) {
+        return kills.stream().filter(k -> k.iteration() == iteration).map(k -> k.rank() + "@" + k.iteration())
+                .collect(Collectors.joining(","));
     }
 
     /** Runs whose deaths were recovered in more than one recovery (found at different moments). */
     private int splitRuns;
 
-    private void countSplit(RunReport report) {
-        if (report.recoveries() != null
-                && report.recoveries().stream().filter(r -> !r.lostPartitions().isEmpty()).count() > 1) {
+    private void countSplit(List<RunReport.Recovery> recoveries) {
+        if (recoveries != null && recoveries.stream().filter(r -> !r.lostPartitions().isEmpty()).count() > 1) {
             splitRuns++;
         }
     }
 
     private void printSplit(PrintWriter out) {
         if (splitRuns > 0) {
-            out.printf(Locale.ROOT, "note: %d run%s recovered the deaths of %s in more than one recovery (one was"
-                    + " found later): the times are of the first, the work is the sum, and the plan is of one%n",
-                    splitRuns, splitRuns == 1 ? "" : "s", killsText());
+            out.printf(Locale.ROOT, "note: %d time%s the deaths at one iteration of %s were recovered in more than one"
+                    + " recovery (one was found later): the times are of the first, the work is the sum, and the plan is"
+                    + " of one%n", splitRuns, splitRuns == 1 ? "" : "s", killsText());
         }
     }
 

@@ -139,13 +139,39 @@ class RecoveryBenchCommandTest {
                 .contains("dfr work equals plan: yes (plan: 6 partition-iterations)");
     }
 
+    /**
+     * Two recoveries, each measured and planned on its own:
+     * <pre>
+     *   p0 - p1 - p2 - p3 - p4 - p5 - p6 - p7      K = 4, commit lag 1
+     *             X@3            X@7
+     *   3@3: from checkpoint 0, m = 2: {3}, then {2, 3, 4}: dfr 4, global 2 x 8 = 16
+     *   6@7: from checkpoint 4 (committed at 5), m = 2: {6}, then {5, 6, 7}: dfr 4, global 16
+     * </pre>
+     */
     @Test
-    void when_killsAreAtDifferentIterations_then_exit2NamingThem() {
-        CliRun r = run("bench-recovery", "--mode", "embedded", "--fail", "1@4", "--fail", "6@7");
+    void when_killsAreAtTwoIterations_then_eachRecoveryIsMeasuredAgainstItsOwnPlan(@TempDir Path tmp) throws Exception {
+        Path json = tmp.resolve("two.json");
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--ranks-grid", "1x8", "--cells", "16x64",
+                "--iterations", "10", "--checkpoint-every", "4", "--fail", "3@3", "--fail", "6@7", "--repetitions", "1",
+                "--json", json.toString());
 
-        assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).contains("--fail 1@4,6@7: bench-recovery measures one recovery")
-                .contains("got iterations 4, 7").doesNotContain("Exception");
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("recovery 1 of 2: kill 3@3").contains("dfr work equals plan: yes (plan: 4 partition-iterations)")
+                .contains("recovery 2 of 2: kill 6@7, from checkpoint 4")
+                .contains("dfr work equals plan: yes (plan: 4 partition-iterations, the cone of what the first dfr run lost)")
+                .contains("the sequential reference's digest: yes");
+        JsonNode report = new ObjectMapper().readTree(json.toFile());
+        assertThat(report.path("failure").asText()).isEqualTo("3@3,6@7");
+        assertThat(report.path("global").path("recomputedWork").get(0).asLong()).isEqualTo(16);
+        assertThat(report.path("dfr").path("recomputedWork").get(0).asLong()).isEqualTo(4);
+        JsonNode second = report.path("laterRecoveries").get(0);
+        assertThat(second.path("failure").asText()).isEqualTo("6@7");
+        assertThat(second.path("checkpoint").asInt()).isEqualTo(4);
+        assertThat(second.path("planWork").asLong()).isEqualTo(4);
+        assertThat(second.path("dfrWorkEqualsPlan").asBoolean()).isTrue();
+        assertThat(second.path("global").path("recomputedWork").get(0).asLong()).isEqualTo(16);
+        assertThat(second.path("dfr").path("runs").get(0).path("failureIteration").asInt()).isEqualTo(7);
+        assertThat(report.path("laterRecoveries")).hasSize(1);
     }
 
     @Test

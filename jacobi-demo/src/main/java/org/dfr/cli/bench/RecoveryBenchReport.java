@@ -29,6 +29,8 @@ import java.util.List;
  * @param sameDigest             whether every run ended with the same field digest
  * @param referenceDigest        the sequential reference's digest, which every run must end with
  * @param matchesReference       whether every run ended with {@code referenceDigest}
+ * @param laterRecoveries        with kills at several iterations, the recoveries after the first, in order (the
+ *                               fields above are the first's); null with kills at one iteration
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RecoveryBenchReport(String kernel, List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
@@ -37,5 +39,5 @@ public record RecoveryBenchReport(String kernel, List<Integer> ranksGrid, List<I
                                   boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,
                                   long detectionTargetMillis,
                                   boolean sameDigest, String referenceDigest,
-                                  boolean matchesReference) {
+                                  boolean matchesReference, List<RecoveryBenchStep> laterRecoveries) {
 }
