@@ -85,9 +85,12 @@ class CampaignIT {
     @Test
     @Timeout(600)
     void when_randomFailuresAreInjectedAsSigkillsAndAPauseAsSigstop_then_everyTrialPassesAndNoRankProcessIsLeft() {
-        // one drawn trial (a second one, 30 s of 8 rank JVMs, ran until session 33: verify's 15-minute budget)
-        List<TrialPlan> plans = new ArrayList<>(new TrialDraw(BASES, FaultKind.ALL, 2, true, Mode.PROCESSES).draw(7L, 1));
-        TrialPlan pause = new TrialDraw(BASES, List.of(FaultKind.PAUSE), 1, false, Mode.PROCESSES)
+        // one drawn trial on 4 rank JVMs per run (a second one ran until session 33, and 8 JVMs a trial until session
+        // 34, 30 s each of a verify near its 15-minute budget; the embedded campaign draws on 8 partitions)
+        List<RunConfig> bases = BASES.stream().map(b -> RunConfig.of(b.kernel(), List.of(), b.cells(),
+                fourPartitions(b.cells().size()), b.iterations(), b.checkpointEvery())).toList();
+        List<TrialPlan> plans = new ArrayList<>(new TrialDraw(bases, FaultKind.ALL, 2, true, Mode.PROCESSES).draw(7L, 1));
+        TrialPlan pause = new TrialDraw(bases, List.of(FaultKind.PAUSE), 1, false, Mode.PROCESSES)
                 .heartbeatTimeoutMillis(HEARTBEAT_TIMEOUT_MILLIS).draw(3L, 1).get(0);
         plans.add(new TrialPlan(1, pause.config(), pause.kinds()));
 
@@ -117,6 +120,15 @@ class CampaignIT {
         assertThat(stoppedMillis.getOrDefault(ranks.get(paused.rank()).pid(), 0L))
                 .as("time rank %d's JVM was seen stopped for a pause of %d ms", paused.rank(), paused.pauseMillis())
                 .isBetween(paused.pauseMillis() - 500, HEARTBEAT_TIMEOUT_MILLIS - 1);
+    }
+
+    /** 4 partitions shaped like {@code axes} axes: 4, 2x2, 1x2x2. */
+    private static List<Integer> fourPartitions(int axes) {
+        return switch (axes) {
+            case 1 -> List.of(4);
+            case 2 -> List.of(2, 2);
+            default -> List.of(1, 2, 2);
+        };
     }
 
     /** The state letter of {@code /proc/PID/stat} (after the command name in parentheses), "" when gone. */

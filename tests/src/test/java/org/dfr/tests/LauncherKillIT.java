@@ -142,7 +142,8 @@ class LauncherKillIT {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path out = tmp.resolve("exp");
         Path log = tmp.resolve("experiment.log");
-        Process experiment = dfr(home, log, "experiment", "--cells", "32x32", "--iterations", "6", "--fail", "1@3",
+        Process experiment = dfr(home, log, "experiment", "--cells", "32x32", "--ranks-grid", "1x2", "--iterations", "6",
+                "--fail", "1@3",
                 "--repetitions", "20", "--warmups", "0", "--variants", "global,dfr", "--idle-power-watts", "40",
                 "--busy-power-watts", "120", "--out", out.toString()).start();
         started.add(experiment.toHandle());
