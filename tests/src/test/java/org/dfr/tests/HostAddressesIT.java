@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * One loopback address per simulated host, as on a real cluster: host h's ranks bind 127.0.0.(2+h)
- * only (Hazelcast and the data plane), and the paper's case and a host failure recover bit-exactly.
+ * only (Hazelcast and the data plane), and a rank death (4 ranks on two hosts) and a host failure (8 on four,
+ * thorough) recover bit-exactly.
  * While the cluster runs, every listening socket of every rank process is read from /proc and must
  * be on its host's address.
  */
@@ -34,7 +35,7 @@ class HostAddressesIT {
     private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5");
 
     @Test
-    void when_everyHostHasItsOwnAddress_then_thePapersCaseRecoversAndRanksBindOnlyTheirHostsAddress() {
+    void when_everyHostHasItsOwnAddress_then_aDeathIsRecoveredAndRanksBindOnlyTheirHostsAddress() {
         // 4 rank JVMs on two hosts (8 on four took 8 s more of a verify near its budget); kill 0 at 3 (m = 2): the
         // cone {0}, then {0, 1}
         RunConfig config = RunConfig.of(1, 4, 64, 64, 10, 10).withMode(Mode.PROCESSES)
