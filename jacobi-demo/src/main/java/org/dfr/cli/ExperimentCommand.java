@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
@@ -23,6 +22,7 @@ import org.dfr.cli.options.ConfigFileErrors;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.SweepConverter;
+import org.dfr.cli.options.SweepOrderConverter;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
 import org.dfr.harness.experiment.ExperimentSweep;
@@ -126,6 +126,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + " fail-iteration=2,4,6.")
     Sweep sweep;
 
+    @Option(names = "--sweep-order", paramLabel = "interleaved|sequential", converter = SweepOrderConverter.class,
+            description = "interleaved (default): round by round over the points, so that a drift of the machine"
+                    + " spreads over them; sequential: each point whole, its files there as soon as it is done.")
+    Sweep.Order sweepOrder;
+
     @Option(names = "--sample-period-millis", paramLabel = "P", description = "Power sampling period in ms (default 100).")
     Long samplePeriodMillis;
 
@@ -158,8 +163,10 @@ public final class ExperimentCommand implements Callable<Integer> {
                 resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), total,
                 total == 1 ? "" : "s", resolved.warmups(), points == 1 ? "" : " per point", this.out);
         if (resolved.sweep() != null) {
-            out.printf(Locale.ROOT, "sweep of %s over %d points: %s (each point a whole experiment, one after"
-                    + " another)%n", resolved.sweep().parameter(), points, String.join(", ", resolved.sweep().values()));
+            out.printf(Locale.ROOT, "sweep of %s over %d points: %s (each point a whole experiment; runs %s)%n",
+                    resolved.sweep().parameter(), points, String.join(", ", resolved.sweep().values()),
+                    resolved.sweep().order() == Sweep.Order.SEQUENTIAL ? "point by point"
+                            : "interleaved round by round over the points");
         }
         out.flush();
         boolean terminal = System.console() != null;
@@ -170,17 +177,22 @@ public final class ExperimentCommand implements Callable<Integer> {
         // Ctrl-C: the JVM's shutdown lifts the caps (their own hook); this says what is left, which only a logger line
         // about the caps said before
         Thread interrupted = new Thread(() -> {
-            System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary%s;"
-                    + " the finished runs' samples are in %s%s%n", progress.runsDone.get(), total,
-                    points == 1 ? "" : " for the point running", progress.pointDir.get().resolve("samples.csv.part"),
-                    points == 1 ? "" : "; sweep.csv holds the points finished before it");
+            if (points == 1) {
+                System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary;"
+                        + " the finished runs' samples are in %s%n", progress.runsDone.get(), total,
+                        this.out.resolve("samples.csv.part"));
+            } else {
+                System.err.printf(Locale.ROOT, "dfr experiment: interrupted after %d of %d runs: no runs.csv or summary"
+                        + " of an unfinished point; its finished runs' samples are in its samples.csv.part under %s%s%n",
+                        progress.runsDone.get(), total, this.out, resolved.sweep().order() == Sweep.Order.SEQUENTIAL
+                                ? "; sweep.csv holds the points finished before" : "");
+            }
             System.err.flush();
         }, "dfr-experiment-interrupted");
         Runtime.getRuntime().addShutdownHook(interrupted);
         boolean failed;
         try {
             if (resolved.sweep() == null) {
-                progress.pointDir.set(this.out);
                 Experiment.Result result = new Experiment(resolved, this.out).specFile(config).listener(progress.runs(""))
                         .run();
                 printSummary(out, result);
@@ -190,7 +202,6 @@ public final class ExperimentCommand implements Callable<Integer> {
                         .listener(new ExperimentSweep.Listener() {
                             @Override
                             public void pointStarting(int index, int count, String value, Path dir) {
-                                progress.pointDir.set(dir);
                                 if (bar == null) {
                                     out.printf(Locale.ROOT, "point %d/%d: %s=%s -> %s%n", index + 1, count,
                                             resolved.sweep().parameter(), value, dir.getFileName());
@@ -268,6 +279,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                 base = ExperimentSpec.read(config).orElse(base);
             }
             ExperimentSpec resolved = flags.orElse(base);
+            if (sweepOrder != null) {
+                if (resolved.sweep() == null) {
+                    throw new IllegalArgumentException("--sweep-order " + sweepOrder + " orders the points of a sweep:"
+                            + " give --sweep PARAMETER=V1,V2,... (or sweep: in --config)");
+                }
+                resolved = resolved.toBuilder().sweep(resolved.sweep().withOrder(sweepOrder)).build();
+            }
             resolved.validate();
             return resolved;
         } catch (IllegalArgumentException e) {
@@ -285,8 +303,6 @@ public final class ExperimentCommand implements Callable<Integer> {
         private final int total;
         private final long start = System.nanoTime();
         private final AtomicInteger runsDone = new AtomicInteger();
-        /** The directory of the experiment (the point) running, for the interrupted line. */
-        private final AtomicReference<Path> pointDir = new AtomicReference<>();
 
         Progress(PrintWriter out, ProgressBar bar, int total) {
             this.out = out;

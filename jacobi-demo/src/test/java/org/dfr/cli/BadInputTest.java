@@ -256,6 +256,10 @@ class BadInputTest {
                         "sweep point fail-iteration=40: --fail 1@40: iteration 40 is past the end of the run"),
                 row("experiment --out FILE/x --sweep fail=1@2,9@3", "sweep point fail=9@3: --fail 9@3: rank 9 does not exist"),
                 row("experiment --out FILE/x --sweep ranks-grid=2x4,2x2x2", "sweep point ranks-grid=2x2x2: "),
+                row("experiment --out FILE/x --sweep-order sequential", "--sweep-order sequential orders the points of a"
+                        + " sweep: give --sweep PARAMETER=V1,V2,..."),
+                row("experiment --out FILE/x --sweep iterations=5,6 --sweep-order random",
+                        "unknown sweep order 'random': interleaved or sequential"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",
                         "makes 1999999999 levels of up to 8 partitions: at most 120000000 entries are planned"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --expected --checkpoint-interval 10 --nodes 0",

@@ -50,7 +50,7 @@ class ExperimentSweepIT {
                 checkpointEvery: 8
                 failures: ["1@3"]
                 variants: [global, dfr]
-                repetitions: 1
+                repetitions: 2
                 warmups: 0
                 sweep:
                   parameter: fail-iteration
@@ -59,9 +59,23 @@ class ExperimentSweepIT {
         ExperimentSpec spec = ExperimentSpec.read(file).orElse(ExperimentSpec.defaults());
         Path out = tmp.resolve("out");
 
-        ExperimentSweep.Result result = new ExperimentSweep(spec, out).specFile(file).run();
+        List<Integer> order = new ArrayList<>();
+        ExperimentSweep.Result result = new ExperimentSweep(spec, out).specFile(file)
+                .listener(new ExperimentSweep.Listener() {
+                    @Override
+                    public Experiment.Listener runs(int index) {
+                        return new Experiment.Listener() {
+                            @Override
+                            public void starting(Schedule.Entry entry, int total) {
+                                order.add(index);
+                            }
+                        };
+                    }
+                }).run();
 
         assertThat(result.anyFailed()).isFalse();
+        // interleaved by default: round by round, the point that starts a round rotating
+        assertThat(order).containsExactly(1, 1, 0, 0, 0, 0, 1, 1);
         assertThat(result.points()).extracting(ExperimentSweep.Point::directory)
                 .containsExactly("01-fail-iteration-2", "02-fail-iteration-3");
         List<String> rows = Files.readAllLines(out.resolve("sweep.csv"));
@@ -94,10 +108,11 @@ class ExperimentSweepIT {
     }
 
     @Test
-    void when_aSweepIsInterruptedInItsSecondPoint_then_sweepCsvHoldsTheFirstPointWhole() throws IOException {
+    void when_aSequentialSweepIsInterruptedInItsSecondPoint_then_sweepCsvHoldsTheFirstPointWhole() throws IOException {
         ExperimentSpec spec = ExperimentSpec.builder().cells(List.of(32, 32)).ranksGrid(List.of(1, 4)).iterations(4)
                 .checkpointEvery(8).failures(List.of("1@3")).variants(List.of(Variant.DFR)).repetitions(1).warmups(0)
-                .sweep(Sweep.parse("checkpoint-every=8,2")).build().orElse(ExperimentSpec.defaults());
+                .sweep(Sweep.parse("checkpoint-every=8,2").withOrder(Sweep.Order.SEQUENTIAL)).build()
+                .orElse(ExperimentSpec.defaults());
         Path out = tmp.resolve("interrupted");
         ExperimentSweep sweep = new ExperimentSweep(spec, out).listener(new ExperimentSweep.Listener() {
             @Override

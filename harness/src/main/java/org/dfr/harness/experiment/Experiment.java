@@ -106,6 +106,21 @@ public final class Experiment {
 
     /** Runs the schedule and writes the output directory. */
     public Result run() throws IOException {
+        try (Session session = open()) {
+            for (Schedule.Entry e : session.schedule()) {
+                if (!session.run(e)) {
+                    break;
+                }
+            }
+            return session.finish();
+        }
+    }
+
+    /**
+     * Starts the experiment without running it: the output directory with its spec (and fake trees), and the
+     * samples file the runs append to. A sweep interleaves the runs of its points' sessions.
+     */
+    Session open() throws IOException {
         if (spec.sweep() != null) {
             throw new IllegalArgumentException("the experiment sweeps " + spec.sweep().parameter()
                     + ": run it as an ExperimentSweep");
@@ -118,82 +133,116 @@ public final class Experiment {
         }
         Files.writeString(out.resolve("experiment.json"), spec.toJson() + "\n");
         Path sysfs = spec.sysfsRoot() == null ? null : Path.of(spec.sysfsRoot());
-        int hosts = hostCount();
         if (Boolean.TRUE.equals(spec.fakeSysfs())) {
-            sysfs = FakeCpufreqTree.create(out.resolve("fake-sysfs"), hosts, spec.fakeMinKHz(), spec.fakeMaxKHz());
+            sysfs = FakeCpufreqTree.create(out.resolve("fake-sysfs"), hostCount(), spec.fakeMinKHz(),
+                    spec.fakeMaxKHz());
         }
-        // the restore journals go where every dfr command looks for leftovers (~/.dfr): an experiment SIGKILLed while
-        // it capped a host is restored by whatever dfr command runs next, as a run is (under --out, nothing looked)
-        Path journals = null;
-        PowerModel model = spec.model();
-        List<Schedule.Entry> schedule = Schedule.of(spec);
-        List<RunRow> rows = new ArrayList<>();
-        List<String> failures = new ArrayList<>();
-        List<RunNotes.Note> runNotes = new ArrayList<>();
-        Map<Integer, List<TimelineSample>> samplesByRun = new LinkedHashMap<>();
-        Map<Integer, Map<String, Object>> timelines = new LinkedHashMap<>();
-        Map<String, Object> meter = null;
+        return new Session(sysfs);
+    }
+
+    /**
+     * An experiment under way: its runs one at a time ({@link #run}), in any order and interleaved with other
+     * sessions' runs, then its files ({@link #finish}).
+     */
+    final class Session implements AutoCloseable {
+        private final Path sysfs;
+        private final PowerModel model = spec.model();
+        private final List<Schedule.Entry> schedule = Schedule.of(spec);
+        private final List<RunRow> rows = new ArrayList<>();
+        private final List<String> failures = new ArrayList<>();
+        private final List<RunNotes.Note> runNotes = new ArrayList<>();
+        private final Map<Integer, List<TimelineSample>> samplesByRun = new LinkedHashMap<>();
+        private final Map<Integer, Map<String, Object>> timelines = new LinkedHashMap<>();
+        private Map<String, Object> meter;
         // samples.csv appears only when every run is done: an interrupted experiment leaves samples.csv.part
         // (whole runs' lines) and no summary, not a samples.csv that looks complete and ends mid-line
-        Path partialSamples = out.resolve("samples.csv.part");
-        try (BufferedWriter samples = Files.newBufferedWriter(partialSamples, StandardCharsets.UTF_8)) {
+        private final Path partialSamples = out.resolve("samples.csv.part");
+        private final BufferedWriter samples;
+
+        private Session(Path sysfs) throws IOException {
+            this.sysfs = sysfs;
+            this.samples = Files.newBufferedWriter(partialSamples, StandardCharsets.UTF_8);
             samples.write("run,variant,repetition,warmup,loop_seconds," + TimelineCsv.HEADER + "\n");
-            for (Schedule.Entry e : schedule) {
-                listener.starting(e, schedule.size());
-                RunConfig config = spec.config(e.variant(), sysfs, journals);
-                List<TimelineSample> got = new ArrayList<>();
-                RunReport report;
-                try {
-                    report = new Runner().powerModel(model).sampleSink(got::addAll).run(config);
-                } catch (RunFailedException | IllegalStateException ex) {
-                    failures.add("run " + e.index() + " (" + e.variant() + "): " + ex.getMessage());
-                    listener.failed(e, ex);
-                    if (ex instanceof RunFailedException f && f.kind() == RunFailedException.Kind.RANK_STUCK) {
-                        // its thread spins on in this JVM: every later run would be measured beside it
-                        failures.add("stopped after run " + e.index() + ": a rank thread of it is still running in"
-                                + " this JVM, and would skew every later run's time and energy");
-                        break;
-                    }
-                    continue;
+        }
+
+        /** @return the runs, in the experiment's own order */
+        List<Schedule.Entry> schedule() {
+            return schedule;
+        }
+
+        /**
+         * Runs one entry of the schedule and appends its samples.
+         *
+         * @return false when no later run may follow in this JVM (a rank thread of this one still runs, and would
+         *         skew every later run's time and energy)
+         */
+        boolean run(Schedule.Entry e) throws IOException {
+            listener.starting(e, schedule.size());
+            // the restore journals go where every dfr command looks for leftovers (~/.dfr): an experiment SIGKILLed
+            // while it capped a host is restored by whatever dfr command runs next, as a run is
+            RunConfig config = spec.config(e.variant(), sysfs, null);
+            List<TimelineSample> got = new ArrayList<>();
+            RunReport report;
+            try {
+                report = new Runner().powerModel(model).sampleSink(got::addAll).run(config);
+            } catch (RunFailedException | IllegalStateException ex) {
+                failures.add("run " + e.index() + " (" + e.variant() + "): " + ex.getMessage());
+                listener.failed(e, ex);
+                if (ex instanceof RunFailedException f && f.kind() == RunFailedException.Kind.RANK_STUCK) {
+                    failures.add("stopped after run " + e.index() + ": a rank thread of it is still running in"
+                            + " this JVM, and would skew every later run's time and energy");
+                    return false;
                 }
-                RunRow row = RunRow.of(e.index(), e.variant(), e.repetition(), report);
-                if (!e.warmup()) {
-                    runNotes.addAll(RunNotes.of(e, report));
-                }
-                if (meter == null && report.energy() != null) {
-                    meter = meterOf(report.energy());
-                }
-                double loopStart = loopStart(report.energy());
-                for (TimelineSample s : got) {
-                    samples.write(e.index() + "," + e.variant() + "," + e.repetition() + "," + e.warmup() + ","
-                            + RunRow.num(s.seconds() - loopStart) + "," + TimelineCsv.row(s) + "\n");
-                }
-                samples.flush();
-                if (!e.warmup()) {
-                    rows.add(row);
-                    samplesByRun.put(e.index(), got);
-                    timelines.put(e.index(), timelineOf(report.energy()));
-                }
-                listener.finished(e, row);
+                return true;
             }
+            RunRow row = RunRow.of(e.index(), e.variant(), e.repetition(), report);
+            if (!e.warmup()) {
+                runNotes.addAll(RunNotes.of(e, report));
+            }
+            if (meter == null && report.energy() != null) {
+                meter = meterOf(report.energy());
+            }
+            double loopStart = loopStart(report.energy());
+            for (TimelineSample s : got) {
+                samples.write(e.index() + "," + e.variant() + "," + e.repetition() + "," + e.warmup() + ","
+                        + RunRow.num(s.seconds() - loopStart) + "," + TimelineCsv.row(s) + "\n");
+            }
+            samples.flush();
+            if (!e.warmup()) {
+                rows.add(row);
+                samplesByRun.put(e.index(), got);
+                timelines.put(e.index(), timelineOf(report.energy()));
+            }
+            listener.finished(e, row);
+            return true;
         }
-        Files.move(partialSamples, out.resolve("samples.csv"), StandardCopyOption.ATOMIC_MOVE);
-        if (meter == null) {
-            meter = Map.of("source", "none", "title", "none: not measured");
+
+        /** Writes the experiment's files from the runs done. */
+        Result finish() throws IOException {
+            samples.close();
+            Files.move(partialSamples, out.resolve("samples.csv"), StandardCopyOption.ATOMIC_MOVE);
+            Map<String, Object> meterOrNone = meter != null ? meter
+                    : Map.of("source", "none", "title", "none: not measured");
+            List<String> hostNames = hostNames(rows);
+            writeRuns(rows, hostNames);
+            Map<String, Object> summary = summary(rows, hostNames, meterOrNone, schedule, failures);
+            summary.put("notes", RunNotes.summarize(runNotes));
+            JSON.writeValue(out.resolve("summary.json").toFile(), summary);
+            writeSummaryCsv(summary);
+            String title = String.valueOf(meterOrNone.get("title"));
+            Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
+            plots.writeAll(out);
+            List<String> notes = new ArrayList<>(RunNotes.summarize(runNotes));
+            notes.addAll(plots.notes());
+            IndexPage.write(out, spec, title, summary, plots.files(), notes);
+            return new Result(out, rows, summary, failures, List.copyOf(notes));
         }
-        List<String> hostNames = hostNames(rows);
-        writeRuns(rows, hostNames);
-        Map<String, Object> summary = summary(rows, hostNames, meter, schedule, failures);
-        summary.put("notes", RunNotes.summarize(runNotes));
-        JSON.writeValue(out.resolve("summary.json").toFile(), summary);
-        writeSummaryCsv(summary);
-        String title = String.valueOf(meter.get("title"));
-        Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
-        plots.writeAll(out);
-        List<String> notes = new ArrayList<>(RunNotes.summarize(runNotes));
-        notes.addAll(plots.notes());
-        IndexPage.write(out, spec, title, summary, plots.files(), notes);
-        return new Result(out, rows, summary, failures, List.copyOf(notes));
+
+        /** Closes the samples file (left as samples.csv.part when {@link #finish} was not reached). */
+        @Override
+        public void close() throws IOException {
+            samples.close();
+        }
     }
 
     private int hostCount() {

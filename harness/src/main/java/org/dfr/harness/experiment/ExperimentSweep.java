@@ -19,9 +19,9 @@ import org.dfr.power.AtomicFiles;
  * {@code sweep-energy.png} and {@code sweep-recovery.png} (a metric per panel, the value on the x axis, a series per
  * variant with 95 % intervals) and {@code index.html} (docs/experiments.md, "Sweeping one setting").
  *
- * <p>The points run one after another in the order given; within a point the variants' runs are interleaved as in
- * one experiment, so the comparison of variants is paired and the comparison across points is not: a drift of the
- * machine over the sweep shows as an effect of the parameter. The summary says so.
+ * <p>By default the points' runs are interleaved round by round ({@link Sweep.Order#INTERLEAVED}), so that a drift
+ * of the machine over the sweep spreads over the points; {@link Sweep.Order#SEQUENTIAL} runs each point whole, one
+ * after another, and says that a difference between points then also holds the drift.
  */
 public final class ExperimentSweep {
 
@@ -108,20 +108,15 @@ public final class ExperimentSweep {
         }
         AtomicFiles.writeString(out.resolve("experiment.json"), spec.toJson() + "\n");
         List<ExperimentSpec> specs = sweep.points(spec);
-        List<Point> points = new ArrayList<>();
-        for (int i = 0; i < specs.size(); i++) {
-            String dir = sweep.directory(i);
-            listener.pointStarting(i, specs.size(), sweep.values().get(i), out.resolve(dir));
-            Experiment.Result result = new Experiment(specs.get(i), out.resolve(dir)).listener(listener.runs(i)).run();
-            points.add(new Point(sweep.values().get(i), dir, result));
-            // after every point, whole: an interrupted sweep keeps the rows of the points it finished
-            AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
-            listener.pointFinished(i, result);
-        }
+        List<Point> points = sweep.order() == Sweep.Order.SEQUENTIAL ? sequential(sweep, specs)
+                : interleaved(sweep, specs);
         List<String> notes = new ArrayList<>();
-        notes.add("the points ran one after another, in the order given; the variants are compared within each point"
-                + " (interleaved runs), while a difference between points also holds whatever drifted on the machine"
-                + " over the sweep");
+        if (sweep.order() == Sweep.Order.SEQUENTIAL) {
+            notes.add("the points ran one after another (--sweep-order sequential); the variants are compared within"
+                    + " each point (interleaved runs), while a difference between points also holds whatever drifted"
+                    + " on the machine over the sweep");
+        }
+        AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
         SweepPlots plots = new SweepPlots(spec, points);
         plots.writeAll(out);
         notes.addAll(plots.notes());
@@ -144,6 +139,59 @@ public final class ExperimentSweep {
         files.addAll(List.of("sweep.csv", "sweep.json"));
         SweepPage.write(out, spec, points, plots.files(), notes);
         return new Result(out, sweep, List.copyOf(points), List.copyOf(files), List.copyOf(notes));
+    }
+
+    /** Each point whole, in the order given; sweep.csv rewritten after each. */
+    private List<Point> sequential(Sweep sweep, List<ExperimentSpec> specs) throws IOException {
+        List<Point> points = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            String dir = sweep.directory(i);
+            listener.pointStarting(i, specs.size(), sweep.values().get(i), out.resolve(dir));
+            Experiment.Result result = new Experiment(specs.get(i), out.resolve(dir)).listener(listener.runs(i)).run();
+            points.add(new Point(sweep.values().get(i), dir, result));
+            // after every point, whole: an interrupted sweep keeps the rows of the points it finished
+            AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
+            listener.pointFinished(i, result);
+        }
+        return points;
+    }
+
+    /**
+     * Round by round over every point: the warm-ups, then each repetition (each point's own runs of that round in its
+     * own shuffled order), the point that starts a round rotating; every point's files at the end.
+     */
+    private List<Point> interleaved(Sweep sweep, List<ExperimentSpec> specs) throws IOException {
+        List<Experiment.Session> sessions = new ArrayList<>();
+        try {
+            for (int i = 0; i < specs.size(); i++) {
+                Path dir = out.resolve(sweep.directory(i));
+                listener.pointStarting(i, specs.size(), sweep.values().get(i), dir);
+                sessions.add(new Experiment(specs.get(i), dir).listener(listener.runs(i)).open());
+            }
+            int rounds = spec.repetitions();
+            boolean go = true;
+            for (int round = 0; round <= rounds && go; round++) {
+                for (int k = 0; k < sessions.size() && go; k++) {
+                    Experiment.Session session = sessions.get((k + round) % sessions.size());
+                    for (Schedule.Entry e : session.schedule()) {
+                        if ((e.warmup() ? 0 : e.repetition()) == round && go) {
+                            go = session.run(e);
+                        }
+                    }
+                }
+            }
+            List<Point> points = new ArrayList<>();
+            for (int i = 0; i < sessions.size(); i++) {
+                Experiment.Result result = sessions.get(i).finish();
+                points.add(new Point(sweep.values().get(i), sweep.directory(i), result));
+                listener.pointFinished(i, result);
+            }
+            return points;
+        } finally {
+            for (Experiment.Session s : sessions) {
+                s.close();
+            }
+        }
     }
 
     /** The columns of sweep.csv: the parameter and its value, then those of every point's summary.csv. */

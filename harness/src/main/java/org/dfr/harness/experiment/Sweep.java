@@ -1,5 +1,7 @@
 package org.dfr.harness.experiment;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -12,9 +14,47 @@ import java.util.Set;
  * experiment (every variant, every repetition) with that value put in.
  *
  * @param parameter the setting varied
- * @param values    its values, in the order the points run and are plotted
+ * @param values    its values, in the order the points are plotted (and run, {@link Order#SEQUENTIAL})
+ * @param order     how the points' runs follow one another; {@link Order#INTERLEAVED} when not given
  */
-public record Sweep(SweepParameter parameter, List<String> values) {
+public record Sweep(SweepParameter parameter, List<String> values, Order order) {
+
+    /** How the runs of a sweep's points follow one another. */
+    public enum Order {
+        /**
+         * Round by round: the warm-ups of every point, then every point's first repetition, then the second, ...
+         * (the point that starts a round rotating): a drift of the machine over the sweep spreads over the points
+         * instead of passing for an effect of the parameter. A point's files are written at the end.
+         */
+        INTERLEAVED,
+        /** Each point whole, one after another: its files are there as soon as it is done. */
+        SEQUENTIAL;
+
+        @JsonValue
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        @JsonCreator
+        public static Order parse(String text) {
+            for (Order o : values()) {
+                if (o.label().equalsIgnoreCase(text.trim())) {
+                    return o;
+                }
+            }
+            throw new IllegalArgumentException("unknown sweep order '" + text + "': interleaved or sequential");
+        }
+
+        @Override
+        public String toString() {
+            return label();
+        }
+    }
+
+    /** A sweep in the default order, {@link Order#INTERLEAVED}. */
+    public Sweep(SweepParameter parameter, List<String> values) {
+        this(parameter, values, null);
+    }
 
     /** The most points one sweep takes: each is a whole experiment. */
     public static final int MAX_POINTS = 100;
@@ -36,6 +76,12 @@ public record Sweep(SweepParameter parameter, List<String> values) {
             }
         }
         values = values.stream().map(String::trim).toList();
+        order = order == null ? Order.INTERLEAVED : order;
+    }
+
+    /** @return this sweep in {@code other} order */
+    public Sweep withOrder(Order other) {
+        return new Sweep(parameter, values, other);
     }
 
     /**

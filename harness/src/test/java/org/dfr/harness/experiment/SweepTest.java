@@ -106,6 +106,11 @@ class SweepTest {
         assertThat(read.sweep()).isEqualTo(new Sweep(SweepParameter.FAIL_ITERATION, List.of("2", "4", "6")));
         Path json = Files.writeString(tmp.resolve("back.json"), read.toJson());
         assertThat(ExperimentSpec.read(json)).isEqualTo(read);
-        assertThat(read.toJson()).contains("\"parameter\" : \"fail-iteration\"");
+        assertThat(read.toJson()).contains("\"parameter\" : \"fail-iteration\"").contains("\"order\" : \"interleaved\"");
+        Path sequential = Files.writeString(tmp.resolve("sequential.yaml"),
+                "sweep: {parameter: cells, values: [64x64, 128x128], order: sequential}\n");
+        assertThat(ExperimentSpec.read(sequential).sweep().order()).isEqualTo(Sweep.Order.SEQUENTIAL);
+        assertThatThrownBy(() -> Sweep.Order.parse("random")).hasMessage("unknown sweep order 'random': interleaved or"
+                + " sequential");
     }
 }
