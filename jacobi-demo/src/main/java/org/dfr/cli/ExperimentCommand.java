@@ -358,14 +358,7 @@ public final class ExperimentCommand implements Callable<Integer> {
     /** Across the points: each variant's means, then the notes and where the output is. */
     private static void printSweepSummary(PrintWriter out, ExperimentSpec resolved, ExperimentSweep.Result result) {
         Sweep sweep = result.sweep();
-        String meter = "none: not measured";
-        for (ExperimentSweep.Point p : result.points()) {
-            if (p.result().summary().get("meter") instanceof Map<?, ?> m && m.get("title") != null) {
-                meter = String.valueOf(m.get("title"));
-                break;
-            }
-        }
-        out.println("meter: " + meter);
+        out.println("meter: " + result.meterTitle());
         int width = Math.max(sweep.parameter().label().length(), sweep.values().stream().mapToInt(String::length)
                 .max().orElse(0));
         out.printf(Locale.ROOT, "%-" + width + "s %-12s %12s %12s %12s %12s %10s %7s%n", sweep.parameter(), "variant",
@@ -394,11 +387,9 @@ public final class ExperimentCommand implements Callable<Integer> {
         out.flush();
     }
 
-    @SuppressWarnings("unchecked")
     private static String sweepMean(ExperimentSweep.Point p, Variant v, String metric) {
-        Map<String, Object> variants = (Map<String, Object>) p.result().summary().get("variants");
-        Map<String, Object> entry = (Map<String, Object>) variants.get(v.label());
-        return entry == null ? "n/a" : mean(((Map<String, Object>) entry.get("metrics")).get(metric));
+        double mean = p.mean(v, metric);
+        return Double.isFinite(mean) ? String.format(Locale.ROOT, "%.1f", mean) : "n/a";
     }
 
     @SuppressWarnings("unchecked")

@@ -253,7 +253,8 @@ public final class Experiment {
         return (ranks + spec.ranksPerHost() - 1) / spec.ranksPerHost();
     }
 
-    private static String extension(Path file) {
+    /** The extension of {@code file}, dot included ({@code .yaml} when none): the copied spec file keeps it. */
+    static String extension(Path file) {
         String name = file.getFileName().toString();
         int dot = name.lastIndexOf('.');
         return dot < 0 ? ".yaml" : name.substring(dot);

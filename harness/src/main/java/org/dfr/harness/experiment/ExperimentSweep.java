@@ -50,6 +50,11 @@ public final class ExperimentSweep {
      * @param result    what its experiment produced
      */
     public record Point(String value, String directory, Experiment.Result result) {
+
+        /** @return the mean of {@code metric} (as summary.json names it) over {@code variant}'s runs here, or NaN */
+        public double mean(Variant variant, String metric) {
+            return SweepPlots.stat(this, variant, metric)[0];
+        }
     }
 
     /**
@@ -62,6 +67,11 @@ public final class ExperimentSweep {
      * @param notes  across the points: why a plot was left out, that the points ran in sequence; one sentence each
      */
     public record Result(Path out, Sweep sweep, List<Point> points, List<String> files, List<String> notes) {
+
+        /** @return the meter's title (the first point's that measured: one machine, one meter) */
+        public String meterTitle() {
+            return ExperimentSweep.meterTitle(points);
+        }
 
         /** @return whether any run of any point failed */
         public boolean anyFailed() {
@@ -101,9 +111,7 @@ public final class ExperimentSweep {
         Sweep sweep = spec.sweep();
         Files.createDirectories(out);
         if (specFile != null) {
-            String name = specFile.getFileName().toString();
-            int dot = name.lastIndexOf('.');
-            Files.copy(specFile, out.resolve("experiment-input" + (dot < 0 ? ".yaml" : name.substring(dot))),
+            Files.copy(specFile, out.resolve("experiment-input" + Experiment.extension(specFile)),
                     StandardCopyOption.REPLACE_EXISTING);
         }
         AtomicFiles.writeString(out.resolve("experiment.json"), spec.toJson() + "\n");
@@ -192,6 +200,16 @@ public final class ExperimentSweep {
                 s.close();
             }
         }
+    }
+
+    /** The meter's title of the first of {@code points} whose summary names one, else {@code none}. */
+    static String meterTitle(List<Point> points) {
+        for (Point p : points) {
+            if (p.result().summary().get("meter") instanceof Map<?, ?> m && m.get("title") != null) {
+                return String.valueOf(m.get("title"));
+            }
+        }
+        return "none: not measured";
     }
 
     /** The columns of sweep.csv: the parameter and its value, then those of every point's summary.csv. */

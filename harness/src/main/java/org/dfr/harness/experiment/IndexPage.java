@@ -78,7 +78,8 @@ final class IndexPage {
         return v instanceof Number n ? String.format(Locale.ROOT, "%.3f", n.doubleValue()) : "n/a";
     }
 
-    private static String esc(String s) {
+    /** {@code s} as HTML text. */
+    static String esc(String s) {
         return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 }

@@ -284,8 +284,13 @@ final class Plots {
 
     /** The meter's kind for an axis title: {@code model}, {@code rapl}, {@code perf} or {@code none}. */
     private String meterKind() {
-        String kind = meter.split("[:(\\[ ,;]", 2)[0].trim();
-        return kind.isEmpty() ? meter : kind;
+        return meterKind(meter);
+    }
+
+    /** The kind of the meter titled {@code title}: {@code model}, {@code rapl}, {@code perf} or {@code none}. */
+    static String meterKind(String title) {
+        String kind = title.split("[:(\\[ ,;]", 2)[0].trim();
+        return kind.isEmpty() ? title : kind;
     }
 
     private void energy(Path file) throws IOException {

@@ -49,7 +49,7 @@ final class SweepPage {
                 h.append("<tr><td><a href=\"").append(p.directory()).append("/index.html\">").append(esc(p.value()))
                         .append("</a></td><td>").append(esc(v.label())).append("</td>");
                 for (String m : METRICS) {
-                    double mean = SweepPlots.stat(p, v, m)[0];
+                    double mean = p.mean(v, m);
                     h.append("<td>").append(Double.isFinite(mean) ? String.format(Locale.ROOT, "%.3f", mean) : "n/a")
                             .append("</td>");
                 }
@@ -63,6 +63,6 @@ final class SweepPage {
     }
 
     private static String esc(String s) {
-        return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        return IndexPage.esc(s);
     }
 }

@@ -152,18 +152,10 @@ final class SweepPlots {
 
     /** The meter's kind for a title ({@code model}, {@code rapl}, {@code perf}, {@code none}): its constants are long. */
     private String meterKind() {
-        String title = meterTitle();
-        String kind = title.split("[:(\\[ ,;]", 2)[0].trim();
-        return kind.isEmpty() ? title : kind;
+        return Plots.meterKind(meterTitle());
     }
 
     private String meterTitle() {
-        for (ExperimentSweep.Point p : points) {
-            Object meter = p.result().summary().get("meter");
-            if (meter instanceof Map<?, ?> m && m.get("title") != null) {
-                return String.valueOf(m.get("title"));
-            }
-        }
-        return "none: not measured";
+        return ExperimentSweep.meterTitle(points);
     }
 }
