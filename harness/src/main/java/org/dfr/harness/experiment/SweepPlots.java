@@ -5,6 +5,7 @@ import java.awt.Font;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
@@ -96,15 +97,20 @@ final class SweepPlots {
             chart.getStyler().setXAxisMin(0.5);
             chart.getStyler().setXAxisMax(points.size() + 0.5);
         }
+        // each variant a little beside the value, so that intervals of equal means do not hide one another: 1.5 % of
+        // the axis's span per variant (the tick still names the value)
+        double span = Arrays.stream(x).max().orElse(1) - Arrays.stream(x).min().orElse(0);
+        double shift = 0.015 * (span > 0 ? span : 1);
         int color = 0;
         for (Variant v : spec.variants()) {
+            double offset = (color - (spec.variants().size() - 1) / 2.0) * shift;
             List<Double> xs = new ArrayList<>();
             List<Double> means = new ArrayList<>();
             List<Double> errors = new ArrayList<>();
             for (int i = 0; i < points.size(); i++) {
                 double[] stat = stat(points.get(i), v, panel.metric());
                 if (Double.isFinite(stat[0])) {
-                    xs.add(x[i]);
+                    xs.add(x[i] + offset);
                     means.add(stat[0]);
                     errors.add(stat[1]);
                 }
