@@ -57,6 +57,7 @@ public final class Experiment {
             new Metric("recovery_joules", "J", RunRow::recoveryJoules),
             new Metric("rest_joules", "J", RunRow::restJoules),
             new Metric("startup_joules", "J", RunRow::startUpJoules),
+            new Metric("finish_joules", "J", RunRow::finishJoules),
             new Metric("idle_host_watts", "W", RunRow::idleHostWatts),
             new Metric("participating_host_watts", "W", RunRow::participatingHostWatts),
             new Metric("idle_phase_watts", "W", RunRow::idlePhaseWatts),

@@ -295,7 +295,7 @@ final class Plots {
 
     private void energy(Path file) throws IOException {
         CategoryChart chart = new CategoryChartBuilder().width(900).height(480)
-                .title("Energy without start-up, 95 % CI [" + meter + "]")
+                .title("Energy of the loop (start-up and finish excluded), 95 % CI [" + meter + "]")
                 .xAxisTitle("variant").yAxisTitle("J").build();
         chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
         chart.getStyler().setErrorBarsColor(Color.BLACK);

@@ -18,8 +18,12 @@ import org.dfr.harness.RunReport;
  * @param repetition       1..N, 0 for a warm-up
  * @param source           the meter: rapl, perf, model or none
  * @param wallMillis       the run's wall time (cluster formed to result collected)
- * @param solverJoules     energy of every host from the end of start-up to the end of the run
+ * @param solverJoules     energy of every host from the end of start-up to the end of the loop: the report's
+ *                         {@code energy.joules} less its finish phase (result collection and the cluster's shutdown,
+ *                         which took 3 s instead of a few hundred ms in about one run in 20 here, a Hazelcast member's
+ *                         shutdown waiting for a migration in flight: no part of the solver's work)
  * @param startUpJoules    energy during start-up (reported apart)
+ * @param finishJoules     energy of every host in the finish phase (kept out of {@code solverJoules})
  * @param recoveryJoules   energy in detection, agreement, recovery-active, recovery-idle and capped
  * @param recoveryWallMillis death to resume (the report's detection plus recovery wall), summed over recoveries: the
  *                         window of {@code recoveryJoules}, so that one over the other is a power
@@ -37,7 +41,7 @@ import org.dfr.harness.RunReport;
  *                         {@code iterationSecondsEstimate})
  */
 public record RunRow(int run, Variant variant, int repetition, String source, long wallMillis, double solverJoules,
-                     double startUpJoules, double recoveryJoules, double recoveryWallMillis, double recomputed,
+                     double startUpJoules, double finishJoules, double recoveryJoules, double recoveryWallMillis, double recomputed,
                      Set<String> idleHosts, Set<String> participatingHosts, double idleHostWatts,
                      double participatingHostWatts, double idlePhaseWatts, double cappedSeconds, Map<String, Double> hostRecoveryWatts,
                      String fieldSha256, double iterationSeconds) {
@@ -49,7 +53,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
 
     /** The fixed columns of runs.csv, before one {@code hostN_recovery_watts} column per host. */
     public static final List<String> COLUMNS = List.of("run", "variant", "repetition", "warmup", "source", "wall_ms",
-            "solver_joules", "startup_joules", "recovery_joules", "rest_joules", "recovery_wall_ms",
+            "solver_joules", "startup_joules", "finish_joules", "recovery_joules", "rest_joules", "recovery_wall_ms",
             "recomputed_partition_iterations", "idle_hosts", "participating_hosts", "idle_host_watts",
             "participating_host_watts", "idle_phase_watts", "capped_seconds", "field_sha256", "iteration_seconds");
 
@@ -57,7 +61,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
     public String csv(List<String> hosts) {
         List<String> cells = new ArrayList<>(List.of(Integer.toString(run), variant.label(), Integer.toString(repetition),
                 Boolean.toString(repetition == 0), source, Long.toString(wallMillis), num(solverJoules),
-                num(startUpJoules), num(recoveryJoules), num(restJoules()), num(recoveryWallMillis), num(recomputed),
+                num(startUpJoules), num(finishJoules), num(recoveryJoules), num(restJoules()), num(recoveryWallMillis), num(recomputed),
                 String.join(" ", idleHosts), String.join(" ", participatingHosts), num(idleHostWatts),
                 num(participatingHostWatts), num(idlePhaseWatts), num(cappedSeconds), fieldSha256, num(iterationSeconds)));
         for (String h : hosts) {
@@ -82,6 +86,7 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
         double solver = number(energy.get("joules"));
         double startUp = energy.get("startUp") instanceof Map<?, ?> m ? number(m.get("joules")) : Double.NaN;
         double recovery = 0;
+        double finish = 0;
         double capped = 0;
         boolean measured = !"none".equals(source);
         Map<String, Double> hostWatts = new LinkedHashMap<>();
@@ -100,6 +105,9 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
                     double j = number(p.getValue().get("joules"));
                     double s = number(p.getValue().get("seconds"));
                     String phase = p.getKey();
+                    if (phase.equals("finish")) {
+                        finish += Double.isFinite(j) ? j : 0;
+                    }
                     if (phase.equals("detection") || phase.equals("agreement") || phase.startsWith("recovery-")
                             || phase.equals("capped")) {
                         recovery += Double.isFinite(j) ? j : 0;
@@ -145,8 +153,8 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
                 }
             }
         }
-        return new RunRow(run, variant, repetition, source, report.wallMillis(), measured ? solver : Double.NaN,
-                measured ? startUp : Double.NaN, measured ? recovery : Double.NaN, recoveryWall, recomputed, idle,
+        return new RunRow(run, variant, repetition, source, report.wallMillis(), measured ? solver - finish : Double.NaN,
+                measured ? startUp : Double.NaN, measured ? finish : Double.NaN, measured ? recovery : Double.NaN, recoveryWall, recomputed, idle,
                 participating, mean(hostWatts, idle), mean(hostWatts, participating), mean(hostIdleWatts, idle), capped,
                 hostWatts, report.fieldSha256(),
                 energy.get("timeline") instanceof Map<?, ?> t ? number(t.get("iterationSecondsEstimate")) : Double.NaN);

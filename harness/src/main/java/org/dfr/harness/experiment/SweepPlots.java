@@ -22,7 +22,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * with the 95 % interval as error bars (the statistics of the point's summary.json).
  *
  * <ol>
- *   <li>{@code sweep-energy.png}: energy without start-up and recovery energy (drawn when a meter or the model gave
+ *   <li>{@code sweep-energy.png}: the energy of the loop (start-up and finish excluded) and recovery energy (drawn when a meter or the model gave
  *       watts);</li>
  *   <li>{@code sweep-recovery.png}: recomputed work and recovery wall time.</li>
  * </ol>
@@ -34,7 +34,7 @@ final class SweepPlots {
     }
 
     private static final List<Panel> ENERGY = List.of(
-            new Panel("solver_joules", "Energy without start-up", "J"),
+            new Panel("solver_joules", "Energy of the loop", "J"),
             new Panel("recovery_joules", "Recovery energy (death to resume)", "J"));
     private static final List<Panel> RECOVERY = List.of(
             new Panel("recomputed_partition_iterations", "Recomputed work", "partition-iterations"),

@@ -30,7 +30,7 @@ class PlotsTest {
         Map<Integer, List<TimelineSample>> samples = new HashMap<>();
         for (int run = 0; run < 2; run++) {
             Variant v = run == 0 ? Variant.GLOBAL : Variant.DFR;
-            rows.add(new RunRow(run, v, 0, "model", 1000, 300, 20, 40, 200, v == Variant.GLOBAL ? 24 : 9,
+            rows.add(new RunRow(run, v, 0, "model", 1000, 300, 20, 5, 40, 200, v == Variant.GLOBAL ? 24 : 9,
                     v == Variant.GLOBAL ? Set.of() : Set.of("host2"), Set.of("host0", "host1"), 40, 120, 40, 0,
                     Map.of(), "digest", 0.01));
             List<TimelineSample> series = new ArrayList<>();
