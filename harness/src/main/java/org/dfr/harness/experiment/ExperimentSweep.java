@@ -36,10 +36,6 @@ public final class ExperimentSweep {
             return new Experiment.Listener() {
             };
         }
-
-        /** Point {@code index} has written its directory. */
-        default void pointFinished(int index, Experiment.Result result) {
-        }
     }
 
     /**
@@ -63,10 +59,9 @@ public final class ExperimentSweep {
      * @param out    the output directory
      * @param sweep  the setting varied and its values
      * @param points one per value, in order
-     * @param files  the sweep's own files, relative to {@code out} (the plots drawn and the tables)
-     * @param notes  across the points: why a plot was left out, that the points ran in sequence; one sentence each
+         * @param notes  across the points: why a plot was left out, that the points ran in sequence; one sentence each
      */
-    public record Result(Path out, Sweep sweep, List<Point> points, List<String> files, List<String> notes) {
+    public record Result(Path out, Sweep sweep, List<Point> points, List<String> notes) {
 
         /** @return the meter's title (the first point's that measured: one machine, one meter) */
         public String meterTitle() {
@@ -143,10 +138,8 @@ public final class ExperimentSweep {
         }).toList());
         json.put("notes", notes);
         AtomicFiles.writeString(out.resolve("sweep.json"), Experiment.JSON.writeValueAsString(json) + "\n");
-        List<String> files = new ArrayList<>(plots.files());
-        files.addAll(List.of("sweep.csv", "sweep.json"));
         SweepPage.write(out, spec, points, plots.files(), notes);
-        return new Result(out, sweep, List.copyOf(points), List.copyOf(files), List.copyOf(notes));
+        return new Result(out, sweep, List.copyOf(points), List.copyOf(notes));
     }
 
     /** Each point whole, in the order given; sweep.csv rewritten after each. */
@@ -159,7 +152,6 @@ public final class ExperimentSweep {
             points.add(new Point(sweep.values().get(i), dir, result));
             // after every point, whole: an interrupted sweep keeps the rows of the points it finished
             AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
-            listener.pointFinished(i, result);
         }
         return points;
     }
@@ -176,23 +168,21 @@ public final class ExperimentSweep {
                 listener.pointStarting(i, specs.size(), sweep.values().get(i), dir);
                 sessions.add(new Experiment(specs.get(i), dir).listener(listener.runs(i)).open());
             }
-            int rounds = spec.repetitions();
-            boolean go = true;
-            for (int round = 0; round <= rounds && go; round++) {
-                for (int k = 0; k < sessions.size() && go; k++) {
+            // round 0: the warm-ups; round r: repetition r
+            rounds:
+            for (int round = 0; round <= spec.repetitions(); round++) {
+                for (int k = 0; k < sessions.size(); k++) {
                     Experiment.Session session = sessions.get((k + round) % sessions.size());
                     for (Schedule.Entry e : session.schedule()) {
-                        if ((e.warmup() ? 0 : e.repetition()) == round && go) {
-                            go = session.run(e);
+                        if ((e.warmup() ? 0 : e.repetition()) == round && !session.run(e)) {
+                            break rounds;
                         }
                     }
                 }
             }
             List<Point> points = new ArrayList<>();
             for (int i = 0; i < sessions.size(); i++) {
-                Experiment.Result result = sessions.get(i).finish();
-                points.add(new Point(sweep.values().get(i), sweep.directory(i), result));
-                listener.pointFinished(i, result);
+                points.add(new Point(sweep.values().get(i), sweep.directory(i), sessions.get(i).finish()));
             }
             return points;
         } finally {
