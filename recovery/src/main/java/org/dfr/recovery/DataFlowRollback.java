@@ -3,6 +3,9 @@ package org.dfr.recovery;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.RecoveryPlan;
 
@@ -25,7 +28,16 @@ public final class DataFlowRollback implements RollbackStrategy {
 
     @Override
     public RecoveryDirective decide(RecoveryInput input) {
-        RecoveryFacts f = RecoveryFacts.of(input);
+        // the plan depends on the lost partitions and iterations only, not on who adopts: it is computed once,
+        // for the adopters' hosts (RecoveryFacts), and used below
+        RecoveryPlan[] planned = new RecoveryPlan[1];
+        RecoveryFacts f = RecoveryFacts.of(input, (lost, checkpoint, failure) -> {
+            if (lost.length == 0) {
+                return Set.of();
+            }
+            planned[0] = analyzer.plan(lost, checkpoint, failure);
+            return recomputing(planned[0], lost, input.ownership().length);
+        });
         if (f.lost().length == 0) {
             // nothing is lost: a message timed out (a rank slower than the message timeout), or the dead held no
             // partition (a spare). The cone is empty: every rank returns to the last iteration all computed (it
@@ -35,7 +47,8 @@ public final class DataFlowRollback implements RollbackStrategy {
                     f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(), List.of(), 0,
                     List.of(), active, new ArrayList<>(input.members()), false, null, null);
         }
-        RecoveryPlan plan = analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
+        RecoveryPlan plan = planned[0] != null ? planned[0]
+                : analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
         if (plan.isGlobalRollback()) {
             return GlobalRollback.directive(input, f, Strategy.DFR, true);
         }
@@ -50,5 +63,12 @@ public final class DataFlowRollback implements RollbackStrategy {
                 f.deadRanks(), f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(),
                 levels, plan.recomputedPartitionIterations(), participatingRanks, idle,
                 new ArrayList<>(input.members()), false, null, null);
+    }
+
+    /** The partitions that compute under {@code plan}: every one when it is global rollback, else its first level. */
+    private static Set<Integer> recomputing(RecoveryPlan plan, int[] lost, int partitionCount) {
+        int[] partitions = plan.isGlobalRollback() ? IntStream.range(0, partitionCount).toArray()
+                : plan.lostIterations() == 0 ? lost : plan.level(1);
+        return Arrays.stream(partitions).boxed().collect(Collectors.toSet());
     }
 }

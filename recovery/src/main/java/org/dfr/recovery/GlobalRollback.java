@@ -2,6 +2,8 @@ package org.dfr.recovery;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /** Global rollback: every partition reloads checkpoint {@code c} and recomputes every lost iteration. */
@@ -9,7 +11,9 @@ public final class GlobalRollback implements RollbackStrategy {
 
     @Override
     public RecoveryDirective decide(RecoveryInput input) {
-        RecoveryFacts f = RecoveryFacts.of(input);
+        // every partition recomputes once an iteration is lost; with none lost only the adopters load
+        RecoveryFacts f = RecoveryFacts.of(input, (lost, checkpoint, failure) -> failure - 1 - checkpoint > 0
+                ? IntStream.range(0, input.ownership().length).boxed().collect(Collectors.toSet()) : Set.of());
         return directive(input, f, Strategy.GLOBAL, false);
     }
 

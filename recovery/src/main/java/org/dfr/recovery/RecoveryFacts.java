@@ -2,10 +2,14 @@ package org.dfr.recovery;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The facts both strategies agree on: the state iteration to restore, the checkpoint, the lost
@@ -23,7 +27,37 @@ import java.util.TreeSet;
 record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, int[] ownership,
                      List<Adoption> adoptions, List<Integer> deadRanks) {
 
+    /**
+     * The partitions that compute in a recovery, given what is lost: each strategy's answer, asked before the
+     * adopters are chosen so that an adopter can be placed on a host that computes anyway.
+     */
+    @FunctionalInterface
+    interface RecomputingPartitions {
+
+        /** No partition is known to compute: adopters are chosen by load and copies alone. */
+        RecomputingPartitions NONE = (lost, checkpoint, failure) -> Set.of();
+
+        /**
+         * @param lost                the lost partitions
+         * @param checkpointIteration the checkpoint restored
+         * @param failureIteration    the first iteration not computed by everyone
+         * @return the partitions that compute in the recovery (their owners' hosts are busy)
+         */
+        Set<Integer> of(int[] lost, int checkpointIteration, int failureIteration);
+    }
+
+    /** The facts, with adopters chosen by load and copies alone ({@link RecomputingPartitions#NONE}). */
     static RecoveryFacts of(RecoveryInput in) {
+        return of(in, RecomputingPartitions.NONE);
+    }
+
+    /**
+     * The facts of {@code in}; adopters are chosen among the spares (if any), else among the least loaded
+     * survivors, preferring in turn a rank on a host that computes in the recovery anyway (an owner of one of
+     * {@code recomputing}'s partitions, or an adopter chosen before), a rank holding a copy of the partition's
+     * checkpoint, and the lowest rank.
+     */
+    static RecoveryFacts of(RecoveryInput in, RecomputingPartitions recomputing) {
         int restore = Integer.MAX_VALUE;
         int pending = -1;
         int checkpoint = -1;
@@ -67,8 +101,20 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
                 lost.add(p);
             }
         }
-        // replacement: spares first (lowest rank first), then the least loaded survivor; among equals a rank
-        // that holds a copy of the partition's checkpoint (it reads its own copy instead of fetching one)
+        // replacement: spares first, then the least loaded survivor; among equals a rank on a host that computes in
+        // the recovery anyway (the other hosts can idle, and cap their frequency, for the whole recovery), then a
+        // rank that holds a copy of the partition's checkpoint (it reads its own copy instead of fetching one)
+        int[] lostArray = lost.stream().mapToInt(Integer::intValue).toArray();
+        Set<Integer> busyHosts = new HashSet<>();
+        if (!in.rankHosts().isEmpty()) {
+            for (int p : recomputing.of(lostArray, checkpoint, restore + 1)) {
+                Integer host = in.members().contains(owner[p]) ? in.rankHosts().get(owner[p]) : null;
+                if (host != null) {
+                    busyHosts.add(host);
+                }
+            }
+        }
+        Preference preference = new Preference(in.rankHosts(), busyHosts);
         TreeSet<Integer> active = new TreeSet<>();
         for (int r : owner) {
             if (in.members().contains(r)) {
@@ -85,42 +131,58 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
             List<Integer> holders = in.copyHolders().getOrDefault(p, List.of());
             int adopter;
             if (!spares.isEmpty()) {
-                adopter = spares.stream().filter(holders::contains).findFirst().orElse(spares.first());
+                adopter = preference.best(spares, r -> 0, holders);
                 spares.remove(adopter);
             } else {
-                adopter = leastLoaded(owner, active, holders);
+                int[] current = owner;
+                adopter = preference.best(active, r -> loadOf(current, r), holders);
             }
             owner[p] = adopter;
             active.add(adopter);
+            preference.markBusy(adopter);
             adoptions.add(new Adoption(p, adopter));
         }
-        return new RecoveryFacts(checkpoint, restore + 1, lost.stream().mapToInt(Integer::intValue).toArray(),
-                owner, adoptions, new ArrayList<>(in.deadRanks()));
+        return new RecoveryFacts(checkpoint, restore + 1, lostArray, owner, adoptions, new ArrayList<>(in.deadRanks()));
     }
 
-    /** The candidate owning the fewest partitions; among equals the first of {@code holders}, else the lowest. */
-    private static int leastLoaded(int[] owner, TreeSet<Integer> candidates, List<Integer> holders) {
-        if (candidates.isEmpty()) {
-            throw new IllegalStateException("no surviving rank can adopt a partition");
-        }
-        int best = -1;
-        int bestLoad = Integer.MAX_VALUE;
-        boolean bestHolds = false;
-        for (int r : candidates) {
-            int load = 0;
-            for (int o : owner) {
-                if (o == r) {
-                    load++;
-                }
-            }
-            boolean holds = holders.contains(r);
-            if (load < bestLoad || load == bestLoad && holds && !bestHolds) {
-                best = r;
-                bestLoad = load;
-                bestHolds = holds;
+    private static int loadOf(int[] owner, int rank) {
+        int load = 0;
+        for (int o : owner) {
+            if (o == rank) {
+                load++;
             }
         }
-        return best;
+        return load;
+    }
+
+    /** The order among adopter candidates: load, then a busy host, then a copy held, then the lowest rank. */
+    private static final class Preference {
+
+        private final Map<Integer, Integer> rankHosts;
+        private final Set<Integer> busyHosts;
+
+        Preference(Map<Integer, Integer> rankHosts, Set<Integer> busyHosts) {
+            this.rankHosts = rankHosts;
+            this.busyHosts = busyHosts;
+        }
+
+        void markBusy(int rank) {
+            Integer host = rankHosts.get(rank);
+            if (host != null) {
+                busyHosts.add(host);
+            }
+        }
+
+        int best(TreeSet<Integer> candidates, IntUnaryOperator load, List<Integer> holders) {
+            if (candidates.isEmpty()) {
+                throw new IllegalStateException("no surviving rank can adopt a partition");
+            }
+            Comparator<Integer> order = Comparator.<Integer>comparingInt(load::applyAsInt)
+                    .thenComparing(r -> !busyHosts.contains(rankHosts.get(r)))
+                    .thenComparing(r -> !holders.contains(r))
+                    .thenComparingInt(r -> r);
+            return candidates.stream().min(order).orElseThrow();
+        }
     }
 
     List<Integer> lostList() {

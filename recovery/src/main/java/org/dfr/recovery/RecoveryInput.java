@@ -16,22 +16,40 @@ import java.util.Set;
  *                    coordinator knows them (the data-plane path; empty with the map's backups): among equally
  *                    loaded candidates a holder adopts a lost partition, and reads its own copy instead of
  *                    fetching one
+ * @param rankHosts   rank to the host it runs on, where known (empty: every rank counts as on a host of its own
+ *                    choosing). Among equally loaded candidates, one on a host that computes in the recovery
+ *                    anyway adopts a lost partition before a holder of its copy on a host that would otherwise
+ *                    be idle: an idle host can cap its frequency for the whole recovery, while fetching a copy
+ *                    costs one transfer
  */
 public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
-                            Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders) {
+                            Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders,
+                            Map<Integer, Integer> rankHosts) {
 
     public RecoveryInput {
         copyHolders = Map.copyOf(copyHolders);
+        rankHosts = Map.copyOf(rankHosts);
     }
 
-    /** An input without known copy holders. */
+    /** An input without known copy holders and hosts. */
     public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
                          Set<Integer> deadRanks) {
-        this(nextEpoch, ownership, members, statuses, deadRanks, Map.of());
+        this(nextEpoch, ownership, members, statuses, deadRanks, Map.of(), Map.of());
+    }
+
+    /** An input without known hosts. */
+    public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
+                         Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders) {
+        this(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, Map.of());
     }
 
     /** This input with {@code holders} as the known copy holders. */
     public RecoveryInput withCopyHolders(Map<Integer, List<Integer>> holders) {
-        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, holders);
+        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, holders, rankHosts);
+    }
+
+    /** This input with {@code hosts} (rank to host) as the known hosts. */
+    public RecoveryInput withRankHosts(Map<Integer, Integer> hosts) {
+        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, hosts);
     }
 }

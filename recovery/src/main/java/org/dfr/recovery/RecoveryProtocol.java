@@ -359,6 +359,7 @@ public final class RecoveryProtocol implements FailureHandler {
             }
         }
         RecoveryInput input = new RecoveryInput(epoch + 1, ownership, members, statuses, dead);
+        input = input.withRankHosts(rankHosts(node, members, dead));
         input = input.withCopyHolders(copyHolders(node, input));
         RecoveryDirective d;
         long decideStart = System.nanoTime();
@@ -550,6 +551,18 @@ public final class RecoveryProtocol implements FailureHandler {
             LOG.debug("rank {}: holders of the lost partitions' copies not read: {}", node.rankId(), e.toString());
         }
         return holders;
+    }
+
+    /** The host of every member and dead owner, as the run's layout places them ({@code RunSpec#hostOf}). */
+    private static Map<Integer, Integer> rankHosts(RecoveryView node, Set<Integer> members, Set<Integer> dead) {
+        Map<Integer, Integer> hosts = new HashMap<>();
+        for (int r : members) {
+            hosts.put(r, node.spec().hostOf(r));
+        }
+        for (int r : dead) {
+            hosts.put(r, node.spec().hostOf(r));
+        }
+        return hosts;
     }
 
     private static List<Integer> missingCopies(RecoveryView node, int checkpoint, Set<Integer> partitions) {

@@ -66,6 +66,76 @@ class ProtocolRecordsTest {
                 .containsExactly(new Adoption(1, 0));
     }
 
+    /** A 1x4 line (each partition depends on itself and its neighbours), two ranks per host. */
+    private static DataFlowRollback lineOfFour() {
+        return new DataFlowRollback(new ConeAnalyzer(DependencyDeclarations.fromAdjacency(
+                new int[][] {{0, 1}, {0, 1, 2}, {1, 2, 3}, {2, 3}}, true)));
+    }
+
+    private static final Map<Integer, Integer> TWO_RANKS_PER_HOST = Map.of(0, 0, 1, 0, 2, 1, 3, 1, 4, 0, 5, 1);
+
+    private static RecoveryInput rankZeroLostAfterTwoIterations() {
+        // rank 0 died after every rank computed iteration 2 of checkpoint 0 (m = 2); the copy of partition 0's
+        // checkpoint is on host 1 (the backups go to another host), on rank 2:
+        //
+        //   host:        0                 1
+        //   partition:   0        1        2        3
+        //   owner:       (dead)   rank 1   rank 2   rank 3
+        //   copies of 0:                   rank 2
+        //   cone, iteration 1:  0  1                       (iteration 2: 0)
+        List<RankStatus> statuses = new ArrayList<>();
+        for (int r = 1; r < 4; r++) {
+            statuses.add(new RankStatus(r, 0, 2, 2, 0, List.of(), List.of(r), -1, 1000L + r));
+        }
+        return new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(1, 2, 3), statuses, Set.of(0),
+                Map.of(0, List.of(2)));
+    }
+
+    @Test
+    void when_anEquallyLoadedRankIsOnAHostThatRecomputes_then_itAdoptsBeforeAHolderOnAHostThatWouldIdle() {
+        RecoveryDirective d = lineOfFour().decide(rankZeroLostAfterTwoIterations().withRankHosts(TWO_RANKS_PER_HOST));
+
+        // rank 1 (host 0) computes partition 1 in the cone anyway: it adopts, and host 1 idles for the recovery
+        assertThat(d.adoptions()).containsExactly(new Adoption(0, 1));
+        assertThat(d.participatingRanks()).containsExactly(1);
+        assertThat(d.idleRanks()).containsExactly(2, 3);
+        // without hosts the holder adopts, and both hosts compute
+        RecoveryDirective blind = lineOfFour().decide(rankZeroLostAfterTwoIterations());
+        assertThat(blind.adoptions()).containsExactly(new Adoption(0, 2));
+        assertThat(blind.participatingRanks()).containsExactly(1, 2);
+    }
+
+    @Test
+    void when_everyPartitionRecomputes_then_theHolderAdoptsAsWithoutHosts() {
+        RecoveryDirective d = new GlobalRollback().decide(rankZeroLostAfterTwoIterations().withRankHosts(TWO_RANKS_PER_HOST));
+
+        assertThat(d.adoptions()).containsExactly(new Adoption(0, 2));
+    }
+
+    @Test
+    void when_sparesWait_then_oneOnAHostThatRecomputesAdoptsBeforeAHolder() {
+        // spares 4 (host 0) and 5 (host 1, holding the copy of partition 0); rank 0 lost, cone {0, 1} at iteration 1
+        RecoveryInput input = rankZeroLostAfterTwoIterations();
+        RecoveryInput withSpares = new RecoveryInput(1, input.ownership(), Set.of(1, 2, 3, 4, 5), input.statuses(),
+                input.deadRanks(), Map.of(0, List.of(5)), TWO_RANKS_PER_HOST);
+
+        assertThat(lineOfFour().decide(withSpares).adoptions()).containsExactly(new Adoption(0, 4));
+        assertThat(lineOfFour().decide(withSpares.withRankHosts(Map.of())).adoptions())
+                .containsExactly(new Adoption(0, 5));
+    }
+
+    @Test
+    void when_theRankOnTheBusyHostOwnsMore_then_theLeastLoadedAdoptsOnAnIdleHost() {
+        // rank 1 (host 0) owns partitions 1 and 3; rank 2 (host 1) owns 2 only: load goes first, a lasting imbalance
+        // would slow every later iteration, an idle host saves only during the recovery
+        List<RankStatus> statuses = List.of(new RankStatus(1, 0, 2, 2, 0, List.of(), List.of(1, 3), -1, 1001L),
+                new RankStatus(2, 0, 2, 2, 0, List.of(), List.of(2), -1, 1002L));
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 1}, Set.of(1, 2), statuses, Set.of(0),
+                Map.of(), TWO_RANKS_PER_HOST);
+
+        assertThat(lineOfFour().decide(input).adoptions()).containsExactly(new Adoption(0, 2));
+    }
+
     @Test
     void when_theHolderOwnsMoreThanAnother_then_theLeastLoadedAdoptsAnyway() {
         // rank 3 owns partitions 2 and 3 and holds the copy of 1; rank 0 owns only partition 0

@@ -247,32 +247,43 @@ class IdleHostCappingIT {
     }
 
     /*
-     * The same recovery with one JVM per rank: the ranks of a host live in different processes, and
-     * the launcher caps a host only while all of them report idle, lifting the cap before any computes.
+     * A recovery with one JVM per rank: the ranks of a host live in different processes, and the launcher caps a
+     * host only while all of them report idle, lifting the cap before any computes. 1x4 line, two ranks per host,
+     * rank 3 killed at the start of iteration 3 (c = 0, m = 2):
+     *
+     *   host:             0                 1
+     *   partition/rank:   0        1        2        3 (killed)
+     *   copies of 3:      on host 0 (the backups go to another host)
+     *   cone, iteration 1:                  2        3        (iteration 2: 3)
+     *
+     * Rank 2 computes in the cone anyway and adopts partition 3, although a rank of host 0 holds its copy: host 0
+     * idles for the whole recovery and is capped once.
      */
     @Test
     @SuppressWarnings("unchecked")
-    void when_processesRunCapsIdleHosts_then_onlyTheAllIdleHostIsCappedOnceAndEveryLimitIsRestored() throws IOException {
-        for (int h = 0; h < 4; h++) {
+    void when_processesRunCapsIdleHosts_then_theAdopterIsOnTheBusyHostAndTheOtherIsCappedOnceAndRestored()
+            throws IOException {
+        for (int h = 0; h < 2; h++) {
             fakeHost(h);
         }
-        RunConfig config = RunConfig.of(2, 4, 37, 29, 10, 10).withMode(Mode.PROCESSES)
-                .withFaults(List.of(new FaultPlan.Kill(1, 4, FaultPlan.Point.ITERATION_START)), List.of(), Set.of())
+        RunConfig config = RunConfig.of(1, 4, 29, 37, 8, 8).withMode(Mode.PROCESSES)
+                .withFaults(List.of(new FaultPlan.Kill(3, 3, FaultPlan.Point.ITERATION_START)), List.of(), Set.of())
                 .withCapping(true, tmp.resolve("sysfs"), tmp.resolve("journals"));
 
         // C1 only: the rank JVMs start faster, and the tiny grid needs no C2
         RunReport report = new Runner().rankJvmOptions(List.of("-XX:TieredStopAtLevel=1")).run(config);
 
-        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(37, 29));
-        seq.iterate(10);
+        SequentialJacobi seq = new SequentialJacobi(new JacobiProblem(29, 37));
+        seq.iterate(8);
         assertThat(report.fieldSha256()).isEqualTo(seq.digest());
+        RunReport.Recovery recovery = report.recoveries().get(0);
+        assertThat(recovery.adoptions()).containsExactly("3:2");
+        assertThat(recovery.idleRanks()).containsExactly(0, 1);
         Map<String, Object> hosts = (Map<String, Object>) report.energy().get("frequencyCapping");
-        assertThat((Map<String, Object>) hosts.get("host3")).as("host 3: ranks 6 and 7 idle")
+        assertThat((Map<String, Object>) hosts.get("host0")).as("host 0: ranks 0 and 1 idle")
                 .containsEntry("canCap", true).containsEntry("capEvents", 1L).containsEntry("liftEvents", 1L);
-        for (String busyHost : List.of("host0", "host1", "host2")) {
-            assertThat((Map<String, Object>) hosts.get(busyHost)).as(busyHost).containsEntry("capEvents", 0L);
-        }
-        for (int h = 0; h < 4; h++) {
+        assertThat((Map<String, Object>) hosts.get("host1")).as("host1").containsEntry("capEvents", 0L);
+        for (int h = 0; h < 2; h++) {
             assertThat(scalingMax(h)).as("host %d after the run", h).isEqualTo(MAX_KHZ);
         }
         assertThat(tmp.resolve("journals")).isEmptyDirectory();
