@@ -52,10 +52,10 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
     }
 
     /**
-     * The facts of {@code in}; adopters are chosen among the spares (if any), else among the least loaded
-     * survivors, preferring in turn a rank on a host that computes in the recovery anyway (an owner of one of
-     * {@code recomputing}'s partitions, or an adopter chosen before), a rank holding a copy of the partition's
-     * checkpoint, and the lowest rank.
+     * The facts of {@code in}; adopters are the spares (if any; one holding a copy of the partition's checkpoint
+     * first, then the lowest), else the least loaded survivors, preferring in turn a rank on a host that computes
+     * in the recovery anyway (an owner of one of {@code recomputing}'s partitions, or an adopter chosen before), a
+     * rank holding a copy, and the lowest rank.
      */
     static RecoveryFacts of(RecoveryInput in, RecomputingPartitions recomputing) {
         int restore = Integer.MAX_VALUE;
@@ -101,8 +101,8 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
                 lost.add(p);
             }
         }
-        // replacement: spares first, then the least loaded survivor; among equals a rank on a host that computes in
-        // the recovery anyway (the other hosts can idle, and cap their frequency, for the whole recovery), then a
+        // replacement: spares first, then the least loaded survivor; among equal survivors a rank on a host that
+        // computes in the recovery anyway (the other hosts can idle, and cap their frequency, for the whole recovery), then a
         // rank that holds a copy of the partition's checkpoint (it reads its own copy instead of fetching one)
         int[] lostArray = lost.stream().mapToInt(Integer::intValue).toArray();
         Set<Integer> busyHosts = new HashSet<>();
@@ -131,11 +131,13 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
             List<Integer> holders = in.copyHolders().getOrDefault(p, List.of());
             int adopter;
             if (!spares.isEmpty()) {
-                adopter = preference.best(spares, r -> 0, holders);
+                // not by host: a rank respawned in place of a dead one (a spare here) takes that rank's partitions
+                // on that rank's host, which the order of ranks and partitions gives
+                adopter = spares.stream().filter(holders::contains).findFirst().orElse(spares.first());
                 spares.remove(adopter);
             } else {
                 int[] current = owner;
-                adopter = preference.best(active, r -> loadOf(current, r), holders);
+                adopter = preference.leastLoaded(active, r -> loadOf(current, r), holders);
             }
             owner[p] = adopter;
             active.add(adopter);
@@ -155,7 +157,7 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         return load;
     }
 
-    /** The order among adopter candidates: load, then a busy host, then a copy held, then the lowest rank. */
+    /** The order among surviving adopter candidates: load, then a busy host, then a copy held, then the lowest rank. */
     private static final class Preference {
 
         private final Map<Integer, Integer> rankHosts;
@@ -173,7 +175,7 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
             }
         }
 
-        int best(TreeSet<Integer> candidates, IntUnaryOperator load, List<Integer> holders) {
+        int leastLoaded(TreeSet<Integer> candidates, IntUnaryOperator load, List<Integer> holders) {
             if (candidates.isEmpty()) {
                 throw new IllegalStateException("no surviving rank can adopt a partition");
             }
