@@ -21,6 +21,7 @@ import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.ConfigFileErrors;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
+import org.dfr.cli.options.SweepByConverter;
 import org.dfr.cli.options.SweepConverter;
 import org.dfr.cli.options.SweepOrderConverter;
 import org.dfr.harness.experiment.Experiment;
@@ -126,6 +127,11 @@ public final class ExperimentCommand implements Callable<Integer> {
                     + " fail-iteration=2,4,6.")
     Sweep sweep;
 
+    @Option(names = "--sweep-by", paramLabel = "PARAMETER=V1,V2", converter = SweepByConverter.class,
+            description = "With --sweep: a second setting (one of --sweep's), varied at every value of the first: the"
+                    + " points are the grid of both, a curve per its value in the plots; e.g. ranks-per-host=2,4.")
+    Sweep.By sweepBy;
+
     @Option(names = "--sweep-order", paramLabel = "interleaved|sequential", converter = SweepOrderConverter.class,
             description = "interleaved (default): round by round over the points, so that a drift of the machine"
                     + " spreads over them; sequential: each point whole, its files there as soon as it is done.")
@@ -155,7 +161,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         requireFreshOutput();
         List<Schedule.Entry> schedule = Schedule.of(resolved.sweep() == null ? resolved
                 : resolved.sweep().points(resolved).get(0));
-        int points = resolved.sweep() == null ? 1 : resolved.sweep().values().size();
+        int points = resolved.sweep() == null ? 1 : resolved.sweep().size();
         int total = schedule.size() * points;
         out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d run%s"
                         + " (%d warm-up%s) -> %s%n", resolved.name() == null ? "" : " " + resolved.name(),
@@ -163,8 +169,10 @@ public final class ExperimentCommand implements Callable<Integer> {
                 resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), total,
                 total == 1 ? "" : "s", resolved.warmups(), points == 1 ? "" : " per point", this.out);
         if (resolved.sweep() != null) {
-            out.printf(Locale.ROOT, "sweep of %s over %d points: %s (each point a whole experiment; runs %s)%n",
+            Sweep.By by = resolved.sweep().by();
+            out.printf(Locale.ROOT, "sweep of %s over %d points: %s%s (each point a whole experiment; runs %s)%n",
                     resolved.sweep().parameter(), points, String.join(", ", resolved.sweep().values()),
+                    by == null ? "" : ", by " + by.parameter() + ": " + String.join(", ", by.values()),
                     resolved.sweep().order() == Sweep.Order.SEQUENTIAL ? "point by point"
                             : "interleaved round by round over the points");
         }
@@ -201,18 +209,17 @@ public final class ExperimentCommand implements Callable<Integer> {
                 ExperimentSweep.Result result = new ExperimentSweep(resolved, this.out).specFile(config)
                         .listener(new ExperimentSweep.Listener() {
                             @Override
-                            public void pointStarting(int index, int count, String value, Path dir) {
+                            public void pointStarting(int index, int count, String label, Path dir) {
                                 if (bar == null) {
-                                    out.printf(Locale.ROOT, "point %d/%d: %s=%s -> %s%n", index + 1, count,
-                                            resolved.sweep().parameter(), value, dir.getFileName());
+                                    out.printf(Locale.ROOT, "point %d/%d: %s -> %s%n", index + 1, count, label,
+                                            dir.getFileName());
                                     out.flush();
                                 }
                             }
 
                             @Override
                             public Experiment.Listener runs(int index) {
-                                return progress.runs(resolved.sweep().parameter() + "="
-                                        + resolved.sweep().values().get(index) + " ");
+                                return progress.runs(resolved.sweep().pointLabel(index) + " ");
                             }
                         }).run();
                 printSweepSummary(out, resolved, result);
@@ -279,6 +286,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                 base = ExperimentSpec.read(config).orElse(base);
             }
             ExperimentSpec resolved = flags.orElse(base);
+            if (sweepBy != null) {
+                if (resolved.sweep() == null) {
+                    throw new IllegalArgumentException("--sweep-by " + sweepBy + " is the second setting of a sweep:"
+                            + " give --sweep PARAMETER=V1,V2,... (or sweep: in --config)");
+                }
+                resolved = resolved.toBuilder().sweep(resolved.sweep().withBy(sweepBy)).build();
+            }
             if (sweepOrder != null) {
                 if (resolved.sweep() == null) {
                     throw new IllegalArgumentException("--sweep-order " + sweepOrder + " orders the points of a sweep:"
@@ -361,11 +375,16 @@ public final class ExperimentCommand implements Callable<Integer> {
         out.println("meter: " + result.meterTitle());
         int width = Math.max(sweep.parameter().label().length(), sweep.values().stream().mapToInt(String::length)
                 .max().orElse(0));
-        out.printf(Locale.ROOT, "%-" + width + "s %-12s %12s %12s %12s %12s %10s %7s%n", sweep.parameter(), "variant",
+        int byWidth = sweep.by() == null ? 0 : Math.max(sweep.by().parameter().label().length(),
+                sweep.by().values().stream().mapToInt(String::length).max().orElse(0));
+        String byFormat = byWidth == 0 ? "%s" : "%-" + byWidth + "s ";
+        out.printf(Locale.ROOT, "%-" + width + "s " + byFormat + "%-12s %12s %12s %12s %12s %10s %7s%n",
+                sweep.parameter(), sweep.by() == null ? "" : sweep.by().parameter(), "variant",
                 "solver J", "recovery J", "idle host W", "recovery ms", "recomputed", "failed");
         for (ExperimentSweep.Point p : result.points()) {
             for (Variant v : resolved.variants()) {
-                out.printf(Locale.ROOT, "%-" + width + "s %-12s %12s %12s %12s %12s %10s %7d%n", p.value(), v.label(),
+                out.printf(Locale.ROOT, "%-" + width + "s " + byFormat + "%-12s %12s %12s %12s %12s %10s %7d%n",
+                        p.value(), p.byValue() == null ? "" : p.byValue(), v.label(),
                         sweepMean(p, v, "solver_joules"), sweepMean(p, v, "recovery_joules"),
                         sweepMean(p, v, "idle_host_watts"), sweepMean(p, v, "recovery_wall_ms"),
                         sweepMean(p, v, "recomputed_partition_iterations"), p.result().failures().size());
@@ -373,10 +392,10 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         for (ExperimentSweep.Point p : result.points()) {
             for (String f : p.result().failures()) {
-                out.println("failed at " + sweep.parameter() + "=" + p.value() + ": " + f);
+                out.println("failed at " + sweep.pointLabel(p.value(), p.byValue()) + ": " + f);
             }
             for (String note : p.result().notes()) {
-                out.println("note at " + sweep.parameter() + "=" + p.value() + ": " + note);
+                out.println("note at " + sweep.pointLabel(p.value(), p.byValue()) + ": " + note);
             }
         }
         for (String note : result.notes()) {

@@ -258,6 +258,14 @@ class BadInputTest {
                 row("experiment --out FILE/x --sweep ranks-grid=2x4,2x2x2", "sweep point ranks-grid=2x2x2: "),
                 row("experiment --out FILE/x --sweep-order sequential", "--sweep-order sequential orders the points of a"
                         + " sweep: give --sweep PARAMETER=V1,V2,..."),
+                row("experiment --out FILE/x --sweep-by iterations=5,6", "--sweep-by iterations=5,6 is the second"
+                        + " setting of a sweep: give --sweep PARAMETER=V1,V2,..."),
+                row("experiment --out FILE/x --sweep iterations=5,6 --sweep-by iterations=7,8", "sweep-by"
+                        + " iterations=7,8 is not allowed: it varies iterations again"),
+                row("experiment --out FILE/x --sweep iterations=5,6 --sweep-by fail-iteration=2,40",
+                        "sweep point iterations=5 fail-iteration=40: --fail 1@40: iteration 40 is past the end"),
+                row("experiment --out FILE/x --sweep iterations=5,6 --sweep-by nope=1,2", "unknown sweep parameter"
+                        + " 'nope': one of [fail, fail-iteration,"),
                 row("experiment --out FILE/x --sweep iterations=5,6 --sweep-order random",
                         "unknown sweep order 'random': interleaved or sequential"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 2000000000",

@@ -138,6 +138,44 @@ class ExperimentSweepIT {
         assertThat(out.resolve("02-checkpoint-every-2/summary.json")).doesNotExist();
     }
 
+    /*
+     * The same line swept over the failure's iteration by the run's length: the cone depends on m alone, so each
+     * column of the grid recomputes what the one-setting sweep above does, and each point runs its own length.
+     */
+    @Test
+    void when_aGridIsSwept_then_eachPairIsAPointAndSweepCsvNamesBothValues() throws IOException {
+        ExperimentSpec spec = ExperimentSpec.builder().cells(List.of(32, 32)).ranksGrid(List.of(1, 4)).iterations(4)
+                .checkpointEvery(8).failures(List.of("1@3")).variants(List.of(Variant.DFR)).repetitions(1).warmups(0)
+                .sweep(Sweep.parse("fail-iteration=2,3").withBy(Sweep.By.parse("iterations=4,5"))).build()
+                .orElse(ExperimentSpec.defaults());
+        Path out = tmp.resolve("grid");
+
+        ExperimentSweep.Result result = new ExperimentSweep(spec, out).run();
+
+        assertThat(result.anyFailed()).isFalse();
+        assertThat(result.points()).extracting(ExperimentSweep.Point::directory).containsExactly(
+                "01-fail-iteration-2-iterations-4", "02-fail-iteration-2-iterations-5",
+                "03-fail-iteration-3-iterations-4", "04-fail-iteration-3-iterations-5");
+        List<String> rows = Files.readAllLines(out.resolve("sweep.csv"));
+        assertThat(rows.get(0)).isEqualTo("parameter,value,by_parameter,by_value,variant,metric,unit,n,mean,sd,ci95_low,"
+                + "ci95_high,source");
+        for (ExperimentSweep.Point p : result.points()) {
+            JsonNode point = new ObjectMapper().readTree(out.resolve(p.directory()).resolve("experiment.json").toFile());
+            assertThat(point.path("failures").get(0).asText()).isEqualTo("1@" + p.value());
+            assertThat(point.path("iterations").asInt()).isEqualTo(Integer.parseInt(p.byValue()));
+            String prefix = "fail-iteration," + p.value() + ",iterations," + p.byValue() + ",dfr,"
+                    + "recomputed_partition_iterations,";
+            assertThat(rows).filteredOn(r -> r.startsWith(prefix)).singleElement()
+                    .satisfies(r -> assertThat(Double.parseDouble(r.split(",")[8]))
+                            .isEqualTo(p.value().equals("2") ? 1.0 : 4.0));
+        }
+        assertThat(ImageIO.read(out.resolve("sweep-recovery.png").toFile()).getWidth()).isGreaterThan(500);
+        JsonNode json = new ObjectMapper().readTree(out.resolve("sweep.json").toFile());
+        assertThat(json.path("sweep").path("by").path("parameter").asText()).isEqualTo("iterations");
+        assertThat(json.path("points").get(1).path("byValue").asText()).isEqualTo("5");
+        assertThat(Files.readString(out.resolve("index.html"))).contains("<th>iterations</th>");
+    }
+
     private static double recomputed(List<String> rows, String value, String variant) {
         String prefix = "fail-iteration," + value + "," + variant + ",recomputed_partition_iterations,";
         return rows.stream().filter(r -> r.startsWith(prefix)).map(r -> r.split(",")[6]).mapToDouble(Double::parseDouble)

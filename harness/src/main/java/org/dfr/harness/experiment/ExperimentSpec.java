@@ -217,8 +217,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
                 try {
                     points.get(i).validate();
                 } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("sweep point " + sweep.parameter() + "="
-                            + sweep.values().get(i) + ": " + e.getMessage(), e);
+                    throw new IllegalArgumentException("sweep point " + sweep.pointLabel(i) + ": " + e.getMessage(), e);
                 }
             }
             return;

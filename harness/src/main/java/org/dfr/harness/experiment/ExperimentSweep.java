@@ -13,9 +13,10 @@ import org.dfr.harness.Provenance;
 import org.dfr.power.AtomicFiles;
 
 /**
- * Runs an {@link ExperimentSpec} with a {@link Sweep}: the whole experiment once per value, each into a directory of
- * its own under the output ({@code 01-fail-iteration-2/}, ... each as a single experiment writes it), then across the
- * points {@code sweep.csv} (every point's summary.csv rows, its parameter and value in front), {@code sweep.json},
+ * Runs an {@link ExperimentSpec} with a {@link Sweep}: the whole experiment once per value (per pair of values in a
+ * grid), each into a directory of its own under the output ({@code 01-fail-iteration-2/}, ... each as a single
+ * experiment writes it), then across the points {@code sweep.csv} (every point's summary.csv rows, its parameters
+ * and values in front), {@code sweep.json},
  * {@code sweep-energy.png} and {@code sweep-recovery.png} (a metric per panel, the value on the x axis, a series per
  * variant with 95 % intervals) and {@code index.html} (docs/experiments.md, "Sweeping one setting").
  *
@@ -27,8 +28,11 @@ public final class ExperimentSweep {
 
     /** Told about each point, and through {@link #runs} about each run, for progress. */
     public interface Listener {
-        /** Point {@code index} (from 0) of {@code points} is about to run into {@code dir}. */
-        default void pointStarting(int index, int points, String value, Path dir) {
+        /**
+         * Point {@code index} (from 0) of {@code points} is about to run into {@code dir}; {@code label} names it
+         * ({@link Sweep#pointLabel}).
+         */
+        default void pointStarting(int index, int points, String label, Path dir) {
         }
 
         /** @return the listener of the runs of point {@code index} */
@@ -42,10 +46,11 @@ public final class ExperimentSweep {
      * One value's experiment.
      *
      * @param value     the value, as given
+     * @param byValue   the second setting's value ({@link Sweep#by}), or null
      * @param directory its directory, relative to the sweep's output
      * @param result    what its experiment produced
      */
-    public record Point(String value, String directory, Experiment.Result result) {
+    public record Point(String value, String byValue, String directory, Experiment.Result result) {
 
         /** @return the mean of {@code metric} (as summary.json names it) over {@code variant}'s runs here, or NaN */
         public double mean(Variant variant, String metric) {
@@ -131,6 +136,9 @@ public final class ExperimentSweep {
         json.put("points", points.stream().map(p -> {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("value", p.value());
+            if (p.byValue() != null) {
+                m.put("byValue", p.byValue());
+            }
             m.put("directory", p.directory());
             m.put("failures", p.result().failures());
             m.put("notes", p.result().notes());
@@ -147,9 +155,9 @@ public final class ExperimentSweep {
         List<Point> points = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
             String dir = sweep.directory(i);
-            listener.pointStarting(i, specs.size(), sweep.values().get(i), out.resolve(dir));
+            listener.pointStarting(i, specs.size(), sweep.pointLabel(i), out.resolve(dir));
             Experiment.Result result = new Experiment(specs.get(i), out.resolve(dir)).listener(listener.runs(i)).run();
-            points.add(new Point(sweep.values().get(i), dir, result));
+            points.add(new Point(sweep.valueAt(i), sweep.byValueAt(i), dir, result));
             // after every point, whole: an interrupted sweep keeps the rows of the points it finished
             AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
         }
@@ -165,7 +173,7 @@ public final class ExperimentSweep {
         try {
             for (int i = 0; i < specs.size(); i++) {
                 Path dir = out.resolve(sweep.directory(i));
-                listener.pointStarting(i, specs.size(), sweep.values().get(i), dir);
+                listener.pointStarting(i, specs.size(), sweep.pointLabel(i), dir);
                 sessions.add(new Experiment(specs.get(i), dir).listener(listener.runs(i)).open());
             }
             // round 0: the warm-ups; round r: repetition r
@@ -182,7 +190,8 @@ public final class ExperimentSweep {
             }
             List<Point> points = new ArrayList<>();
             for (int i = 0; i < sessions.size(); i++) {
-                points.add(new Point(sweep.values().get(i), sweep.directory(i), sessions.get(i).finish()));
+                points.add(new Point(sweep.valueAt(i), sweep.byValueAt(i), sweep.directory(i),
+                        sessions.get(i).finish()));
             }
             return points;
         } finally {
@@ -204,11 +213,14 @@ public final class ExperimentSweep {
 
     /** The columns of sweep.csv: the parameter and its value, then those of every point's summary.csv. */
     static final String CSV_HEADER = "parameter,value," + Experiment.SUMMARY_CSV_HEADER;
+    /** The columns of a grid sweep's sweep.csv: both parameters and their values, then those of summary.csv. */
+    static final String GRID_CSV_HEADER = "parameter,value,by_parameter,by_value," + Experiment.SUMMARY_CSV_HEADER;
 
     private static String csv(Sweep sweep, List<Point> points) {
-        StringBuilder csv = new StringBuilder(CSV_HEADER).append('\n');
+        StringBuilder csv = new StringBuilder(sweep.by() == null ? CSV_HEADER : GRID_CSV_HEADER).append('\n');
         for (Point p : points) {
-            String prefix = sweep.parameter().label() + "," + csvCell(p.value()) + ",";
+            String prefix = sweep.parameter().label() + "," + csvCell(p.value()) + ","
+                    + (sweep.by() == null ? "" : sweep.by().parameter().label() + "," + csvCell(p.byValue()) + ",");
             for (String row : Experiment.summaryCsvRows(p.result().summary()).split("\n")) {
                 if (!row.isEmpty()) {
                     csv.append(prefix).append(row).append('\n');

@@ -1,6 +1,7 @@
 package org.dfr.harness.experiment;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,13 +12,54 @@ import java.util.Set;
 /**
  * One setting of an experiment varied over values: {@code dfr experiment --sweep fail-iteration=2,4,6}, or in an
  * experiment file {@code sweep: {parameter: fail-iteration, values: [2, 4, 6]}}. Each value is a point: the whole
- * experiment (every variant, every repetition) with that value put in.
+ * experiment (every variant, every repetition) with that value put in. With a second setting ({@link By}: {@code
+ * --sweep-by ranks-per-host=2,4}, or {@code by: {parameter: ranks-per-host, values: [2, 4]}} in the file) the points
+ * are the grid of both, the second setting's values inner: (2, 2), (2, 4), (4, 2), ...
  *
  * @param parameter the setting varied
  * @param values    its values, in the order the points are plotted (and run, {@link Order#SEQUENTIAL})
  * @param order     how the points' runs follow one another; {@link Order#INTERLEAVED} when not given
+ * @param by        the second setting varied at every value of the first, or null: a curve per its value and
+ *                  variant in the plots
  */
-public record Sweep(SweepParameter parameter, List<String> values, Order order) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Sweep(SweepParameter parameter, List<String> values, Order order, By by) {
+
+    /**
+     * The second setting of a grid sweep.
+     *
+     * @param parameter the setting, another than the sweep's
+     * @param values    its values, in the order of the curves
+     */
+    public record By(SweepParameter parameter, List<String> values) {
+
+        public By {
+            if (parameter == null) {
+                throw new IllegalArgumentException("a sweep's second setting needs its parameter: one of "
+                        + List.of(SweepParameter.values()));
+            }
+            values = checkedValues(parameter, values, "--sweep-by");
+        }
+
+        /**
+         * Reads {@code PARAMETER=V1,V2,...}.
+         *
+         * @throws IllegalArgumentException naming what is wrong and the allowed form
+         */
+        public static By parse(String text) {
+            int eq = text.indexOf('=');
+            if (eq < 0) {
+                throw new IllegalArgumentException("sweep-by '" + text + "' is not allowed: give PARAMETER=V1,V2,...,"
+                        + " e.g. ranks-per-host=2,4");
+            }
+            return new By(SweepParameter.parse(text.substring(0, eq)), List.of(text.substring(eq + 1).split(",", -1)));
+        }
+
+        @Override
+        public String toString() {
+            return parameter + "=" + String.join(",", values);
+        }
+    }
 
     /** How the runs of a sweep's points follow one another. */
     public enum Order {
@@ -51,9 +93,14 @@ public record Sweep(SweepParameter parameter, List<String> values, Order order) 
         }
     }
 
-    /** A sweep in the default order, {@link Order#INTERLEAVED}. */
+    /** A sweep of one setting in the default order, {@link Order#INTERLEAVED}. */
     public Sweep(SweepParameter parameter, List<String> values) {
-        this(parameter, values, null);
+        this(parameter, values, null, null);
+    }
+
+    /** A sweep of one setting. */
+    public Sweep(SweepParameter parameter, List<String> values, Order order) {
+        this(parameter, values, order, null);
     }
 
     /** The most points one sweep takes: each is a whole experiment. */
@@ -64,24 +111,44 @@ public record Sweep(SweepParameter parameter, List<String> values, Order order) 
             throw new IllegalArgumentException("a sweep needs its parameter: one of "
                     + List.of(SweepParameter.values()));
         }
+        values = checkedValues(parameter, values, "--sweep");
+        order = order == null ? Order.INTERLEAVED : order;
+        if (by != null) {
+            if (by.parameter() == parameter) {
+                throw new IllegalArgumentException("sweep-by " + by + " is not allowed: it varies " + parameter
+                        + " again; give another setting than the sweep's");
+            }
+            if ((long) values.size() * by.values().size() > MAX_POINTS) {
+                throw new IllegalArgumentException("sweep " + parameter + "=" + String.join(",", values) + " by " + by
+                        + " is not allowed: " + values.size() * by.values().size() + " points, at most " + MAX_POINTS
+                        + " (each is a whole experiment)");
+            }
+        }
+    }
+
+    private static List<String> checkedValues(SweepParameter parameter, List<String> values, String option) {
         if (values == null || values.size() < 2 || values.size() > MAX_POINTS) {
-            throw new IllegalArgumentException("sweep of " + parameter + " with values " + values + " is not allowed:"
-                    + " give 2.." + MAX_POINTS + " values, e.g. " + parameter + "=V1,V2");
+            throw new IllegalArgumentException(option.substring(2) + " of " + parameter + " with values " + values
+                    + " is not allowed: give 2.." + MAX_POINTS + " values, e.g. " + parameter + "=V1,V2");
         }
         Set<String> seen = new HashSet<>();
         for (String v : values) {
             if (v == null || v.isBlank() || !seen.add(v.trim())) {
-                throw new IllegalArgumentException("sweep of " + parameter + " with values " + values + " is not"
-                        + " allowed: each value once, none empty");
+                throw new IllegalArgumentException(option.substring(2) + " of " + parameter + " with values " + values
+                        + " is not allowed: each value once, none empty");
             }
         }
-        values = values.stream().map(String::trim).toList();
-        order = order == null ? Order.INTERLEAVED : order;
+        return values.stream().map(String::trim).toList();
     }
 
     /** @return this sweep in {@code other} order */
     public Sweep withOrder(Order other) {
-        return new Sweep(parameter, values, other);
+        return new Sweep(parameter, values, other, by);
+    }
+
+    /** @return this sweep with {@code second} as its second setting (null: none) */
+    public Sweep withBy(By second) {
+        return new Sweep(parameter, values, order, second);
     }
 
     /**
@@ -98,26 +165,57 @@ public record Sweep(SweepParameter parameter, List<String> values, Order order) 
         return new Sweep(SweepParameter.parse(text.substring(0, eq)), List.of(text.substring(eq + 1).split(",", -1)));
     }
 
+    /** @return how many points the sweep has: its values, times the second setting's if any */
+    public int size() {
+        return values.size() * (by == null ? 1 : by.values().size());
+    }
+
+    /** @return the value of {@link #parameter} at point {@code index} (from 0) */
+    public String valueAt(int index) {
+        return values.get(index / (by == null ? 1 : by.values().size()));
+    }
+
+    /** @return the value of the second setting at point {@code index} (from 0), or null without one */
+    public String byValueAt(int index) {
+        return by == null ? null : by.values().get(index % by.values().size());
+    }
+
+    /** @return point {@code index} (from 0) for people: {@code fail-iteration=4}, or {@code fail-iteration=4 ranks-per-host=2} */
+    public String pointLabel(int index) {
+        return pointLabel(valueAt(index), byValueAt(index));
+    }
+
+    /** @return the point of {@code value} and {@code byValue} (null without a second setting) for people */
+    public String pointLabel(String value, String byValue) {
+        return parameter + "=" + value + (by == null ? "" : " " + by.parameter() + "=" + byValue);
+    }
+
     /** @return every point's spec, in order: {@code base} with each value put in (checks each value's form) */
     public List<ExperimentSpec> points(ExperimentSpec base) {
         List<ExperimentSpec> points = new ArrayList<>();
-        for (String v : values) {
-            points.add(parameter.apply(base, v));
+        for (int i = 0; i < size(); i++) {
+            ExperimentSpec point = parameter.apply(base, valueAt(i));
+            points.add(by == null ? point : by.parameter().apply(point, byValueAt(i)));
         }
         return points;
     }
 
     /**
      * @return the directory of point {@code index} (from 0) under the sweep's output: its number, for the order, then
-     *         its parameter and value in letters a file name takes everywhere, e.g. {@code 02-fail-iteration-4}
+     *         its parameters and values in letters a file name takes everywhere, e.g. {@code 02-fail-iteration-4}
+     *         or {@code 02-fail-iteration-2-ranks-per-host-4}
      */
     public String directory(int index) {
-        String value = values.get(index).replaceAll("[^A-Za-z0-9.]+", "_");
-        return String.format(Locale.ROOT, "%02d-%s-%s", index + 1, parameter.label(), value);
+        String dir = String.format(Locale.ROOT, "%02d-%s-%s", index + 1, parameter.label(), fileSafe(valueAt(index)));
+        return by == null ? dir : dir + "-" + by.parameter().label() + "-" + fileSafe(byValueAt(index));
+    }
+
+    private static String fileSafe(String value) {
+        return value.replaceAll("[^A-Za-z0-9.]+", "_");
     }
 
     @Override
     public String toString() {
-        return parameter + "=" + String.join(",", values);
+        return parameter + "=" + String.join(",", values) + (by == null ? "" : " by " + by);
     }
 }

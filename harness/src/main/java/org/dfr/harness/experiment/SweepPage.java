@@ -26,14 +26,21 @@ final class SweepPage {
                         + "th{background:#eee}td:first-child,td:nth-child(2){text-align:left}"
                         + "img{max-width:100%;border:1px solid #ddd;margin:0.5em 0}</style></head><body>\n");
         h.append("<h1>Sweep of ").append(esc(sweep.parameter().label())).append(": ")
-                .append(esc(String.join(", ", sweep.values()))).append("</h1>\n");
+                .append(esc(String.join(", ", sweep.values())));
+        if (sweep.by() != null) {
+            h.append(", by ").append(esc(sweep.by().parameter().label())).append(": ")
+                    .append(esc(String.join(", ", sweep.by().values())));
+        }
+        h.append("</h1>\n");
         h.append("<p>").append(esc(spec.title())).append(": ").append(esc(spec.kernel())).append(", cells ")
                 .append(spec.cells()).append(", ranks ").append(spec.ranksGrid()).append(" (").append(spec.ranksPerHost())
                 .append(" per host), ").append(spec.iterations()).append(" iterations, checkpoint every ")
                 .append(spec.checkpointEvery()).append(", failures ").append(esc(String.valueOf(spec.failures())))
                 .append(", mode ").append(spec.mode()).append("; ").append(spec.repetitions())
                 .append(" repetitions after ").append(spec.warmups()).append(" warm-up runs per point; ")
-                .append(esc(sweep.parameter().label())).append(" replaced at each point.</p>\n");
+                .append(esc(sweep.parameter().label()))
+                .append(sweep.by() == null ? "" : " and " + esc(sweep.by().parameter().label()))
+                .append(" replaced at each point.</p>\n");
         for (String note : notes) {
             h.append("<p><i>").append(esc(note)).append("</i></p>\n");
         }
@@ -41,13 +48,16 @@ final class SweepPage {
             h.append("<div><img src=\"").append(p).append("\" alt=\"").append(p).append("\"></div>\n");
         }
         h.append("<h2>Mean per point and variant (the intervals are in sweep.csv)</h2>\n<table><tr><th>")
-                .append(esc(sweep.parameter().label())).append("</th><th>variant</th>");
+                .append(esc(sweep.parameter().label())).append("</th>")
+                .append(sweep.by() == null ? "" : "<th>" + esc(sweep.by().parameter().label()) + "</th>")
+                .append("<th>variant</th>");
         METRICS.forEach(m -> h.append("<th>").append(m).append("</th>"));
         h.append("<th>failed runs</th></tr>\n");
         for (ExperimentSweep.Point p : points) {
             for (Variant v : spec.variants()) {
                 h.append("<tr><td><a href=\"").append(p.directory()).append("/index.html\">").append(esc(p.value()))
-                        .append("</a></td><td>").append(esc(v.label())).append("</td>");
+                        .append("</a></td>").append(p.byValue() == null ? "" : "<td>" + esc(p.byValue()) + "</td>")
+                        .append("<td>").append(esc(v.label())).append("</td>");
                 for (String m : METRICS) {
                     double mean = p.mean(v, m);
                     h.append("<td>").append(Double.isFinite(mean) ? String.format(Locale.ROOT, "%.3f", mean) : "n/a")

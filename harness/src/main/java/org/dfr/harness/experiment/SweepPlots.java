@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -18,8 +20,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * A sweep's PNG plots: a metric per panel, the swept value on the x axis (spaced by value for a numeric parameter,
- * by position otherwise, labelled with the values), one curve per variant: its mean over the point's repetitions
- * with the 95 % interval as error bars (the statistics of the point's summary.json).
+ * by position otherwise, labelled with the values), one curve per variant (per variant and value of the second
+ * setting in a grid): its mean over the point's repetitions with the 95 % interval as error bars (the statistics of
+ * the point's summary.json).
  *
  * <ol>
  *   <li>{@code sweep-energy.png}: the energy of the loop (start-up and finish excluded) and recovery energy (drawn when a meter or the model gave
@@ -87,51 +90,61 @@ final class SweepPlots {
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setYAxisMin(0.0);
+        List<String> values = sweep.values();
         double[] x = xValues();
         if (!sweep.parameter().numeric()) {
             // categories in the given order: the ticks name the values, not their positions
             chart.getStyler().setxAxisTickLabelsFormattingFunction(v -> {
                 int i = (int) Math.round(v) - 1;
-                return i >= 0 && i < points.size() && Math.abs(v - (i + 1)) < 1e-9 ? points.get(i).value() : "";
+                return i >= 0 && i < values.size() && Math.abs(v - (i + 1)) < 1e-9 ? values.get(i) : "";
             });
             chart.getStyler().setXAxisMin(0.5);
-            chart.getStyler().setXAxisMax(points.size() + 0.5);
+            chart.getStyler().setXAxisMax(values.size() + 0.5);
         }
-        // each variant a little beside the value, so that intervals of equal means do not hide one another: 1.5 % of
-        // the axis's span per variant (the tick still names the value)
+        // a curve per variant (and per value of the second setting), each a little beside the value, so that intervals
+        // of equal means do not hide one another: 1.5 % of the axis's span per curve (the tick still names the value)
+        List<String> byValues = sweep.by() == null ? Collections.singletonList(null) : sweep.by().values();
+        int curves = spec.variants().size() * byValues.size();
         double span = Arrays.stream(x).max().orElse(1) - Arrays.stream(x).min().orElse(0);
         double shift = 0.015 * (span > 0 ? span : 1);
-        int color = 0;
-        for (Variant v : spec.variants()) {
-            double offset = (color - (spec.variants().size() - 1) / 2.0) * shift;
-            List<Double> xs = new ArrayList<>();
-            List<Double> means = new ArrayList<>();
-            List<Double> errors = new ArrayList<>();
-            for (int i = 0; i < points.size(); i++) {
-                double[] stat = stat(points.get(i), v, panel.metric());
-                if (Double.isFinite(stat[0])) {
-                    xs.add(x[i] + offset);
-                    means.add(stat[0]);
-                    errors.add(stat[1]);
+        int curve = 0;
+        for (String byValue : byValues) {
+            for (Variant v : spec.variants()) {
+                double offset = (curve - (curves - 1) / 2.0) * shift;
+                List<Double> xs = new ArrayList<>();
+                List<Double> means = new ArrayList<>();
+                List<Double> errors = new ArrayList<>();
+                for (ExperimentSweep.Point p : points) {
+                    if (!Objects.equals(p.byValue(), byValue)) {
+                        continue;
+                    }
+                    double[] stat = stat(p, v, panel.metric());
+                    if (Double.isFinite(stat[0])) {
+                        xs.add(x[values.indexOf(p.value())] + offset);
+                        means.add(stat[0]);
+                        errors.add(stat[1]);
+                    }
                 }
+                Color c = Plots.VARIANT_COLORS[curve++ % Plots.VARIANT_COLORS.length];
+                if (xs.isEmpty()) {
+                    continue;
+                }
+                String name = byValue == null ? v.label() : v.label() + ", " + sweep.by().parameter() + "=" + byValue;
+                XYSeries s = chart.addSeries(name, xs, means, errors);
+                s.setMarker(SeriesMarkers.CIRCLE);
+                s.setLineColor(c);
+                s.setMarkerColor(c);
             }
-            Color c = Plots.VARIANT_COLORS[color++ % Plots.VARIANT_COLORS.length];
-            if (xs.isEmpty()) {
-                continue;
-            }
-            XYSeries s = chart.addSeries(v.label(), xs, means, errors);
-            s.setMarker(SeriesMarkers.CIRCLE);
-            s.setLineColor(c);
-            s.setMarkerColor(c);
         }
         return chart;
     }
 
-    /** The x of each point: its value when numeric, else its position from 1. */
+    /** The x of each value of the swept parameter: the value when numeric, else its position from 1. */
     private double[] xValues() {
-        double[] x = new double[points.size()];
+        List<String> values = spec.sweep().values();
+        double[] x = new double[values.size()];
         for (int i = 0; i < x.length; i++) {
-            x[i] = spec.sweep().parameter().numeric() ? Double.parseDouble(points.get(i).value()) : i + 1;
+            x[i] = spec.sweep().parameter().numeric() ? Double.parseDouble(values.get(i)) : i + 1;
         }
         return x;
     }

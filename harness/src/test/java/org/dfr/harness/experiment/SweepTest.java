@@ -113,4 +113,57 @@ class SweepTest {
         assertThatThrownBy(() -> Sweep.Order.parse("random")).hasMessage("unknown sweep order 'random': interleaved or"
                 + " sequential");
     }
+
+    @Test
+    void when_aSecondSettingIsGiven_then_thePointsAreTheGridWithItsValuesInner() {
+        Sweep sweep = Sweep.parse("fail-iteration=2,7").withBy(Sweep.By.parse("ranks-per-host=2,4"));
+
+        List<ExperimentSpec> points = sweep.points(base());
+
+        assertThat(sweep.size()).isEqualTo(4);
+        assertThat(points).extracting(ExperimentSpec::failures).containsExactly(List.of("1@2", "6@2"),
+                List.of("1@2", "6@2"), List.of("1@7", "6@7"), List.of("1@7", "6@7"));
+        assertThat(points).extracting(ExperimentSpec::ranksPerHost).containsExactly(2, 4, 2, 4);
+        assertThat(points).allSatisfy(p -> assertThat(p.sweep()).isNull());
+        assertThat(sweep.directory(1)).isEqualTo("02-fail-iteration-2-ranks-per-host-4");
+        assertThat(sweep.pointLabel(2)).isEqualTo("fail-iteration=7 ranks-per-host=2");
+        assertThat(sweep.valueAt(3)).isEqualTo("7");
+        assertThat(sweep.byValueAt(3)).isEqualTo("4");
+        assertThat(Sweep.parse("fail-iteration=2,7").byValueAt(1)).isNull();
+    }
+
+    @Test
+    void when_theSecondSettingIsMalformed_then_itIsRefusedWithTheAllowedForm() {
+        Sweep sweep = Sweep.parse("fail-iteration=2,7");
+
+        assertThatThrownBy(() -> sweep.withBy(Sweep.By.parse("fail-iteration=3,4")))
+                .hasMessage("sweep-by fail-iteration=3,4 is not allowed: it varies fail-iteration again; give another"
+                        + " setting than the sweep's");
+        assertThatThrownBy(() -> Sweep.By.parse("ranks-per-host")).hasMessageContaining("give PARAMETER=V1,V2,...");
+        assertThatThrownBy(() -> Sweep.By.parse("ranks-per-host=2")).hasMessage("sweep-by of ranks-per-host with"
+                + " values [2] is not allowed: give 2..100 values, e.g. ranks-per-host=V1,V2");
+        String eleven = "1,2,3,4,5,6,7,8,9,10,11";
+        assertThatThrownBy(() -> Sweep.parse("iterations=" + eleven).withBy(Sweep.By.parse("checkpoint-every=" + eleven)))
+                .hasMessageContaining("121 points, at most 100");
+    }
+
+    @Test
+    void when_anExperimentFileHasAGridSweep_then_itIsReadAndWrittenBackTheSame() throws Exception {
+        Path file = Files.writeString(tmp.resolve("grid.yaml"), """
+                iterations: 10
+                failures: ["1@4"]
+                sweep:
+                  parameter: fail-iteration
+                  values: [2, 4]
+                  by: {parameter: ranks-per-host, values: [2, 4]}
+                """);
+
+        ExperimentSpec read = ExperimentSpec.read(file);
+
+        assertThat(read.sweep().by()).isEqualTo(new Sweep.By(SweepParameter.RANKS_PER_HOST, List.of("2", "4")));
+        Path json = Files.writeString(tmp.resolve("back.json"), read.toJson());
+        assertThat(ExperimentSpec.read(json)).isEqualTo(read);
+        assertThat(ExperimentSpec.read(file).toBuilder().sweep(Sweep.parse("fail-iteration=2,4")).build().toJson())
+                .as("a sweep of one setting writes no second").doesNotContain("\"by\"");
+    }
 }
