@@ -807,8 +807,6 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         // terminating at the same moment; terminating the member drops its listeners anyway
         try {
             if (hazelcast.getLifecycleService().isRunning()) {
-                // a migration of the backup repair still in flight would hold terminate() for 3 s
-                MigrationQuiescence.settle(hazelcast, MigrationQuiescence.DEFAULT_WAIT_MILLIS);
                 hazelcast.getLifecycleService().terminate();
             }
         } finally {
