@@ -1,5 +1,6 @@
 package org.dfr.harness.experiment;
 
+import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
 import java.io.IOException;
@@ -16,6 +17,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -42,6 +45,12 @@ final class SweepPlots {
     private static final List<Panel> RECOVERY = List.of(
             new Panel("recomputed_partition_iterations", "Recomputed work", "partition-iterations"),
             new Panel("recovery_wall_ms", "Recovery wall (death to resume)", "ms"));
+
+    /** Markers and lines of the second setting's values, in order (the first is a one-setting sweep's). */
+    private static final Marker[] BY_MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
+        SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS};
+    private static final BasicStroke[] BY_LINES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
+        SeriesLines.DASH_DOT};
 
     private final ExperimentSpec spec;
     private final List<ExperimentSweep.Point> points;
@@ -82,13 +91,15 @@ final class SweepPlots {
 
     private XYChart chart(Panel panel) {
         Sweep sweep = spec.sweep();
-        XYChart chart = new XYChartBuilder().width(560).height(420)
+        boolean grid = sweep.by() != null;
+        XYChart chart = new XYChartBuilder().width(560).height(grid ? 520 : 420)
                 .title(panel.title() + ", 95 % CI [" + meterKind() + "]").xAxisTitle(sweep.parameter().label())
                 .yAxisTitle(panel.unit()).build();
         chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
         chart.getStyler().setErrorBarsColor(Color.BLACK);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        // a grid's legend names a variant and a value per curve: one curve a line, or it runs off the panel
+        chart.getStyler().setLegendLayout(grid ? Styler.LegendLayout.Vertical : Styler.LegendLayout.Horizontal);
         chart.getStyler().setYAxisMin(0.0);
         List<String> values = sweep.values();
         double[] x = xValues();
@@ -108,7 +119,8 @@ final class SweepPlots {
         double span = Arrays.stream(x).max().orElse(1) - Arrays.stream(x).min().orElse(0);
         double shift = 0.015 * (span > 0 ? span : 1);
         int curve = 0;
-        for (String byValue : byValues) {
+        for (int b = 0; b < byValues.size(); b++) {
+            String byValue = byValues.get(b);
             for (Variant v : spec.variants()) {
                 double offset = (curve - (curves - 1) / 2.0) * shift;
                 List<Double> xs = new ArrayList<>();
@@ -125,13 +137,16 @@ final class SweepPlots {
                         errors.add(stat[1]);
                     }
                 }
-                Color c = Plots.VARIANT_COLORS[curve++ % Plots.VARIANT_COLORS.length];
+                curve++;
                 if (xs.isEmpty()) {
                     continue;
                 }
+                // the variant's colour as everywhere; the second setting's value in the marker and the line
                 String name = byValue == null ? v.label() : v.label() + ", " + sweep.by().parameter() + "=" + byValue;
                 XYSeries s = chart.addSeries(name, xs, means, errors);
-                s.setMarker(SeriesMarkers.CIRCLE);
+                Color c = Plots.colour(v);
+                s.setMarker(BY_MARKERS[b % BY_MARKERS.length]);
+                s.setLineStyle(BY_LINES[b % BY_LINES.length]);
                 s.setLineColor(c);
                 s.setMarkerColor(c);
             }
