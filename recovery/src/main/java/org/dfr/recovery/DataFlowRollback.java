@@ -56,7 +56,7 @@ public final class DataFlowRollback implements RollbackStrategy {
         for (int k = 1; k <= plan.levelCount(); k++) {
             levels.add(Arrays.stream(plan.level(k)).boxed().toList());
         }
-        int[] participating = plan.lostIterations() == 0 ? f.lost() : plan.level(1);
+        int[] participating = firstLevel(plan, f.lost());
         List<Integer> participatingRanks = f.ownersOf(participating);
         List<Integer> idle = GlobalRollback.without(f.activeRanks(), participatingRanks);
         return new RecoveryDirective(input.nextEpoch(), Strategy.DFR, Strategy.DFR, f.lostList(),
@@ -68,7 +68,12 @@ public final class DataFlowRollback implements RollbackStrategy {
     /** The partitions that compute under {@code plan}: every one when it is global rollback, else its first level. */
     private static Set<Integer> recomputing(RecoveryPlan plan, int[] lost, int partitionCount) {
         int[] partitions = plan.isGlobalRollback() ? IntStream.range(0, partitionCount).toArray()
-                : plan.lostIterations() == 0 ? lost : plan.level(1);
+                : firstLevel(plan, lost);
         return Arrays.stream(partitions).boxed().collect(Collectors.toSet());
+    }
+
+    /** The partitions that take part in a recovery under {@code plan}: its first level, or the lost alone (m = 0). */
+    private static int[] firstLevel(RecoveryPlan plan, int[] lost) {
+        return plan.lostIterations() == 0 ? lost : plan.level(1);
     }
 }

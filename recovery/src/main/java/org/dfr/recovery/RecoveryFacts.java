@@ -102,8 +102,9 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
             }
         }
         // replacement: spares first, then the least loaded survivor; among equal survivors a rank on a host that
-        // computes in the recovery anyway (the other hosts can idle, and cap their frequency, for the whole recovery), then a
-        // rank that holds a copy of the partition's checkpoint (it reads its own copy instead of fetching one)
+        // computes in the recovery anyway (the other hosts can idle, and cap their frequency, for the whole
+        // recovery), then a rank that holds a copy of the partition's checkpoint (it reads its own copy instead of
+        // fetching one)
         int[] lostArray = lost.stream().mapToInt(Integer::intValue).toArray();
         Set<Integer> busyHosts = new HashSet<>();
         if (!in.rankHosts().isEmpty()) {
@@ -136,8 +137,7 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
                 adopter = spares.stream().filter(holders::contains).findFirst().orElse(spares.first());
                 spares.remove(adopter);
             } else {
-                int[] current = owner;
-                adopter = preference.leastLoaded(active, r -> loadOf(current, r), holders);
+                adopter = preference.leastLoaded(active, r -> loadOf(owner, r), holders);
             }
             owner[p] = adopter;
             active.add(adopter);
