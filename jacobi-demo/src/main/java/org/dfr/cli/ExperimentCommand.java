@@ -378,14 +378,14 @@ public final class ExperimentCommand implements Callable<Integer> {
         int byWidth = sweep.by() == null ? 0 : Math.max(sweep.by().parameter().label().length(),
                 sweep.by().values().stream().mapToInt(String::length).max().orElse(0));
         String byFormat = byWidth == 0 ? "%s" : "%-" + byWidth + "s ";
-        out.printf(Locale.ROOT, "%-" + width + "s " + byFormat + "%-12s %12s %12s %12s %12s %10s %7s%n",
+        out.printf(Locale.ROOT, "%-" + width + "s " + byFormat + "%-12s %22s %22s %12s %12s %10s %7s%n",
                 sweep.parameter(), sweep.by() == null ? "" : sweep.by().parameter(), "variant",
-                "solver J", "recovery J", "idle host W", "recovery ms", "recomputed", "failed");
+                "solver J (95% CI)", "recovery J (95% CI)", "idle host W", "recovery ms", "recomputed", "failed");
         for (ExperimentSweep.Point p : result.points()) {
             for (Variant v : resolved.variants()) {
-                out.printf(Locale.ROOT, "%-" + width + "s " + byFormat + "%-12s %12s %12s %12s %12s %10s %7d%n",
+                out.printf(Locale.ROOT, "%-" + width + "s " + byFormat + "%-12s %22s %22s %12s %12s %10s %7d%n",
                         p.value(), p.byValue() == null ? "" : p.byValue(), v.label(),
-                        sweepMean(p, v, "solver_joules"), sweepMean(p, v, "recovery_joules"),
+                        sweepInterval(p, v, "solver_joules"), sweepInterval(p, v, "recovery_joules"),
                         sweepMean(p, v, "idle_host_watts"), sweepMean(p, v, "recovery_wall_ms"),
                         sweepMean(p, v, "recomputed_partition_iterations"), p.result().failures().size());
             }
@@ -401,9 +401,16 @@ public final class ExperimentCommand implements Callable<Integer> {
         for (String note : result.notes()) {
             out.println("note: " + note);
         }
-        out.println("output: " + result.out().toAbsolutePath() + " (index.html; sweep.csv has the intervals, each"
-                + " point's directory its own experiment)");
+        out.println("output: " + result.out().toAbsolutePath() + " (index.html; sweep.csv has every metric's"
+                + " interval, each point's directory its own experiment)");
         out.flush();
+    }
+
+    /** The mean and its 95 % interval, as the one-experiment table prints them; the mean alone when there is none. */
+    private static String sweepInterval(ExperimentSweep.Point p, Variant v, String metric) {
+        double[] interval = p.interval(v, metric);
+        return Double.isNaN(interval[0]) ? sweepMean(p, v, metric)
+                : sweepMean(p, v, metric) + " (" + fmt(interval[0]) + ".." + fmt(interval[1]) + ")";
     }
 
     private static String sweepMean(ExperimentSweep.Point p, Variant v, String metric) {

@@ -56,6 +56,14 @@ public final class ExperimentSweep {
         public double mean(Variant variant, String metric) {
             return SweepPlots.stat(this, variant, metric)[0];
         }
+
+        /**
+         * @return the 95 % interval of {@code metric}'s mean over {@code variant}'s runs here, as {@code {low, high}};
+         *         both NaN when there is none (fewer than two runs, or nothing measured)
+         */
+        public double[] interval(Variant variant, String metric) {
+            return SweepPlots.interval(this, variant, metric);
+        }
     }
 
     /**

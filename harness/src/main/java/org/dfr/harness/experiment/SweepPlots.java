@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Stream;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -89,6 +90,12 @@ final class SweepPlots {
         files.add(file.getFileName().toString());
     }
 
+    /** @return the panel of {@code metric} (as summary.json names it), as it is drawn */
+    XYChart chart(String metric) {
+        return chart(Stream.concat(ENERGY.stream(), RECOVERY.stream())
+                .filter(p -> p.metric().equals(metric)).findFirst().orElseThrow());
+    }
+
     private XYChart chart(Panel panel) {
         Sweep sweep = spec.sweep();
         boolean grid = sweep.by() != null;
@@ -116,8 +123,20 @@ final class SweepPlots {
         // of equal means do not hide one another: 1.5 % of the axis's span per curve (the tick still names the value)
         List<String> byValues = sweep.by() == null ? Collections.singletonList(null) : sweep.by().values();
         int curves = spec.variants().size() * byValues.size();
-        double span = Arrays.stream(x).max().orElse(1) - Arrays.stream(x).min().orElse(0);
+        double lowest = Arrays.stream(x).min().orElse(0);
+        double highest = Arrays.stream(x).max().orElse(1);
+        double span = highest - lowest;
         double shift = 0.015 * (span > 0 ? span : 1);
+        if (sweep.parameter().numeric() && Arrays.stream(x).allMatch(v -> v == Math.rint(v))) {
+            // counts (iterations, ranks per host, ...): a tick between two of them names no setting, so it has no
+            // label (XChart's own ticks on a span of 2 were 2.2, 2.4, ...)
+            chart.getStyler().setxAxisTickLabelsFormattingFunction(v -> Math.abs(v - Math.rint(v)) < 1e-9
+                    ? String.valueOf(Math.round(v)) : "");
+            // and the axis ends on counts: XChart draws one tick alone when both ends format alike ("" and "")
+            double outermost = (curves - 1) / 2.0 * shift + shift / 2;
+            chart.getStyler().setXAxisMin(Math.floor(lowest - outermost));
+            chart.getStyler().setXAxisMax(Math.ceil(highest + outermost));
+        }
         int curve = 0;
         for (int b = 0; b < byValues.size(); b++) {
             String byValue = byValues.get(b);
@@ -170,18 +189,34 @@ final class SweepPlots {
     }
 
     /** @return the mean of {@code metric} for {@code variant} at {@code point}, and half its 95 % interval (0 if none) */
-    @SuppressWarnings("unchecked")
     static double[] stat(ExperimentSweep.Point point, Variant variant, String metric) {
-        Map<String, Object> variants = (Map<String, Object>) point.result().summary().get("variants");
-        if (!(variants.get(variant.label()) instanceof Map<?, ?> entry)
-                || !(((Map<String, Object>) entry.get("metrics")).get(metric) instanceof Map<?, ?> stats)) {
-            return new double[] {Double.NaN, 0};
-        }
+        Map<String, Object> stats = statsOf(point, variant, metric);
         double mean = stats.get("mean") instanceof Number n ? n.doubleValue() : Double.NaN;
-        List<Object> ci = (List<Object>) stats.get("ci95");
-        double half = ci.get(0) instanceof Number lo && ci.get(1) instanceof Number hi
-                ? (hi.doubleValue() - lo.doubleValue()) / 2 : 0;
-        return new double[] {mean, half};
+        double[] interval = interval(point, variant, metric);
+        return new double[] {mean, Double.isNaN(interval[0]) ? 0 : (interval[1] - interval[0]) / 2};
+    }
+
+    /**
+     * @return the 95 % interval of {@code metric}'s mean for {@code variant} at {@code point} as {@code {low, high}};
+     *         both NaN when the summary gives none (fewer than two runs, or nothing measured)
+     */
+    static double[] interval(ExperimentSweep.Point point, Variant variant, String metric) {
+        if (statsOf(point, variant, metric).get("ci95") instanceof List<?> ci
+                && ci.get(0) instanceof Number lo && ci.get(1) instanceof Number hi) {
+            return new double[] {lo.doubleValue(), hi.doubleValue()};
+        }
+        return new double[] {Double.NaN, Double.NaN};
+    }
+
+    /** @return summary.json's statistics of {@code metric} for {@code variant} at {@code point}, empty if none */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> statsOf(ExperimentSweep.Point point, Variant variant, String metric) {
+        Map<String, Object> variants = (Map<String, Object>) point.result().summary().get("variants");
+        if (variants.get(variant.label()) instanceof Map<?, ?> entry
+                && ((Map<String, Object>) entry.get("metrics")).get(metric) instanceof Map<?, ?> stats) {
+            return (Map<String, Object>) stats;
+        }
+        return Map.of();
     }
 
     /** The meter's kind for a title ({@code model}, {@code rapl}, {@code perf}, {@code none}): its constants are long. */

@@ -19,10 +19,26 @@ class HandledHazelcastErrorFilterTest {
     private final LoggerContext context = new LoggerContext();
 
     private FilterReply decide(String logger, Level level, Throwable thrown) {
+        return decide(logger, level, "failed", thrown, "OFF");
+    }
+
+    private FilterReply decide(String logger, Level level, String message, Throwable thrown, String expectedErrors) {
         HandledHazelcastErrorFilter filter = new HandledHazelcastErrorFilter();
-        filter.setExpectedErrors("OFF");
+        filter.setExpectedErrors(expectedErrors);
         Logger log = context.getLogger(logger);
-        return filter.decide(new LoggingEvent(Logger.class.getName(), log, level, "failed", thrown, null));
+        return filter.decide(new LoggingEvent(Logger.class.getName(), log, level, message, thrown, null));
+    }
+
+    /** Hazelcast ignores the message itself; its sender left because its run ended or its rank died. */
+    @Test
+    void when_aPartitionMessageComesFromAMemberThatLeft_then_theErrorIsDroppedUnlessAskedFor() {
+        String logged = "[127.0.0.1]:44441 [dfr-6801563a] [5.5.0] Received completed migrations from an unknown member!"
+                + " => Sender: [127.0.0.1]:44435! ";
+        String partitions = "com.hazelcast.internal.partition.impl.InternalPartitionServiceImpl";
+        assertThat(decide(partitions, Level.ERROR, logged, null, "OFF")).isEqualTo(FilterReply.DENY);
+        assertThat(decide(partitions, Level.ERROR, logged, null, "ERROR")).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(decide(partitions, Level.ERROR, "Partition table version 7 is stale", null, "OFF"))
+                .isEqualTo(FilterReply.NEUTRAL);
     }
 
     @Test

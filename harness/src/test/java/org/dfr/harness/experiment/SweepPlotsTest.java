@@ -1,0 +1,80 @@
+package org.dfr.harness.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.knowm.xchart.XYChart;
+
+/** The sweep plots' x axis and the points' intervals, from summaries written by hand. */
+class SweepPlotsTest {
+
+    private static final String RECOMPUTED = "recomputed_partition_iterations";
+
+    /**
+     * Counts two apart: XChart's own ticks were 2.2, 2.4, ...; the ticks between two counts now have no label, and
+     * the axis ends on counts (with ends that format alike, as "" and "" did, XChart draws a single tick).
+     */
+    @Test
+    void when_theSweptSettingIsACount_then_onlyWholeTicksAreLabelled() {
+        XYChart chart = plotsOf("fail-iteration=2,4").chart(RECOMPUTED);
+
+        Function<Double, String> label = chart.getStyler().getxAxisTickLabelsFormattingFunction();
+        assertThat(label).isNotNull();
+        assertThat(label.apply(2.0)).isEqualTo("2");
+        assertThat(label.apply(3.0)).isEqualTo("3");
+        assertThat(label.apply(2.2)).isEmpty();
+        assertThat(chart.getStyler().getXAxisMin()).isEqualTo(1.0);
+        assertThat(chart.getStyler().getXAxisMax()).isEqualTo(5.0);
+        assertThat(label.apply(chart.getStyler().getXAxisMin())).isNotEqualTo(label.apply(chart.getStyler().getXAxisMax()));
+    }
+
+    @Test
+    void when_theSweptSettingIsFractional_then_xChartLabelsItsOwnTicks() {
+        XYChart chart = plotsOf("model-alpha=0.5,2").chart(RECOMPUTED);
+
+        assertThat(chart.getStyler().getxAxisTickLabelsFormattingFunction()).isNull();
+        assertThat(chart.getStyler().getXAxisMin()).isNull();
+    }
+
+    @Test
+    void when_aPointHasTwoOrMoreRuns_then_itsIntervalIsTheSummarysAndNoneBelowTwo() {
+        ExperimentSweep.Point twoRuns = point("2", stats(3.0, 1.5, 4.5));
+        ExperimentSweep.Point oneRun = point("4", stats(9.0, null, null));
+
+        assertThat(twoRuns.interval(Variant.DFR, RECOMPUTED)).containsExactly(1.5, 4.5);
+        assertThat(twoRuns.mean(Variant.DFR, RECOMPUTED)).isEqualTo(3.0);
+        assertThat(oneRun.interval(Variant.DFR, RECOMPUTED)).containsExactly(Double.NaN, Double.NaN);
+        assertThat(oneRun.mean(Variant.DFR, RECOMPUTED)).isEqualTo(9.0);
+        // a variant not run at the point
+        assertThat(twoRuns.interval(Variant.GLOBAL, RECOMPUTED)).containsExactly(Double.NaN, Double.NaN);
+    }
+
+    private static SweepPlots plotsOf(String sweep) {
+        Sweep s = Sweep.parse(sweep);
+        ExperimentSpec spec = ExperimentSpec.builder().variants(List.of(Variant.GLOBAL, Variant.DFR)).sweep(s).build()
+                .orElse(ExperimentSpec.defaults());
+        List<ExperimentSweep.Point> points = new ArrayList<>();
+        for (String value : s.values()) {
+            points.add(point(value, stats(1.0, 0.5, 1.5)));
+        }
+        return new SweepPlots(spec, points);
+    }
+
+    private static ExperimentSweep.Point point(String value, Map<String, Object> dfrStats) {
+        Map<String, Object> summary = Map.of("variants", Map.of(Variant.DFR.label(),
+                Map.of("metrics", Map.of(RECOMPUTED, dfrStats))));
+        return new ExperimentSweep.Point(value, null, value,
+                new Experiment.Result(Path.of(value), List.of(), summary, List.of(), List.of()));
+    }
+
+    /** summary.json's statistics of one metric; a null bound as it writes them below two runs */
+    private static Map<String, Object> stats(double mean, Double low, Double high) {
+        return Map.of("mean", mean, "ci95", Arrays.asList(low, high));
+    }
+}

@@ -1,0 +1,78 @@
+package org.dfr.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What {@code dfr experiment} prints at the end, against the files it wrote. */
+class ExperimentCommandTest {
+
+    /** One row of the sweep's console table: value, variant, solver J (low..high), recovery J (low..high), ... */
+    private static final Pattern SWEEP_ROW = Pattern.compile(
+            "^(\\d+)\\s+(global|dfr)\\s+([\\d.]+) \\(([\\d.]+)\\.\\.([\\d.]+)\\)\\s+([\\d.]+) \\(([\\d.]+)\\.\\.([\\d.]+)\\)"
+                    + "\\s+\\S+\\s+[\\d.]+\\s+([\\d.]+)\\s+0$");
+
+    /**
+     * A sweep of the failure's iteration on two ranks, one per host, two measured runs per variant:
+     * <pre>
+     *   p0 -- p1      rank 1 dies at iteration 2 or 3, K = 2
+     * </pre>
+     * The console's table gives each point's mean and 95 % interval of the energies, the same figures sweep.csv holds,
+     * and the recomputed work of each strategy.
+     */
+    @Test
+    void when_aSweepRepeatsEachRun_then_itsTablePrintsTheIntervalsOfSweepCsv(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("sweep");
+        CliRun run = CliRun.of("experiment", "--cells", "16x16", "--ranks-grid", "1x2", "--ranks-per-host", "1",
+                "--iterations", "4", "--fail", "1@3", "--checkpoint-every", "2", "--repetitions", "2", "--warmups", "0",
+                "--variants", "global,dfr", "--idle-power-watts", "40", "--busy-power-watts", "80",
+                "--sweep", "fail-iteration=2,3", "--out", out.toString());
+
+        assertThat(run.code()).as(run.err()).isZero();
+        Map<String, String[]> csv = new HashMap<>();
+        List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            csv.put(f[1] + "," + f[2] + "," + f[3], f); // value, variant, metric
+        }
+        Map<String, Double> recomputed = new HashMap<>();
+        int rows = 0;
+        for (String line : run.out().split("\n")) {
+            Matcher m = SWEEP_ROW.matcher(line);
+            if (!m.find()) {
+                continue;
+            }
+            rows++;
+            String key = m.group(1) + "," + m.group(2);
+            assertInterval(m.group(3), m.group(4), m.group(5), csv.get(key + ",solver_joules"));
+            assertInterval(m.group(6), m.group(7), m.group(8), csv.get(key + ",recovery_joules"));
+            recomputed.put(key, Double.parseDouble(m.group(9)));
+        }
+        assertThat(rows).as(run.out()).isEqualTo(4);
+        // m = 0: the failed partition alone against both; m = 1: the cone covers both partitions under either strategy
+        assertThat(recomputed).containsEntry("2,dfr", 1.0).containsEntry("2,global", 2.0)
+                .containsEntry("3,dfr", 4.0).containsEntry("3,global", 4.0);
+    }
+
+    private static void assertInterval(String mean, String low, String high, String[] csvRow) {
+        assertThat(csvRow).isNotNull();
+        // sweep.csv: parameter,value,variant,metric,unit,n,mean,sd,ci95_low,ci95_high,source
+        assertThat(mean).isEqualTo(oneDecimal(csvRow[6]));
+        assertThat(low).isEqualTo(oneDecimal(csvRow[8]));
+        assertThat(high).isEqualTo(oneDecimal(csvRow[9]));
+        assertThat(Double.parseDouble(high)).isGreaterThan(Double.parseDouble(low));
+    }
+
+    private static String oneDecimal(String value) {
+        return String.format(Locale.ROOT, "%.1f", Double.parseDouble(value));
+    }
+}
