@@ -30,6 +30,7 @@ import org.dfr.cli.options.KillConverter;
 import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SizesConverter;
 import org.dfr.harness.Campaign;
+import org.dfr.harness.KernelJars;
 import org.dfr.harness.Mode;
 import org.dfr.harness.Replacement;
 import org.dfr.harness.RunConfig;
@@ -79,12 +80,13 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     @Mixin
     CheckpointCopiesMixin checkpointCopies;
 
-    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", defaultValue = "2x4", converter = SizesConverter.class,
-            description = "Partitions per axis. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,
+            description = "Partitions per axis; as many axes as --cells. Default: 2x4 for 2 axes, 8 for 1, 2x2x2 for 3.")
     Sizes ranksGrid;
 
-    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", defaultValue = "2048x2048", converter = SizesConverter.class,
-            description = "Interior cells per axis. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
+            description = "Interior cells per axis. Default, by the kernel's axes: 2048x2048 (2), 4194304 (1),"
+                    + " 160x160x160 (3).")
     Sizes cells;
 
     @Option(names = "--iterations", paramLabel = "N", defaultValue = "20",
@@ -146,7 +148,12 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         CliFiles.requireWritableTarget(spec, "--report", json);
         RunConfig base;
         try {
-            base = RunConfig.of(kernel.choice(), kernel.jars(), cells.values(), ranksGrid.values(), iterations,
+            // the defaults follow the kernel's axes, as dfr run's grid does: a fixed 2048x2048 refused every 1-D and
+            // 3-D kernel with a message about options never given
+            Sizes grid = cells != null ? cells
+                    : defaultCells(KernelJars.catalog(kernel.jars()).get(kernel.choice().name()).dimensions());
+            Sizes partitions = ranksGrid != null ? ranksGrid : Sizes.defaultRanksGrid(grid.axes());
+            base = RunConfig.of(kernel.choice(), kernel.jars(), grid.values(), partitions.values(), iterations,
                             checkpointEvery)
                     .withFaults(kills, List.of(), Set.of()).withMode(requested)
                     .withCommitLagIterations(commitLagIterations);
@@ -486,5 +493,14 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
     /** Fresh settings (a cluster name of their own) with the checkpoint backups asked for. */
     private ClusterSettings clusterSettings() {
         return checkpointCopies.applyTo(spec, new ClusterSettings());
+    }
+
+    /** The default grid for a kernel of {@code axes} axes: about 4 million cells, 2048x2048's count. */
+    static Sizes defaultCells(int axes) {
+        return switch (axes) {
+            case 1 -> new Sizes(List.of(4_194_304));
+            case 2 -> new Sizes(List.of(2048, 2048));
+            default -> new Sizes(List.of(160, 160, 160));
+        };
     }
 }

@@ -81,4 +81,39 @@ class KernelBugsTest {
         assertThat(r.out()).contains("not loaded:     com.example.bugs.Bug: kernel name 'Bad_Name' is not allowed:"
                 + " lowercase letters, digits and '-' (listed in " + jar.toAbsolutePath().normalize() + ")");
     }
+
+    /**
+     * The initial state throws at the last interior cell: on one rank first in the kernel's warm-up (partition 0,
+     * before any rank starts), on two as rank 1 starts. Each line names where the kernel threw and when: the warm-up,
+     * or the rank's start, not the cluster's formation (which sent an author to the network).
+     */
+    @Test
+    void when_aKernelsInitialStateThrows_then_theLineNamesTheWarmUpOrTheRanksStart(@TempDir Path tmp)
+            throws IOException {
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("brittle", "List.of()", """
+                org.dfr.analysis.BlockLayout layout = org.dfr.analysis.BlockLayout.of(problem.cells(), problem.ranksGrid());
+                int last = problem.cells()[0];
+                return new org.dfr.runtime.stencil.StencilSetup(org.dfr.runtime.stencil.StencilKernel.linear(layout,
+                        new org.dfr.runtime.stencil.LinearStencil(new int[][] {{-1}, {0}, {1}}, new double[] {0.25, 0.5, 0.25}),
+                        org.dfr.runtime.stencil.StencilBoundary.dirichlet((x, y, z) -> 0.0), (x, y, z) -> {
+                            if (x == last) {
+                                throw new ArithmeticException("boom at cell " + x);
+                            }
+                            return 0.0;
+                        }));"""));
+
+        CliRun alone = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "brittle", "--cells", "8",
+                "--ranks-grid", "1", "--iterations", "3");
+        CliRun two = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "brittle", "--cells", "8",
+                "--ranks-grid", "2", "--iterations", "3");
+
+        assertThat(alone.exitCode()).as(alone.err()).isEqualTo(1);
+        assertThat(alone.err().strip().lines()).hasSize(1);
+        assertThat(alone.err()).startsWith("dfr run: the run failed: the kernel's warm-up on partition 0 (before the"
+                + " ranks start) failed: java.lang.ArithmeticException: boom at cell 8 at com.example.bugs.Bug.");
+        assertThat(two.exitCode()).as(two.err()).isEqualTo(1);
+        assertThat(two.err().strip().lines()).hasSize(1);
+        assertThat(two.err()).startsWith("dfr run: the run failed: rank 1's start failed: java.lang.ArithmeticException:"
+                + " boom at cell 8 at com.example.bugs.Bug.").doesNotContain("formation");
+    }
 }

@@ -84,12 +84,13 @@ class RecoveryBenchCommandTest {
 
     /**
      * A 1-D kernel: 8 partitions in a line, rank 3 killed at 4 with c = 0, m = 3. Levels: {1..5}, {2..4}, {3}:
-     * dfr recomputes 5 + 3 + 1 = 9 partition-iterations, global 8 * 3 = 24; the header names the one axis.
+     * dfr recomputes 5 + 3 + 1 = 9 partition-iterations, global 8 * 3 = 24; the header names the one axis. No
+     * --ranks-grid: the default follows the cells' one axis (a fixed 2x4 refused every 1-D kernel).
      */
     @Test
     void when_kernelHasOneAxis_then_theTableAndJsonAreWritten(@TempDir Path dir) throws Exception {
         Path json = dir.resolve("rec1d.json");
-        CliRun r = run("bench-recovery", "--mode", "embedded", "--kernel", "heat1d3", "--ranks-grid", "8",
+        CliRun r = run("bench-recovery", "--mode", "embedded", "--kernel", "heat1d3",
                 "--cells", "400", "--iterations", "6", "--checkpoint-every", "10", "--fail", "3@4", "--repetitions", "1",
                 "--json", json.toString());
 

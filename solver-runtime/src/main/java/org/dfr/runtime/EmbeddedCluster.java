@@ -1,6 +1,7 @@
 package org.dfr.runtime;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -100,14 +101,20 @@ public final class EmbeddedCluster {
         try {
             long formStart = System.nanoTime();
             // the founder becomes the master alone; the others then join it in parallel
-            nodes.add(RankNode.start(Leadership.FOUNDER_RANK, spec, kernel, settings, failureHandler, hook));
-            List<Future<RankNode>> starting = new ArrayList<>();
+            try {
+                nodes.add(RankNode.start(Leadership.FOUNDER_RANK, spec, kernel, settings, failureHandler, hook));
+            } catch (RunFailedException e) {
+                throw e;
+            } catch (RuntimeException | Error e) {
+                throw new RunFailedException("rank " + Leadership.FOUNDER_RANK + "'s start failed: " + e + ThrownAt.of(e), e);
+            }
+            Map<Integer, Future<RankNode>> starting = new LinkedHashMap<>();
             for (int r = 0; r < members; r++) {
                 if (Leadership.isFounder(r)) {
                     continue;
                 }
                 int rank = r;
-                starting.add(threads.submit(() -> {
+                starting.put(rank, threads.submit(() -> {
                     Thread.currentThread().setName("dfr-rank" + rank);
                     // not startJoining: a retry may outlast the wait below and leave a member behind; the
                     // whole formation is tried again instead (FORMATION_ATTEMPTS)
@@ -115,13 +122,15 @@ public final class EmbeddedCluster {
                 }));
             }
             try {
-                for (Future<RankNode> f : starting) {
-                    nodes.add(await(f, settings.joinTimeoutMillis(), "cluster formation"));
+                for (Map.Entry<Integer, Future<RankNode>> f : starting.entrySet()) {
+                    // a rank builds its kernel and initial state as it starts: a kernel's exception there is named as
+                    // the rank's start, not as the cluster's formation (a solver author looked at the network)
+                    nodes.add(await(f.getValue(), settings.joinTimeoutMillis(), "rank " + f.getKey() + "'s start"));
                 }
             } catch (RunFailedException e) {
                 // the members that did start must be closed with the others: collect them (a start still
                 // under way ends within Hazelcast's own join limit)
-                for (Future<RankNode> f : starting) {
+                for (Future<RankNode> f : starting.values()) {
                     try {
                         RankNode started = f.get(settings.joinTimeoutMillis(), TimeUnit.MILLISECONDS);
                         if (!nodes.contains(started)) {
