@@ -74,7 +74,7 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
         failDuringRecovery = Set.copyOf(failDuringRecovery);
         if (cells.size() != ranksGrid.size()) {
             throw new IllegalArgumentException("--cells " + KernelProblem.join(toArray(cells)) + " has " + cells.size()
-                    + " axes but --ranks-grid " + KernelProblem.join(toArray(ranksGrid)) + " has " + ranksGrid.size()
+                    + (cells.size() == 1 ? " axis" : " axes") + " but --ranks-grid " + KernelProblem.join(toArray(ranksGrid)) + " has " + ranksGrid.size()
                     + ": give both with the same number of axes");
         }
         if (mtbfSeconds != null && !(mtbfSeconds > 0 && !mtbfSeconds.isInfinite())) {

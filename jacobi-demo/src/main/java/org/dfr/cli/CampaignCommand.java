@@ -368,7 +368,13 @@ public final class CampaignCommand implements Callable<Integer> {
             }
             providers.addAll(KernelJars.catalog(kernel.jars()).providers());
         } else {
-            providers.add(KernelJars.catalog(kernel.jars()).get(kernel.choice().name()));
+            try {
+                providers.add(KernelJars.catalog(kernel.jars()).get(kernel.choice().name()));
+            } catch (IllegalArgumentException e) {
+                // the catalog lists what is installed; the campaign also takes "any"
+                throw new IllegalArgumentException(e.getMessage() + "; or --kernel " + ANY_KERNEL
+                        + " for a kernel drawn per trial", e);
+            }
         }
         List<RunConfig> out = new ArrayList<>();
         for (KernelProvider p : providers) {

@@ -137,9 +137,17 @@ public final class DfrMain implements Runnable {
     /** picocli lists an enum option's values by their constant names; the options and the docs write them lower case. */
     static String lowerCaseEnumChoices(String message) {
         Matcher m = ENUM_CHOICES.matcher(message);
-        return m.find() ? message.substring(0, m.start()) + "expected one of [" + m.group(1).toLowerCase(Locale.ROOT)
-                + "] " + message.substring(m.end()) : message;
+        String lowered = m.find() ? message.substring(0, m.start()) + "expected one of ["
+                + m.group(1).toLowerCase(Locale.ROOT) + "] " + message.substring(m.end()) : message;
+        // then in the words of every other bad value: "--mode x is not allowed: allowed are embedded, processes"
+        Matcher choice = ENUM_VALUE.matcher(lowered);
+        return choice.matches() ? choice.group(1) + " " + choice.group(3) + " is not allowed: allowed are "
+                + choice.group(2) + choice.group(4) : lowered;
     }
+
+    /** picocli's words for a value outside an enum option's choices: the option, the choices, the value, the rest. */
+    private static final Pattern ENUM_VALUE = Pattern.compile(
+            "Invalid value for option '(--[a-z0-9-]+)': expected one of \\[([^\\]]*)\\] but was '([^']*)'(.*)");
 
     /** Set to 1 to have {@link #oneLineFailure} print the stack trace after its line. */
     static final String STACK_TRACE_VARIABLE = RankProcessMain.STACK_TRACE_VARIABLE;

@@ -212,8 +212,9 @@ public final class PlanCommand implements Callable<Integer> {
             }
             int[] written = grid.writtenSizes();
             if (written.length != cells.axes()) {
-                throw new IllegalArgumentException("--ranks-grid " + grid.text() + " has " + written.length + " axes but --cells "
-                        + cells + " has " + cells.axes() + ": give both with the same number of axes");
+                throw new IllegalArgumentException("--ranks-grid " + grid.text() + " has " + written.length
+                        + (written.length == 1 ? " axis" : " axes") + " but --cells " + cells + " has " + cells.axes()
+                        + ": give both with the same number of axes");
             }
             return KernelJars.catalog(kernel.jars()).create(kernel.choice(), cells.values().stream()
                     .mapToInt(Integer::intValue).toArray(), Arrays.copyOf(written, cells.axes())).dependencies();

@@ -80,7 +80,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--cells", paramLabel = "NX[xNY[xNZ]]", converter = SizesConverter.class,
             description = "Simulate one installed kernel's own dependencies instead of a sweep: its cells (with"
-                    + " --kernel and --ranks-grid; a table per strategy, no files).")
+                    + " --kernel and --ranks-grid; a table per strategy, and two CSV files with --out).")
     Sizes cells;
 
     @Option(names = "--ranks-grid", paramLabel = "PX[xPY[xPZ]]", converter = SizesConverter.class,

@@ -80,8 +80,8 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --tolerance -1e-3", "--tolerance -0.001 is not allowed"),
                 // run: failures
                 row("run --cells 37x29 --iterations 3 --fail 9@2", "rank 9 does not exist; ranks are 0..7"),
-                row("run --cells 37x29 --iterations 3 --mode x", "Invalid value for option '--mode': expected one of"
-                        + " [embedded, processes] but was 'x'"),
+                row("run --cells 37x29 --iterations 3 --mode x", "--mode x is not allowed: allowed are embedded, processes"),
+                row("campaign --faults some", "--faults some is not allowed: allowed are classic, all"),
                 row("run --cells 37x29 --iterations 3 --kernel-option x", "Invalid value for option '--kernel-option' (KEY=VALUE): 'x'"
                         + " is not KEY=VALUE"),
                 row("run --cells 37x29 --iterations 3 --kernel-option =x", "'=x' is not KEY=VALUE"),
@@ -138,7 +138,7 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --spares -1", "--spares -1 is not allowed: give 0 or more"),
                 row("run --cells 37x29 --iterations 3 --ranks-per-host 0", "--ranks-per-host 0 is not allowed: give 1 or more"),
                 // run: names and values
-                row("run --cells 37x29 --iterations 3 --mode cloud", "but was 'cloud'"),
+                row("run --cells 37x29 --iterations 3 --mode cloud", "--mode cloud is not allowed"),
                 row("run --cells 37x29 --iterations 3 --strategy local", "'local' is not a strategy: allowed are global, dfr"),
                 row("run --cells 37x29 --iterations 3 --kernel nope", "--kernel 'nope' is not installed; installed: "),
                 row("run --cells 37x29 --iterations 3 --kernel-option colour=red", "kernel jacobi2d5 has no option 'colour'"),
@@ -169,6 +169,8 @@ class BadInputTest {
                 row("run --iterations 3", "Missing required option: '--cells"),
                 // campaign
                 row("campaign --trials 0", "--trials must be >= 1, got 0"),
+                row("campaign --kernel nope", "--kernel 'nope' is not installed; installed: graph-jacobi, heat1d3,"),
+                row("campaign --kernel nope", "; or --kernel any for a kernel drawn per trial"),
                 row("campaign --seed 7 --replay 5 --trials 3", "--trials 3 is not used with --replay 5, which runs that one"
                         + " trial: leave out one of them"),
                 row("campaign --checkpoint-every 0", "--checkpoint-every 0 is not allowed: give a number of iterations >= 1"),
@@ -229,7 +231,7 @@ class BadInputTest {
                 row("plan --layout 2d5 --cells 10x10 --grid 2x4 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
                         "--cells is for --kernel: a --layout plans partitions, not cells"),
                 row("plan --kernel jacobi2d5 --cells 64x64 --grid 8 --lost 1 --checkpoint-iteration 0 --failure-iteration 4",
-                        "--ranks-grid 8 has 1 axes but --cells 64x64 has 2"),
+                        "--ranks-grid 8 has 1 axis but --cells 64x64 has 2"),
                 row("plan --layout 2d5 --grid 2x4 --lost 8 --checkpoint-iteration 0 --failure-iteration 4",
                         "--lost partition 8 is out of range"),
                 row("plan --layout 2d5 --grid 2x4 --lost 1 --checkpoint-iteration 3 --failure-iteration 2",

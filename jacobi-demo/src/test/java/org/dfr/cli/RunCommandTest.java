@@ -44,7 +44,7 @@ class RunCommandTest {
             "--cells 37x29 --iterations 3 --fail 1@4|iteration 4 is past the end of the run",
             "--cells 37x29 --iterations 3 --fail one@2|RANK and ITER must be integers",
             "--cells 37x29 --iterations 3 --fail-host 4@2|host 4 does not exist; hosts are 0..3",
-            "--cells 37x29 --iterations 3 --mode cloud|but was 'cloud'",
+            "--cells 37x29 --iterations 3 --mode cloud|--mode cloud is not allowed: allowed are embedded, processes",
             "--cells 37x29 --iterations 3 --strategy local|'local' is not a strategy: allowed are global, dfr",
             "--cells 37x29 --iterations 3 --checkpoint-every 0|--checkpoint-every 0 is not allowed: give a number of iterations K >= 1, or auto",
             "--cells 37x29 --iterations 3 --idle-power-watts 40|go together"})

@@ -206,7 +206,7 @@ public final class SimulatorApp {
         }
         out.printf(Locale.ROOT, "simulated %d tasks in %.1f s of simulator time: %.3g tasks/s per core; wall %.1f s: %.3g tasks/s%n",
                 tasks, seconds, seconds == 0 ? 0 : tasks / seconds, wall, wall == 0 ? 0 : tasks / wall);
-        out.println("wrote " + files.size() + " files to " + dir);
+        out.println("wrote " + files.size() + (files.size() == 1 ? " file" : " files") + " to " + dir);
         return new Report(summaries, fits, intervalPoints, optima, files, tasks, seconds, wall);
     }
 
