@@ -204,8 +204,14 @@ public final class SimulatorApp {
             seconds += intervals.simulatorSeconds();
             wall += intervals.wallSeconds();
         }
-        out.printf(Locale.ROOT, "simulated %d tasks in %.1f s of simulator time: %.3g tasks/s per core; wall %.1f s: %.3g tasks/s%n",
-                tasks, seconds, seconds == 0 ? 0 : tasks / seconds, wall, wall == 0 ? 0 : tasks / wall);
+        if (tasks == 0) {
+            // a rate of 0 tasks/s read as a broken simulator: no run finished, every one stopped at its failure cap
+            out.printf(Locale.ROOT, "simulated no run to its end (each stopped at --max-failures) in %.1f s of simulator"
+                    + " time; wall %.1f s%n", seconds, wall);
+        } else {
+            out.printf(Locale.ROOT, "simulated %d tasks in %.1f s of simulator time: %.3g tasks/s per core; wall %.1f s:"
+                    + " %.3g tasks/s%n", tasks, seconds, tasks / Math.max(seconds, 1e-9), wall, tasks / Math.max(wall, 1e-9));
+        }
         out.println("wrote " + files.size() + (files.size() == 1 ? " file" : " files") + " to " + dir);
         return new Report(summaries, fits, intervalPoints, optima, files, tasks, seconds, wall);
     }

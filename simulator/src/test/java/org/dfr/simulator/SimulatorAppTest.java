@@ -94,4 +94,19 @@ class SimulatorAppTest {
         assertThat(options.failureModel().nodeMtbfSeconds()).isEqualTo(360_000.0);
         assertThat(options.resolvedCheckpointSweep()).contains(1, 6, 16);
     }
+
+    /** Every run stops at its failure cap: no rate of 0 tasks/s, which read as a broken simulator, but why. */
+    @Test
+    void when_everyRunStopsAtTheFailureCap_then_theSummaryLineSaysSoInsteadOfARate(@TempDir Path dir) throws Exception {
+        SimulateOptions options = SimulateOptions.defaults().toBuilder().preset("custom")
+                .nodes(List.of(1000)).dimensions(List.of(1)).seeds(1).iterations(300).mtbfHours(0.01)
+                .skipCheckpointSweep(true).maxFailures(1).threads(2).out(dir).build();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+
+        SimulatorApp.Report report = SimulatorApp.run(options, new PrintStream(text, true, StandardCharsets.UTF_8));
+
+        assertThat(report.tasksSimulated()).isZero();
+        assertThat(text.toString(StandardCharsets.UTF_8))
+                .contains("simulated no run to its end (each stopped at --max-failures)").doesNotContain("tasks/s");
+    }
 }
