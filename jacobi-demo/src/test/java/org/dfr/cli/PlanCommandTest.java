@@ -71,6 +71,16 @@ class PlanCommandTest {
                 .contains("py    3  . .");
     }
 
+    /** A line of 8 partitions, 3 lost at m = 3: one row under the partition numbers, no py axis of one value. */
+    @Test
+    void when_theKernelHasOneAxis_then_theDrawingIsOneRowUnderThePartitionNumbers() {
+        CliRun r = run("plan", "--kernel", "heat1d3", "--cells", "64", "--lost", "3",
+                "--checkpoint-iteration", "0", "--failure-iteration", "4");
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\n         p 0 1 2 3 4 5 6 7\n           . 1 2 X 2 1 . .\n").doesNotContain("py");
+    }
+
     @Test
     void when_manyIterationsAreLost_then_the50FirstLevelsArePrintedAndTheRestNamed() {
         // 3000 partitions in a row: the cone of partition 1 reaches 0..1000 at most, so it is a cone, not global

@@ -8,7 +8,7 @@ import org.dfr.analysis.RecoveryPlan;
  * Draws a recovery plan on its Cartesian grid, one character per partition: {@code X} lost, a digit
  * {@code n} = recomputes {@code n} iterations (levels {@code 1..n}), {@code +} more than 9, {@code .} idle.
  * Rows are {@code py = 0..PY-1} top to bottom, columns {@code px = 0..PX-1}; a 3D grid is drawn one
- * {@code pz} plane after the other.
+ * {@code pz} plane after the other, and a line of partitions as one row under its partition numbers.
  */
 public final class GridDrawing {
 
@@ -37,7 +37,9 @@ public final class GridDrawing {
     }
 
     public static void draw(RecoveryPlan plan, CartesianGrid grid, PrintWriter out) {
-        StringBuilder header = new StringBuilder("        px ");
+        boolean line = grid.py() == 1 && grid.pz() == 1;
+        // a line of partitions (a 1-D kernel) is one row of partition numbers: no py axis of one value
+        StringBuilder header = new StringBuilder(line ? "         p " : "        px ");
         for (int x = 0; x < grid.px(); x++) {
             header.append(x % 10).append(' ');
         }
@@ -47,7 +49,7 @@ public final class GridDrawing {
             }
             out.println(header.toString().stripTrailing());
             for (int y = 0; y < grid.py(); y++) {
-                StringBuilder row = new StringBuilder(String.format("  py %4d  ", y));
+                StringBuilder row = new StringBuilder(line ? " ".repeat(11) : String.format("  py %4d  ", y));
                 for (int x = 0; x < grid.px(); x++) {
                     row.append(symbol(plan, grid.idOf(x, y, z))).append(' ');
                 }
