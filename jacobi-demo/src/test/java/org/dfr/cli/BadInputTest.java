@@ -164,7 +164,7 @@ class BadInputTest {
                 row("run --cells 37x29 --iterations 3 --report /proc/dfr-dir/r.json", "directory /proc/dfr-dir cannot be created"),
                 row("run --cells 37x29 --iterations 3 --checkpoint-dir /proc/dfr-ck", "--checkpoint-dir /proc/dfr-ck cannot be created"),
                 row("bench --report /proc/dfr-bench.json", "--report /proc/dfr-bench.json: directory /proc is not writable"),
-                row("bench-recovery --json /proc/dfr-bench.json", "--report /proc/dfr-bench.json: directory /proc is not writable"),
+                row("bench-recovery --json /proc/dfr-bench.json", "--json /proc/dfr-bench.json: directory /proc is not writable"),
                 row("run --cells 37x29 --iterations 3 --colour red", "Unknown options: '--colour'"),
                 row("run --iterations 3", "Missing required option: '--cells"),
                 // campaign

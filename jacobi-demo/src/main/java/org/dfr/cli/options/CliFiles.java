@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.ParameterException;
 
 /** Checks on files named by options, made before any work starts. */
@@ -30,6 +31,7 @@ public final class CliFiles {
         if (file == null) {
             return;
         }
+        option = asTyped(spec, option);
         requireNonEmpty(spec, option, file, "a file name");
         if (Files.isDirectory(file)) {
             throw new ParameterException(spec.commandLine(), option + " " + file + " is a directory; give a file name");
@@ -83,5 +85,24 @@ public final class CliFiles {
             return e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase();
         }
         return e.getMessage();
+    }
+
+    /**
+     * The name of {@code option} as the command line gave it: {@code --json} for an option named {@code --report}
+     * with that alias, so that a message names what the user typed (it named the other alias).
+     */
+    static String asTyped(CommandSpec spec, String option) {
+        OptionSpec o = spec.findOption(option);
+        if (o == null || spec.commandLine() == null || spec.commandLine().getParseResult() == null) {
+            return option;
+        }
+        for (String arg : spec.commandLine().getParseResult().originalArgs()) {
+            for (String name : o.names()) {
+                if (arg.equals(name) || arg.startsWith(name + "=")) {
+                    return name;
+                }
+            }
+        }
+        return option;
     }
 }
