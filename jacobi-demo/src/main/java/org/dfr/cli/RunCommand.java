@@ -53,6 +53,7 @@ import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunSpec;
+import org.dfr.runtime.kernel.KernelChoice;
 import org.dfr.runtime.kernel.ReferenceSolver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -590,9 +591,11 @@ public final class RunCommand implements Callable<Integer> {
 
     static void printSummary(PrintWriter out, RunReport r) {
         RunReport.CheckpointInterval ci = r.checkpointInterval();
-        out.printf(Locale.ROOT, "run:             %s%s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s,"
+        out.printf(Locale.ROOT, "run:             %s, %s, %s ranks, %s cells, %d iterations, checkpoint every %d%s,"
                         + " commit lag %d, %s, %s mode%n",
-                r.kernel(), r.kernelOptions().isEmpty() ? "" : " " + r.kernelOptions(), r.strategy(), join(r.ranksGrid()),
+                // as plan and --reference write a kernel: jacobi2d9(boundary=periodic)
+                KernelChoice.of(r.kernel(), r.kernelOptions() == null ? Map.of() : r.kernelOptions()), r.strategy(),
+                join(r.ranksGrid()),
                 join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
                 r.commitLagIterations(), CheckpointCopiesMixin.describe(r.checkpointBackups(), r.checkpointReplication()),
                 r.mode());

@@ -347,11 +347,13 @@ public final class SimulateCommand implements Callable<Integer> {
                         e.getValue().energy().totalJoules() / 1e6));
             }
         }
-        out.printf(Locale.ROOT, "kernel %s, %s cells on %s partitions (%d), %d iterations, checkpoint every %d%s,"
-                        + " node MTBF %.4g h, %d seeds: means per seed%n", kernel.choice(), cells, ranksGrid,
-                dependencies.partitionCount(), o.iterations(), o.checkpointEvery(),
+        // the count in parentheses only where the grid has several axes: "on 2x4 partitions (8)", "on 1000 partitions"
+        String count = ranksGrid.axes() > 1 ? " (" + dependencies.partitionCount() + ")" : "";
+        out.printf(Locale.ROOT, "kernel %s, %s cells on %s partitions%s, %d iterations, checkpoint every %d%s,"
+                        + " node MTBF %.4g h, %d seed%s: means per seed%n", kernel.choice(), cells, ranksGrid, count,
+                o.iterations(), o.checkpointEvery(),
                 o.commitLagIterations() == 0 ? "" : " (commit lag " + o.commitLagIterations() + ")", o.mtbfHours(),
-                o.seeds());
+                o.seeds(), o.seeds() == 1 ? "" : "s");
         out.printf(Locale.ROOT, "  %-12s %22s %10s %14s %14s%n", "strategy", "recomputed iter/node",
                 "failures", "runtime [h]", "energy [MJ]");
         // the table is the summary's means: the files, when written, say the same

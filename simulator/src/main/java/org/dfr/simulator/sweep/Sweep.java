@@ -95,9 +95,9 @@ public final class Sweep {
                             strategy, job.seed()), FailureSchedule.random(), stillRunning));
                 }
                 if (left[job.point()].decrementAndGet() == 0) {
-                    progress.accept(String.format(Locale.ROOT, "done %dD %s K=%d (%d seeds)",
+                    progress.accept(String.format(Locale.ROOT, "done %dD %s K=%d (%d seed%s)",
                             job.at().layout().dimensions(), job.at().layout().grid(), job.at().checkpointEvery(),
-                            settings.seeds()));
+                            settings.seeds(), settings.seeds() == 1 ? "" : "s"));
                 }
                 return new Done(job.point(), job.seed(), results);
             }).toList()).get();
