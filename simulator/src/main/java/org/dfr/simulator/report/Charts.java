@@ -51,6 +51,10 @@ public final class Charts {
         boolean logY = logX && points.stream().filter(p -> p.strategy().equals("dfr"))
                 .allMatch(p -> p.savingVsGlobalMegajoulesMean() > 0);
         chart.getStyler().setYAxisLogarithmic(logY);
+        if (!logY) {
+            // XChart's own pattern wrote ".08" beside "0.1" on one axis
+            chart.getStyler().setYAxisDecimalPattern("0.###");
+        }
         if (logY) {
             List<PointSummary> dfr = points.stream().filter(p -> p.strategy().equals("dfr"))
                     .sorted(Comparator.comparingInt(PointSummary::nodes)).toList();
