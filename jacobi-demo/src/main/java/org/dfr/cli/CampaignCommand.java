@@ -237,9 +237,10 @@ public final class CampaignCommand implements Callable<Integer> {
                 deleteQuietly(rankLogs);
             }
         }
-        out.printf(Locale.ROOT, "campaign seed %d (%s, %s faults): %d trials, %d ok, %d unrecoverable (clear error),"
+        out.printf(Locale.ROOT, "campaign seed %d (%s, %s faults): %d trial%s, %d ok, %d unrecoverable (clear error),"
                         + " %d wrong, %d errors, %d hung, %d leftovers%s%n",
                 seed, mode.name().toLowerCase(Locale.ROOT), faults.name().toLowerCase(Locale.ROOT), result.trials().size(),
+                result.trials().size() == 1 ? "" : "s",
                 result.count(Outcome.OK), result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG),
                 result.count(Outcome.ERROR), result.count(Outcome.HUNG), result.count(Outcome.LEFTOVER),
                 result.stoppedEarly() ? " (stopped: " + result.stopReason() + ")" : "");
@@ -301,9 +302,11 @@ public final class CampaignCommand implements Callable<Integer> {
     }
 
     private static void printTrial(PrintWriter out, TrialResult t) {
-        out.printf(Locale.ROOT, "trial %4d  %-14s %-60s %5d ms work %4d  %s%n", t.plan().index(), t.outcome(),
-                t.plan().describe(), t.millis(), t.recomputedPartitionIterations(),
-                String.join("; ", problems(t)));
+        // the trial's description last but its problems: a long one (three faults with their windows) pushed the
+        // figures out of their columns
+        String problems = String.join("; ", problems(t));
+        out.printf(Locale.ROOT, "trial %4d  %-14s %6d ms  work %4d  %s%s%n", t.plan().index(), t.outcome(), t.millis(),
+                t.recomputedPartitionIterations(), t.plan().describe(), problems.isEmpty() ? "" : ": " + problems);
         if (!t.outcome().passes()) {
             out.println("            replay: " + t.replay());
         }
