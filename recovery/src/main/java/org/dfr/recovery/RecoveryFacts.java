@@ -52,8 +52,9 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
     }
 
     /**
-     * The facts of {@code in}; adopters are the spares (if any; one holding a copy of the partition's checkpoint
-     * first, then the lowest), else the least loaded survivors, preferring in turn a rank on a host that computes
+     * The facts of {@code in}; a lost partition's adopter is the rank respawned in place of its dead owner if that
+     * one joined, else a spare that is no other dead owner's respawned rank (one holding a copy of the partition's
+     * checkpoint first, then the lowest), else the least loaded survivors, preferring in turn a rank on a host that computes
      * in the recovery anyway (an owner of one of {@code recomputing}'s partitions, or an adopter chosen before), a
      * rank holding a copy, and the lowest rank.
      */
@@ -124,17 +125,32 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
         }
         TreeSet<Integer> spares = new TreeSet<>(in.members());
         spares.removeAll(active);
+        // a rank respawned in place of a dead owner is kept for that owner's partitions: when another respawned rank
+        // had not joined in time, the lowest spare took its predecessor's partition (campaign seed 149, trial 5)
+        Set<Integer> deadOwners = new HashSet<>();
+        for (int p : lost) {
+            if (!in.members().contains(owner[p])) {
+                deadOwners.add(owner[p]);
+            }
+        }
         List<Adoption> adoptions = new ArrayList<>();
         for (int p : lost) {
             if (in.members().contains(owner[p])) {
                 continue; // invalid but its owner lives: the owner recomputes it
             }
             List<Integer> holders = in.copyHolders().getOrDefault(p, List.of());
+            int deadOwner = owner[p];
+            Integer respawned = spares.stream().filter(s -> Integer.valueOf(deadOwner).equals(in.respawnOf().get(s)))
+                    .findFirst().orElse(null);
+            TreeSet<Integer> free = new TreeSet<>(spares);
+            free.removeIf(s -> deadOwners.contains(in.respawnOf().get(s)));
             int adopter;
-            if (!spares.isEmpty()) {
-                // not by host: a rank respawned in place of a dead one (a spare here) takes that rank's partitions
-                // on that rank's host, which the order of ranks and partitions gives
-                adopter = spares.stream().filter(holders::contains).findFirst().orElse(spares.first());
+            if (respawned != null) {
+                adopter = respawned;
+                spares.remove(adopter);
+            } else if (!free.isEmpty()) {
+                // not by host: a hot spare first, a holder of the copy among them first
+                adopter = free.stream().filter(holders::contains).findFirst().orElse(free.first());
                 spares.remove(adopter);
             } else {
                 adopter = preference.leastLoaded(active, r -> loadOf(owner, r), holders);

@@ -21,35 +21,50 @@ import java.util.Set;
  *                    anyway adopts a lost partition before a holder of its copy on a host that would otherwise
  *                    be idle: an idle host can cap its frequency for the whole recovery, while fetching a copy
  *                    costs one transfer
+ * @param respawnOf   a rank respawned in place of a dead one to that dead rank (empty without respawned ranks):
+ *                    it adopts its predecessor's partitions, on its predecessor's host, and no other dead rank's
  */
 public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
                             Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders,
-                            Map<Integer, Integer> rankHosts) {
+                            Map<Integer, Integer> rankHosts, Map<Integer, Integer> respawnOf) {
 
     public RecoveryInput {
         copyHolders = Map.copyOf(copyHolders);
         rankHosts = Map.copyOf(rankHosts);
+        respawnOf = Map.copyOf(respawnOf);
+    }
+
+    /** An input without respawned ranks. */
+    public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
+                         Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders, Map<Integer, Integer> rankHosts) {
+        this(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, rankHosts, Map.of());
     }
 
     /** An input without known copy holders and hosts. */
     public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
                          Set<Integer> deadRanks) {
-        this(nextEpoch, ownership, members, statuses, deadRanks, Map.of(), Map.of());
+        this(nextEpoch, ownership, members, statuses, deadRanks, Map.of(), Map.of(), Map.of());
     }
 
     /** An input without known hosts. */
     public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
                          Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders) {
-        this(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, Map.of());
+        this(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, Map.of(), Map.of());
     }
 
     /** This input with {@code holders} as the known copy holders. */
     public RecoveryInput withCopyHolders(Map<Integer, List<Integer>> holders) {
-        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, holders, rankHosts);
+        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, holders, rankHosts, respawnOf);
     }
 
     /** This input with {@code hosts} (rank to host) as the known hosts. */
     public RecoveryInput withRankHosts(Map<Integer, Integer> hosts) {
-        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, hosts);
+        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, hosts, respawnOf);
+    }
+
+    /** This input with {@code predecessors} (respawned rank to the dead rank it replaces) as the respawned ranks. */
+    public RecoveryInput withRespawns(Map<Integer, Integer> predecessors) {
+        return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, rankHosts,
+                predecessors);
     }
 }

@@ -359,7 +359,7 @@ public final class RecoveryProtocol implements FailureHandler {
             }
         }
         RecoveryInput input = new RecoveryInput(epoch + 1, ownership, members, statuses, dead);
-        input = input.withRankHosts(rankHosts(node, members, dead));
+        input = input.withRankHosts(rankHosts(node, members, dead)).withRespawns(respawns(node, members));
         input = input.withCopyHolders(copyHolders(node, input));
         RecoveryDirective d;
         long decideStart = System.nanoTime();
@@ -551,6 +551,17 @@ public final class RecoveryProtocol implements FailureHandler {
             LOG.debug("rank {}: holders of the lost partitions' copies not read: {}", node.rankId(), e.toString());
         }
         return holders;
+    }
+
+    /** Every respawned member to the rank it was started in place of ({@code RunSpec#respawnedRank}). */
+    private static Map<Integer, Integer> respawns(RecoveryView node, Set<Integer> members) {
+        Map<Integer, Integer> predecessors = new HashMap<>();
+        for (int r : members) {
+            if (node.spec().isRespawned(r)) {
+                predecessors.put(r, r - node.spec().memberCount());
+            }
+        }
+        return predecessors;
     }
 
     /** The host of every member and dead owner, as the run's layout places them ({@code RunSpec#hostOf}). */

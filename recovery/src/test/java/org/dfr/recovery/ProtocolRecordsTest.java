@@ -146,6 +146,25 @@ class ProtocolRecordsTest {
         assertThat(new GlobalRollback().decide(input).adoptions()).containsExactly(new Adoption(1, 0));
     }
 
+    /*
+     * Four ranks, ranks 0 and 2 die; rank 6 was respawned in place of 2 and joined, rank 4 (in place of 0) did not
+     * join in time:
+     *
+     *   partitions  0  1  2  3        members  1  3  6 (respawn of 2)
+     *   owners      0  1  2  3        dead     0  2
+     *
+     * Rank 6 adopts partition 2, on rank 2's host, and a survivor adopts 0. Rank 6 took partition 0 (the lowest lost
+     * partition went to the lowest spare) and a survivor 2: campaign seed 149, trial 5.
+     */
+    @Test
+    void when_aRespawnedRankJoinedAndAnotherDidNot_then_itAdoptsItsPredecessorsPartitionAndASurvivorTheOther() {
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(1, 3, 6),
+                List.of(status(1), status(3)), Set.of(0, 2)).withRespawns(Map.of(6, 2));
+
+        assertThat(new GlobalRollback().decide(input).adoptions())
+                .containsExactlyInAnyOrder(new Adoption(0, 1), new Adoption(2, 6));
+    }
+
     @Test
     void when_severalSparesAndOneHoldsACopy_then_thatSpareAdopts() {
         RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(0, 2, 3, 4, 5),
