@@ -54,9 +54,9 @@ record RecoveryFacts(int checkpointIteration, int failureIteration, int[] lost, 
     /**
      * The facts of {@code in}; a lost partition's adopter is the rank respawned in place of its dead owner if that
      * one joined, else a spare that is no other dead owner's respawned rank (one holding a copy of the partition's
-     * checkpoint first, then the lowest), else the least loaded survivors, preferring in turn a rank on a host that computes
-     * in the recovery anyway (an owner of one of {@code recomputing}'s partitions, or an adopter chosen before), a
-     * rank holding a copy, and the lowest rank.
+     * checkpoint first, then the lowest), else the least loaded survivors, preferring in turn a rank on a host that
+     * computes in the recovery anyway (an owner of one of {@code recomputing}'s partitions, or an adopter chosen
+     * before), a rank holding a copy, and the lowest rank.
      */
     static RecoveryFacts of(RecoveryInput in, RecomputingPartitions recomputing) {
         int restore = Integer.MAX_VALUE;

@@ -36,7 +36,8 @@ public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members
 
     /** An input without respawned ranks. */
     public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
-                         Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders, Map<Integer, Integer> rankHosts) {
+                         Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders,
+                         Map<Integer, Integer> rankHosts) {
         this(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, rankHosts, Map.of());
     }
 

@@ -210,7 +210,8 @@ public final class SimulatorApp {
                     + " time; wall %.1f s%n", seconds, wall);
         } else {
             out.printf(Locale.ROOT, "simulated %d tasks in %.1f s of simulator time: %.3g tasks/s per core; wall %.1f s:"
-                    + " %.3g tasks/s%n", tasks, seconds, tasks / Math.max(seconds, 1e-9), wall, tasks / Math.max(wall, 1e-9));
+                    + " %.3g tasks/s%n", tasks, seconds, tasks / Math.max(seconds, 1e-9), wall,
+                    tasks / Math.max(wall, 1e-9));
         }
         out.println("wrote " + files.size() + (files.size() == 1 ? " file" : " files") + " to " + dir);
         return new Report(summaries, fits, intervalPoints, optima, files, tasks, seconds, wall);

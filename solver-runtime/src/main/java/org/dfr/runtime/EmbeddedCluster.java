@@ -106,7 +106,8 @@ public final class EmbeddedCluster {
             } catch (RunFailedException e) {
                 throw e;
             } catch (RuntimeException | Error e) {
-                throw new RunFailedException("rank " + Leadership.FOUNDER_RANK + "'s start failed: " + e + ThrownAt.of(e), e);
+                throw new RunFailedException("rank " + Leadership.FOUNDER_RANK + "'s start failed: " + e
+                        + ThrownAt.of(e), e);
             }
             Map<Integer, Future<RankNode>> starting = new LinkedHashMap<>();
             for (int r = 0; r < members; r++) {
