@@ -2,7 +2,6 @@ package org.dfr.harness;
 
 import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.RunFailedException;
-import org.dfr.runtime.ThrownAt;
 
 /**
  * Runs a partition's kernel on scratch buffers so that the JIT has compiled it before the iteration
@@ -78,13 +77,11 @@ public record KernelWarmUp(long sweeps) {
     public double run(PartitionKernel kernel, int partition) {
         try {
             return sweep(kernel, partition);
-        } catch (RunFailedException e) {
-            throw e;
         } catch (RuntimeException | Error e) {
             // the kernel's own code runs here first: its exception is named as the warm-up's, with the line that
             // threw it (it came as an unexpected failure of the command)
-            throw new RunFailedException("the kernel's warm-up on partition " + partition + " (before the ranks start)"
-                    + " failed: " + e + ThrownAt.of(e), e);
+            throw RunFailedException.failed("the kernel's warm-up on partition " + partition
+                    + " (before the ranks start)", e);
         }
     }
 

@@ -126,7 +126,7 @@ public final class DfrMain implements Runnable {
         CommandLine cl = e.getCommandLine();
         String command = cl.getCommandSpec().qualifiedName();
         String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
-        message = lowerCaseEnumChoices(message);
+        message = enumChoicesInOurWords(message);
         cl.getErr().println(command + ": " + message + " (" + command + " --help lists the options)");
         cl.getErr().flush();
         return 2;
@@ -134,8 +134,11 @@ public final class DfrMain implements Runnable {
 
     private static final Pattern ENUM_CHOICES = Pattern.compile("expected one of \\[([A-Z0-9_, ]+)\\] \\(case-insensitive\\) ");
 
-    /** picocli lists an enum option's values by their constant names; the options and the docs write them lower case. */
-    static String lowerCaseEnumChoices(String message) {
+    /**
+     * picocli's words for an enum option's bad value in ours: its values lower case, as the options and the docs write
+     * them, and "--mode x is not allowed: allowed are ..." as every other bad value reads.
+     */
+    static String enumChoicesInOurWords(String message) {
         Matcher m = ENUM_CHOICES.matcher(message);
         String lowered = m.find() ? message.substring(0, m.start()) + "expected one of ["
                 + m.group(1).toLowerCase(Locale.ROOT) + "] " + message.substring(m.end()) : message;

@@ -103,11 +103,8 @@ public final class EmbeddedCluster {
             // the founder becomes the master alone; the others then join it in parallel
             try {
                 nodes.add(RankNode.start(Leadership.FOUNDER_RANK, spec, kernel, settings, failureHandler, hook));
-            } catch (RunFailedException e) {
-                throw e;
             } catch (RuntimeException | Error e) {
-                throw new RunFailedException("rank " + Leadership.FOUNDER_RANK + "'s start failed: " + e
-                        + ThrownAt.of(e), e);
+                throw RunFailedException.failed("rank " + Leadership.FOUNDER_RANK + "'s start", e);
             }
             Map<Integer, Future<RankNode>> starting = new LinkedHashMap<>();
             for (int r = 0; r < members; r++) {
@@ -304,12 +301,8 @@ public final class EmbeddedCluster {
         try {
             return future.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RunFailedException rf) {
-                throw rf;
-            }
             // not the runtime's own failure: a kernel's exception, named with the line that threw it
-            throw new RunFailedException(what + " failed: " + c + ThrownAt.of(c), c);
+            throw RunFailedException.failed(what, e.getCause());
         } catch (TimeoutException e) {
             throw new RunFailedException(RunFailedException.Kind.TIMEOUT,
                     what + " did not finish within " + timeoutMillis + " ms", e);

@@ -48,6 +48,15 @@ public final class RunFailedException extends RuntimeException {
         this(Kind.OTHER, message, cause);
     }
 
+    /**
+     * What {@code what} threw, as one line: the runtime's own failure as it is, anything else (a kernel's exception,
+     * say) as "{@code what} failed: the exception at the line that threw it".
+     */
+    public static RunFailedException failed(String what, Throwable thrown) {
+        return thrown instanceof RunFailedException own ? own
+                : new RunFailedException(what + " failed: " + thrown + ThrownAt.of(thrown), thrown);
+    }
+
     /** A failure of the given kind. */
     public RunFailedException(Kind kind, String message) {
         super(message);

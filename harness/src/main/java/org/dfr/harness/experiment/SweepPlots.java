@@ -192,7 +192,7 @@ final class SweepPlots {
     static double[] stat(ExperimentSweep.Point point, Variant variant, String metric) {
         Map<String, Object> stats = statsOf(point, variant, metric);
         double mean = stats.get("mean") instanceof Number n ? n.doubleValue() : Double.NaN;
-        double[] interval = interval(point, variant, metric);
+        double[] interval = intervalOf(stats);
         return new double[] {mean, Double.isNaN(interval[0]) ? 0 : (interval[1] - interval[0]) / 2};
     }
 
@@ -201,7 +201,11 @@ final class SweepPlots {
      *         both NaN when the summary gives none (fewer than two runs, or nothing measured)
      */
     static double[] interval(ExperimentSweep.Point point, Variant variant, String metric) {
-        if (statsOf(point, variant, metric).get("ci95") instanceof List<?> ci
+        return intervalOf(statsOf(point, variant, metric));
+    }
+
+    private static double[] intervalOf(Map<String, Object> stats) {
+        if (stats.get("ci95") instanceof List<?> ci
                 && ci.get(0) instanceof Number lo && ci.get(1) instanceof Number hi) {
             return new double[] {lo.doubleValue(), hi.doubleValue()};
         }
