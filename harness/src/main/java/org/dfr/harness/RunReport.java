@@ -1,5 +1,6 @@
 package org.dfr.harness;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
@@ -106,14 +107,25 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
         public static final String UNPLANNED = "UNPLANNED";
     }
 
-    /** One recovery round. */
+    /**
+     * One recovery round. {@code restoredFrom} says where checkpoint {@code c} was read: {@code copies} (the
+     * in-memory copies), {@code file-level} or {@code start} (every copy of a lost partition died, and the recovery
+     * fell back to the newest complete file level, or to where the run started); absent in reports written before
+     * the choice existed.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Recovery(int epoch, String strategy, String effectiveStrategy, List<Integer> deadRanks,
                            List<Integer> lostPartitions, int checkpointIteration, int failureIteration,
                            int lostIterations, List<List<Integer>> levels, long recomputedPartitionIterations,
                            List<Integer> participatingRanks, List<Integer> idleRanks, List<String> adoptions,
                            boolean coversEverything, Long detectionMillis, Long agreementMillis,
-                           Long replacementMillis, Long recomputeMillis, Long wallMillis) {
+                           Long replacementMillis, Long recomputeMillis, Long wallMillis, String restoredFrom) {
+
+        /** Whether the recovery fell back to an older state than the committed checkpoint (its copies were lost). */
+        @JsonIgnore
+        public boolean fellBack() {
+            return restoredFrom != null && !"copies".equals(restoredFrom);
+        }
     }
 
     /** What one rank did (instrumented counts). */

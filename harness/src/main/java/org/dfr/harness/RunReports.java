@@ -73,7 +73,7 @@ public final class RunReports {
                     r.idleRanks(), r.adoptions().stream().map(Adoption::text).toList(), r.coversEverything(),
                     detection, detectedAt != null && decidedAt != null ? decidedAt - detectedAt : null,
                     r.replacementMillis(), r.recomputeMillis(),
-                    detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null));
+                    detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null, r.restoredFrom().label()));
         }
         Map<String, RunReport.Failure> failures = new TreeMap<>();
         // the deaths in the order they happened (a death during a recovery after the one that caused it; by name

@@ -626,9 +626,9 @@ public final class RunCommand implements Callable<Integer> {
                         + " or recomputed; the ranks learnt of it at iteration %d%n", rec.epoch(), rec.deadRanks(),
                         rec.failureIteration());
             } else {
-                out.printf(Locale.ROOT, "recovery %d:      ranks %s died; t = %d; lost partitions %s; checkpoint %d; "
+                out.printf(Locale.ROOT, "recovery %d:      ranks %s died; t = %d; lost partitions %s; checkpoint %d%s; "
                                 + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
-                        rec.checkpointIteration(), rec.lostIterations());
+                        rec.checkpointIteration(), fallBackNote(rec), rec.lostIterations());
             }
             out.printf(Locale.ROOT, "                 %s%s: recomputed %d partition-iterations; participating ranks %s; "
                             + "idle ranks %s; adoptions %s%n", rec.effectiveStrategy(),
@@ -744,6 +744,19 @@ public final class RunCommand implements Callable<Integer> {
 
     static String join(List<Integer> sizes) {
         return String.join("x", sizes.stream().map(String::valueOf).toList());
+    }
+
+    /**
+     * Where a recovery read its checkpoint, when it is not the in-memory copies: every copy of a lost partition died,
+     * and the recovery fell back to an older state.
+     */
+    private static String fallBackNote(RunReport.Recovery rec) {
+        if (!rec.fellBack()) {
+            return "";
+        }
+        return "file-level".equals(rec.restoredFrom())
+                ? " (from the file level: every in-memory copy of a lost partition died)"
+                : " (where the run started: every in-memory copy of a lost partition died, and no file level was complete)";
     }
 
     private static String orDash(Long value) {

@@ -45,7 +45,7 @@ public final class DataFlowRollback implements RollbackStrategy {
             List<Integer> active = f.activeRanks();
             return new RecoveryDirective(input.nextEpoch(), Strategy.DFR, Strategy.DFR, List.of(), f.deadRanks(),
                     f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(), List.of(), 0,
-                    List.of(), active, new ArrayList<>(input.members()), false, null, null);
+                    List.of(), active, new ArrayList<>(input.members()), false, null, null, RestoreSource.COPIES);
         }
         RecoveryPlan plan = planned[0] != null ? planned[0]
                 : analyzer.plan(f.lost(), f.checkpointIteration(), f.failureIteration());
@@ -62,7 +62,7 @@ public final class DataFlowRollback implements RollbackStrategy {
         return new RecoveryDirective(input.nextEpoch(), Strategy.DFR, Strategy.DFR, f.lostList(),
                 f.deadRanks(), f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(),
                 levels, plan.recomputedPartitionIterations(), participatingRanks, idle,
-                new ArrayList<>(input.members()), false, null, null);
+                new ArrayList<>(input.members()), false, null, null, RestoreSource.COPIES);
     }
 
     /** The partitions that compute under {@code plan}: every one when it is global rollback, else its first level. */

@@ -120,7 +120,7 @@ final class DirectiveExecutor {
         idleListener.rankBusy(node.rankId());
         PartitionStates states = node.states();
         for (int p : owned) {
-            states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));
+            states.install(p, loadCheckpoint(node, d, p, previouslyOwned, state));
         }
         states.setLiveIteration(c);
         node.setCommittedCheckpoint(c);
@@ -140,7 +140,7 @@ final class DirectiveExecutor {
             // a rank caught in an earlier recovery reported state c, this one is further ahead than its
             // buffers reach back: checkpoint c itself is the consistent state everybody can return to
             for (int p : owned) {
-                states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));
+                states.install(p, loadCheckpoint(node, d, p, previouslyOwned, state));
             }
             states.setLiveIteration(c);
         } else if (hadLiveState) {
@@ -163,7 +163,7 @@ final class DirectiveExecutor {
             // no iteration lost, or nothing lost (an empty cone): load what is lost, if anything, and resume
             for (int p : owned) {
                 if (lost.contains(p)) {
-                    states.install(p, loadCheckpoint(node, c, p, previouslyOwned, state));
+                    states.install(p, loadCheckpoint(node, d, p, previouslyOwned, state));
                 }
             }
             idleListener.rankIdle(node.rankId());
@@ -185,7 +185,7 @@ final class DirectiveExecutor {
                 }
             }
             if (inCone || feedsCone) {
-                double[] s = loadCheckpoint(node, c, q, previouslyOwned, state);
+                double[] s = loadCheckpoint(node, d, q, previouslyOwned, state);
                 dup.put(q, DoubleBuffer.of(s));
                 if (feedsCone) {
                     edge.add(q);
@@ -239,14 +239,31 @@ final class DirectiveExecutor {
         return Arrays.stream(comm.consumersOf(partition)).filter(level::contains).toArray();
     }
 
-    /** Loads a checkpoint, timing it as replacement work when this rank adopts the partition. */
-    private static double[] loadCheckpoint(RecoveryView node, int c, int p, Set<Integer> previouslyOwned,
+    /** Loads the directive's checkpoint, timing it as replacement work when this rank adopts the partition. */
+    private static double[] loadCheckpoint(RecoveryView node, RecoveryDirective d, int p, Set<Integer> previouslyOwned,
                                            RecoveryProtocol.RankRecoveryState state) {
         long t0 = System.nanoTime();
-        double[] s = loadCheckpoint(node, c, p, previouslyOwned);
+        double[] s = d.restoredFrom() == RestoreSource.FILE_LEVEL
+                ? loadFileLevel(node, d.checkpointIteration(), p)
+                : loadCheckpoint(node, d.checkpointIteration(), p, previouslyOwned);
         if (!previouslyOwned.contains(p)) {
             state.replacementNanos += System.nanoTime() - t0;
         }
+        return s;
+    }
+
+    /**
+     * Checkpoint {@code c} from the file level, where the coordinator fell back to it: every copy of a lost partition
+     * died. This rank's own copy of {@code c} where it holds one (the same state, no file to read); the state read is
+     * kept as this rank's copy of {@code c}, for another rollback before the next checkpoint.
+     */
+    private static double[] loadFileLevel(RecoveryView node, int c, int p) {
+        double[] local = node.checkpoints().local(c, p);
+        if (local != null) {
+            return local.clone();
+        }
+        double[] s = node.fileLevelState(c, p);
+        node.checkpoints().adoptLocal(c, p, s);
         return s;
     }
 

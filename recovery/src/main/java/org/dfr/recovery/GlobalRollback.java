@@ -29,7 +29,8 @@ public final class GlobalRollback implements RollbackStrategy {
                 f.checkpointIteration(), f.failureIteration(), f.ownershipList(), f.adoptions(), levels,
                 (long) m * n, m == 0 ? f.ownersOf(f.lost()) : f.activeRanks(),
                 m == 0 ? without(f.activeRanks(), f.ownersOf(f.lost())) : List.of(),
-                new ArrayList<>(input.members()), coversEverything || m > 0, null, null);
+                new ArrayList<>(input.members()), coversEverything || m > 0, null, null,
+                RestoreSource.COPIES);
     }
 
     static List<Integer> without(List<Integer> all, List<Integer> remove) {

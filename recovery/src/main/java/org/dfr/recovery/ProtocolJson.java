@@ -27,7 +27,7 @@ final class ProtocolJson {
         RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, List.of(1),
                 List.of(1), 0, 2, List.of(0, 0), List.of(new Adoption(1, 0)),
                 List.of(List.of(0, 1)), 2, List.of(0), List.of(),
-                List.of(0), false, null, null);
+                List.of(0), false, null, null, RestoreSource.FILE_LEVEL);
         read(write(d), RecoveryDirective.class);
         RecoveryRecord r = RecoveryRecord.decided(d, 0L, 1L);
         RecoveryRecord.fromJson(r.toJson());

@@ -24,13 +24,20 @@ import org.dfr.runtime.RunFailedException;
  * @param abortReason non-null when the run cannot be recovered
  * @param abortKind the kind of that failure ({@link RunFailedException.Kind#CHECKPOINT_LOST} when a
  *        needed checkpoint has no copy left); null when the directive does not abort
+ * @param restoredFrom where checkpoint {@code c} is read: its in-memory copies, or, when every copy of a lost
+ *        partition died, the file level or where the run started ({@link RestoreSource}); null reads as
+ *        {@link RestoreSource#COPIES}
  */
 public record RecoveryDirective(int epoch, Strategy strategy, Strategy effectiveStrategy, List<Integer> lostPartitions,
                                 List<Integer> deadRanks, int checkpointIteration, int failureIteration,
                                 List<Integer> ownership, List<Adoption> adoptions, List<List<Integer>> levels,
                                 long recomputedPartitionIterations, List<Integer> participatingRanks,
                                 List<Integer> idleRanks, List<Integer> members, boolean coversEverything,
-                                String abortReason, RunFailedException.Kind abortKind) {
+                                String abortReason, RunFailedException.Kind abortKind, RestoreSource restoredFrom) {
+
+    public RecoveryDirective {
+        restoredFrom = restoredFrom == null ? RestoreSource.COPIES : restoredFrom;
+    }
 
     /** {@code m = t - 1 - c}: the iterations lost since the checkpoint. */
     @JsonIgnore
@@ -63,6 +70,13 @@ public record RecoveryDirective(int epoch, Strategy strategy, Strategy effective
     RecoveryDirective aborted(RunFailedException.Kind kind, String reason) {
         return new RecoveryDirective(epoch, strategy, effectiveStrategy, lostPartitions, deadRanks,
                 checkpointIteration, failureIteration, ownership, adoptions, List.of(), 0, List.of(), List.of(),
-                members, coversEverything, reason, kind);
+                members, coversEverything, reason, kind, restoredFrom);
+    }
+
+    /** This directive, reading its checkpoint from {@code source}. */
+    RecoveryDirective restoringFrom(RestoreSource source) {
+        return new RecoveryDirective(epoch, strategy, effectiveStrategy, lostPartitions, deadRanks,
+                checkpointIteration, failureIteration, ownership, adoptions, levels, recomputedPartitionIterations,
+                participatingRanks, idleRanks, members, coversEverything, abortReason, abortKind, source);
     }
 }

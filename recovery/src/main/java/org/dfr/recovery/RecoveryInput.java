@@ -63,6 +63,17 @@ public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members
         return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, hosts, respawnOf);
     }
 
+    /**
+     * This input restoring checkpoint {@code iteration} instead of the committed one the statuses name: every status
+     * reports it as its committed checkpoint, and no copy holder is known (the state is read from elsewhere).
+     */
+    public RecoveryInput restoringCheckpoint(int iteration) {
+        List<RankStatus> restoring = statuses.stream().map(s -> new RankStatus(s.rank(), s.epoch(), s.liveIteration(),
+                s.computedIteration(), iteration, s.invalidPartitions(), s.heldPartitions(), s.pendingTarget(),
+                s.stoppedAtMillis())).toList();
+        return new RecoveryInput(nextEpoch, ownership, members, restoring, deadRanks, Map.of(), rankHosts, respawnOf);
+    }
+
     /** This input with {@code predecessors} (respawned rank to the dead rank it replaces) as the respawned ranks. */
     public RecoveryInput withRespawns(Map<Integer, Integer> predecessors) {
         return new RecoveryInput(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, rankHosts,

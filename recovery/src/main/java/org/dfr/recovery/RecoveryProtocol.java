@@ -369,7 +369,7 @@ public final class RecoveryProtocol implements FailureHandler {
             checkStart = System.nanoTime();
             LOG.debug("rank {} (coordinator): epoch {}: decided, checking the copies of checkpoint {}", node.rankId(),
                     epoch + 1, d.checkpointIteration());
-            d = checkCheckpointCopies(node, d);
+            d = checkCheckpointCopies(node, input, d);
         } catch (RuntimeException e) {
             d = abort(input, "cannot decide a recovery: " + e.getMessage());
         }
@@ -494,8 +494,11 @@ public final class RecoveryProtocol implements FailureHandler {
                         return t;
                     });
 
-    /** Partitions that must load from the replicated copy need one: otherwise fail clearly. */
-    private static RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryDirective d) {
+    /**
+     * Partitions that must load from the replicated copy need one: otherwise the recovery falls back to an older state
+     * it can read ({@link #fallBack}).
+     */
+    private RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryInput input, RecoveryDirective d) {
         if (d.abortReason() != null || node.isStartingCheckpoint(d.checkpointIteration())) {
             // where the run started is rebuilt when no copy of it is left (DirectiveExecutor): campaign seed 137 lost
             // two trials to "no copy of checkpoint 0", after three deaths in the first iterations
@@ -521,9 +524,40 @@ public final class RecoveryProtocol implements FailureHandler {
             return d;
         }
         missing.sort(null);
-        return d.aborted(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + d.checkpointIteration() + " is left for partitions " + missing
-                + ": their owners (ranks " + d.deadRanks() + ") died together with the members holding the"
-                + " replicated copy, so the state cannot be rebuilt");
+        return fallBack(node, input, d, missing);
+    }
+
+    /**
+     * Every copy of checkpoint {@code c} of the {@code missing} partitions died with their owners (more deaths at once
+     * than the checkpoint has backups): the recovery is decided again from the newest state every partition can still
+     * read, the newest complete file level at or before {@code c} ({@code --checkpoint-dir}), else where the run
+     * started (rebuilt as the run built it). Its cone is larger, the result the same. A run without a file level
+     * whose starting state cannot be rebuilt (a restart file removed) still fails when a rank reads it.
+     */
+    private RecoveryDirective fallBack(RecoveryView node, RecoveryInput input, RecoveryDirective d,
+                                       List<Integer> missing) {
+        int c = d.checkpointIteration();
+        String lost = "no copy of checkpoint " + c + " is left for partitions " + missing + ": their owners (ranks "
+                + d.deadRanks() + ") died together with the members holding the replicated copy";
+        int start = node.startingIteration();
+        int fileLevel = node.newestFileLevel(c);
+        RestoreSource source = fileLevel > start ? RestoreSource.FILE_LEVEL : RestoreSource.START;
+        int restored = source == RestoreSource.FILE_LEVEL ? fileLevel : start;
+        if (restored > c) {
+            return d.aborted(RunFailedException.Kind.CHECKPOINT_LOST, lost + ", and no older state to fall back to");
+        }
+        RecoveryDirective older;
+        try {
+            older = strategy.decide(input.restoringCheckpoint(restored)).restoringFrom(source);
+        } catch (RuntimeException e) {
+            return d.aborted(RunFailedException.Kind.CHECKPOINT_LOST, lost + "; falling back to checkpoint " + restored
+                    + " failed: " + e.getMessage());
+        }
+        LOG.warn("rank {} (coordinator): epoch {}: {}: restoring checkpoint {} from {} instead ({} partition-iterations"
+                        + " to recompute instead of {})", node.rankId(), d.epoch(), lost, restored,
+                source == RestoreSource.FILE_LEVEL ? "the file level" : "where the run started",
+                older.recomputedPartitionIterations(), d.recomputedPartitionIterations());
+        return older;
     }
 
     /**
@@ -590,7 +624,7 @@ public final class RecoveryProtocol implements FailureHandler {
         List<Integer> own = toList(in.ownership());
         return new RecoveryDirective(in.nextEpoch(), null, null, List.of(), new ArrayList<>(in.deadRanks()), 0, 0, own,
                 List.of(), List.of(), 0, List.of(), List.of(), new ArrayList<>(in.members()), false, reason,
-                RunFailedException.Kind.OTHER);
+                RunFailedException.Kind.OTHER, RestoreSource.COPIES);
     }
 
     private void publishRecord(RecoveryView node, RecoveryDirective d, List<RankStatus> statuses) {

@@ -29,6 +29,8 @@ import org.dfr.runtime.RunFailedException;
  * @param replacementMillis the slowest adopter's checkpoint load (added by the result collector)
  * @param abortReason non-null when the run could not be recovered
  * @param abortKind the kind of that failure, null when none
+ * @param restoredFrom where checkpoint {@code c} was read ({@link RestoreSource}); null (a record written before
+ *        there was a choice) reads as {@link RestoreSource#COPIES}
  */
 public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStrategy, List<Integer> deadRanks,
                              List<Integer> lostPartitions, int checkpointIteration, int failureIteration,
@@ -36,7 +38,11 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
                              List<Integer> participatingRanks, List<Integer> idleRanks, List<Adoption> adoptions,
                              boolean coversEverything, Long detectedAtMillis, Long decidedAtMillis,
                              Long resumedAtMillis, Long recomputeMillis, Long replacementMillis,
-                             String abortReason, RunFailedException.Kind abortKind) {
+                             String abortReason, RunFailedException.Kind abortKind, RestoreSource restoredFrom) {
+
+    public RecoveryRecord {
+        restoredFrom = restoredFrom == null ? RestoreSource.COPIES : restoredFrom;
+    }
 
     /** The record of a decision, before the ranks resumed. */
     public static RecoveryRecord decided(RecoveryDirective d, Long detectedAtMillis, long decidedAtMillis) {
@@ -44,7 +50,7 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
                 d.checkpointIteration(), d.failureIteration(), d.lostIterations(), d.levels(),
                 d.recomputedPartitionIterations(), d.participatingRanks(), d.idleRanks(), d.adoptions(),
                 d.coversEverything(), detectedAtMillis, decidedAtMillis, null, null, null, d.abortReason(),
-                d.abortKind());
+                d.abortKind(), d.restoredFrom());
     }
 
     /** This record naming {@code ranks} as the members that died. */
@@ -52,7 +58,7 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
         return new RecoveryRecord(epoch, strategy, effectiveStrategy, List.copyOf(ranks), lostPartitions,
                 checkpointIteration, failureIteration, lostIterations, levels, recomputedPartitionIterations,
                 participatingRanks, idleRanks, adoptions, coversEverything, detectedAtMillis, decidedAtMillis,
-                resumedAtMillis, recomputeMillis, replacementMillis, abortReason, abortKind);
+                resumedAtMillis, recomputeMillis, replacementMillis, abortReason, abortKind, restoredFrom);
     }
 
     /** The record of a decision whose times were lost with its coordinator: the decision alone. */
@@ -60,7 +66,8 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
         return new RecoveryRecord(d.epoch(), d.strategy(), d.effectiveStrategy(), d.deadRanks(), d.lostPartitions(),
                 d.checkpointIteration(), d.failureIteration(), d.lostIterations(), d.levels(),
                 d.recomputedPartitionIterations(), d.participatingRanks(), d.idleRanks(), d.adoptions(),
-                d.coversEverything(), null, null, null, null, null, d.abortReason(), d.abortKind());
+                d.coversEverything(), null, null, null, null, null, d.abortReason(), d.abortKind(),
+                d.restoredFrom());
     }
 
     /** This record completed with the moment the ranks resumed and the time the recovery took on the root. */
@@ -68,7 +75,7 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
         return new RecoveryRecord(epoch, strategy, effectiveStrategy, deadRanks, lostPartitions, checkpointIteration,
                 failureIteration, lostIterations, levels, recomputedPartitionIterations, participatingRanks, idleRanks,
                 adoptions, coversEverything, detectedAtMillis, decidedAtMillis, resumedAtMillis, recomputeMillis,
-                replacementMillis, abortReason, abortKind);
+                replacementMillis, abortReason, abortKind, restoredFrom);
     }
 
     /** The board value. */

@@ -205,6 +205,51 @@ class ProtocolRecordsTest {
         assertThat(back.abortFailure()).isNull();
     }
 
+    /**
+     * Rank 1 of a line of four died after every rank computed iteration 12; checkpoint 10 is committed, and every copy
+     * of partition 1's died with it. Falling back to the file level of iteration 5, the cone grows from m = 2 to m = 7
+     * (it reaches both ends of the line), and the directive says where it reads its checkpoint:
+     * <pre>
+     *   p0 -- p1 -- p2 -- p3       p1 lost; c = 10 (no copy left), file level at 5
+     * </pre>
+     */
+    @Test
+    void when_theCommittedCheckpointHasNoCopyLeft_then_theDecisionFromAnOlderCheckpointIsLargerAndSaysWhereItReads() {
+        List<RankStatus> statuses = new ArrayList<>();
+        for (int r : new int[] {0, 2, 3}) {
+            statuses.add(new RankStatus(r, 0, 12, 12, 10, List.of(), List.of(r), -1, 1000L + r));
+        }
+        RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(0, 2, 3), statuses, Set.of(1),
+                Map.of(1, List.of(3)));
+
+        RecoveryDirective committed = lineOfFour().decide(input);
+        RecoveryDirective older = lineOfFour().decide(input.restoringCheckpoint(5)).restoringFrom(RestoreSource.FILE_LEVEL);
+
+        assertThat(committed.checkpointIteration()).isEqualTo(10);
+        assertThat(committed.restoredFrom()).isEqualTo(RestoreSource.COPIES);
+        assertThat(committed.levels()).containsExactly(List.of(0, 1, 2), List.of(1));
+        assertThat(older.checkpointIteration()).isEqualTo(5);
+        assertThat(older.failureIteration()).isEqualTo(13);
+        assertThat(older.lostIterations()).isEqualTo(7);
+        // m = 7 on a line of four: the cone covers every partition, so the data-flow rollback becomes global
+        assertThat(older.isGlobal()).isTrue();
+        assertThat(older.recomputedPartitionIterations()).isEqualTo(4 * 7);
+        assertThat(older.adoptions()).as("no copy holder is known any more: the lowest rank")
+                .containsExactly(new Adoption(1, 0));
+        RecoveryDirective back = RecoveryProtocol.read(RecoveryProtocol.write(older), RecoveryDirective.class);
+        assertThat(back).isEqualTo(older);
+        assertThat(RecoveryRecord.fromJson(RecoveryRecord.decided(older, 1L, 2L).toJson()).restoredFrom())
+                .isEqualTo(RestoreSource.FILE_LEVEL);
+    }
+
+    @Test
+    void when_aRecordWrittenBeforeTheRestoreSourceIsRead_then_itRestoredFromTheCopies() throws Exception {
+        ObjectNode tree = (ObjectNode) ProtocolJson.JSON.readTree(RecoveryRecord.decided(directive(), 1L, 2L).toJson());
+        tree.remove("restoredFrom");
+
+        assertThat(RecoveryRecord.fromJson(tree.toString()).restoredFrom()).isEqualTo(RestoreSource.COPIES);
+    }
+
     @Test
     void when_aDirectiveAborts_then_itsKindTravelsWithItAndBecomesTheFailure() {
         RecoveryDirective d = directive().aborted(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint 0");

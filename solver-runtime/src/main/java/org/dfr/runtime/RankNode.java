@@ -537,8 +537,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         return iteration == startingIteration();
     }
 
-    /** Where the run started: 0, or the iteration of the file checkpoint it restarted from. */
-    private int startingIteration() {
+    @Override
+    public int startingIteration() {
         DiskCheckpoints disk = settings.diskCheckpoints();
         return disk.restarts() ? disk.restartIteration() : 0;
     }
@@ -551,6 +551,44 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         DiskCheckpoints disk = settings.diskCheckpoints();
         // as the constructor built it: the kernel's initial state is deterministic, a restart file is still there
         return disk.restarts() ? loadFileCheckpoint(disk, partition, kernel) : kernel.initialState(partition);
+    }
+
+    @Override
+    public int newestFileLevel(int atMost) {
+        DiskCheckpoints disk = settings.diskCheckpoints();
+        if (!disk.writes() || atMost < 0) {
+            return -1;
+        }
+        try {
+            return CheckpointFile.newestComplete(disk.directory(), disk.runKey(), spec.partitionCount(), atMost + 1,
+                    skipped -> LOG.warn("rank {}: file level: {}", rankId, skipped));
+        } catch (IOException e) {
+            LOG.warn("rank {}: cannot read the file level under {}: {}", rankId, disk.directory(), e.toString());
+            return -1;
+        }
+    }
+
+    @Override
+    public double[] fileLevelState(int iteration, int partition) {
+        DiskCheckpoints disk = settings.diskCheckpoints();
+        if (!disk.writes()) {
+            throw new IllegalStateException("this run writes no file level");
+        }
+        Path file = CheckpointFile.path(disk.directory(), disk.runKey(), iteration, partition);
+        double[] state;
+        try {
+            state = CheckpointFile.read(file, partition, iteration);
+        } catch (IOException e) {
+            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "cannot read checkpoint " + iteration
+                    + " of partition " + partition + " from the file level: " + e.getMessage(), e);
+        }
+        int expected = kernel.initialState(partition).length;
+        if (state.length != expected) {
+            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "cannot read checkpoint " + iteration
+                    + " of partition " + partition + " from " + file + ": it holds " + state.length + " values, the"
+                    + " partition has " + expected);
+        }
+        return state;
     }
 
     @Override

@@ -137,4 +137,23 @@ public interface RecoveryView extends RankContext {
      * @throws IllegalArgumentException if {@code iteration} is not the starting checkpoint
      */
     double[] startingState(int iteration, int partition);
+
+    /** Where the run started: 0, or the iteration of the file checkpoint it restarted from. */
+    int startingIteration();
+
+    /**
+     * The newest iteration at or before {@code atMost} whose file level (the run's {@code --checkpoint-dir}) holds
+     * every partition's file, each read back valid (checksum, partition, iteration); -1 when the run writes no file
+     * level or none is complete. Incomplete newer levels are logged, with the first file that is missing or invalid.
+     * Reads every file of the levels it looks at: for the rare recovery that lost every in-memory copy.
+     */
+    int newestFileLevel(int atMost);
+
+    /**
+     * Partition {@code partition}'s checkpoint {@code iteration} read from the run's file level: a fresh array.
+     *
+     * @throws RunFailedException of kind {@link RunFailedException.Kind#CHECKPOINT_LOST} naming the file and what is
+     *     wrong with it, when it cannot be read or does not hold this partition's state
+     */
+    double[] fileLevelState(int iteration, int partition);
 }

@@ -1,12 +1,17 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.FileCheckpoints;
 import org.dfr.harness.Mode;
@@ -81,4 +86,45 @@ class FileCheckpointIT {
         assertThat(processes.restartedFromIteration()).isEqualTo(20);
         assertThat(processes.fieldSha256()).isEqualTo(reference);
     }
+
+    /**
+     * One backup per checkpoint, 2 ranks per host; ranks 0 and 2 die together at the start of iteration 14, and
+     * partition 0's only copy of checkpoint 10 lived on rank 2:
+     * <pre>
+     *   2 x 4 ranks, K = 5, a file level at every checkpoint (5, 10)
+     *   iteration 12: rank 5 pauses 4 s (no recovery); meanwhile level 10 is written, and its file of
+     *                 partition 1 is corrupted here
+     *   iteration 14: ranks 0 and 2 die: no copy of checkpoint 10 of partition 0 is left
+     * </pre>
+     * The recovery falls back to the newest complete file level: 10 fails its checksum, so 5; the result is that of a
+     * run without failures.
+     */
+    @Test
+    void when_everyCopyOfTheCheckpointIsLostAndTheNewestFileLevelIsCorrupt_then_thePreviousLevelServes()
+            throws Exception {
+        RunConfig clean = RunConfig.of(2, 4, 37, 29, 20, 5);
+        RunConfig config = clean.withFaults(List.of(FaultPlan.Kill.pause(5, 12, 4_000),
+                new FaultPlan.Kill(0, 14, FaultPlan.Point.ITERATION_START),
+                new FaultPlan.Kill(2, 14, FaultPlan.Point.ITERATION_START)), List.of(), Set.of());
+        String key = FileCheckpoints.runKey(config);
+        Runner runner = new Runner(new ClusterSettings().checkpointBackups(1)).fileCheckpoints(config, dir, 1, null);
+
+        CompletableFuture<RunReport> run = CompletableFuture.supplyAsync(() -> runner.run(config));
+        Path corrupt = CheckpointFile.path(dir, key, 10, 1);
+        await().atMost(Duration.ofSeconds(60)).until(() -> IntStream.range(0, 8)
+                .allMatch(p -> Files.exists(CheckpointFile.path(dir, key, 10, p))));
+        byte[] bytes = Files.readAllBytes(corrupt);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(corrupt, bytes);
+        RunReport report = run.get(2, TimeUnit.MINUTES);
+
+        assertThat(report.fieldSha256()).isEqualTo(Campaign.referenceDigest(clean));
+        assertThat(report.recoveries()).singleElement().satisfies(r -> {
+            assertThat(r.restoredFrom()).isEqualTo("file-level");
+            assertThat(r.checkpointIteration()).isEqualTo(5);
+            assertThat(r.failureIteration()).isEqualTo(14);
+            assertThat(r.lostPartitions()).containsExactly(0, 2);
+        });
+    }
 }
+

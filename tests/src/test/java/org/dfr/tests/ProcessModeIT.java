@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.harness.RunConfig;
+import org.dfr.harness.FileCheckpoints;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessListener;
@@ -357,19 +358,29 @@ class ProcessModeIT {
         assertThat(children).hasSize(2);
     }
 
+    /**
+     * 2 ranks per host: host 0 = {0, 1}, host 1 = {2, 3}; rank 1's copies go to host 1 first, and all three die
+     * after checkpoint 5, so no copy of partition 1's checkpoint 5 is left. Rank 0 pauses at iteration 7 (less than
+     * the heartbeat timeout: no recovery) while the file level of checkpoint 5 is written; the recovery then reads
+     * checkpoint 5 from the files, in the rank process that adopts each partition.
+     */
     @Test
-    void when_everyCopyOfACheckpointDiesWithItsOwner_then_theFailureNamesTheRanksDeadByThen() {
-        // 2 ranks per host: host 0 = {0, 1}, host 1 = {2, 3}; rank 1's copies go to host 1 first, and all three die
-        // after checkpoint 5 (checkpoint 0, where the run started, would be rebuilt)
+    void when_everyCopyOfACheckpointDiesWithItsOwner_then_theRecoveryReadsItFromTheFileLevel(@TempDir Path files) {
         RunConfig config = RunConfig.of(2, 2, NX, NY, ITERATIONS, 5).withMode(Mode.PROCESSES)
-                .withFaults(List.of(FaultPlan.parseKill("1@8"), FaultPlan.parseKill("2@8"), FaultPlan.parseKill("3@8")),
-                        List.of(), Set.of());
+                .withFaults(List.of(FaultPlan.Kill.pause(0, 7, 3_000), FaultPlan.parseKill("1@8"),
+                        FaultPlan.parseKill("2@8"), FaultPlan.parseKill("3@8")), List.of(), Set.of());
+        ClusterSettings settings = new ClusterSettings()
+                .diskCheckpoints(FileCheckpoints.resolve(config, files, 1, null, line -> { }));
 
-        assertThatThrownBy(() -> launcher(new ClusterSettings()).run(config))
-                .isInstanceOf(RunFailedException.class)
-                .satisfies(e -> assertThat(((RunFailedException) e).kind())
-                        .isEqualTo(RunFailedException.Kind.CHECKPOINT_LOST))
-                .satisfies(e -> assertThat(((RunFailedException) e).deadRanks()).containsExactly(1, 2, 3));
+        RunReport report = launcher(settings).run(config);
+
+        assertThat(report.fieldSha256()).isEqualTo(failureFreeDigest);
+        assertThat(report.recoveries()).singleElement().satisfies(r -> {
+            assertThat(r.restoredFrom()).isEqualTo("file-level");
+            assertThat(r.checkpointIteration()).isEqualTo(5);
+            assertThat(r.deadRanks()).containsExactly(1, 2, 3);
+            assertThat(r.adoptions()).containsExactly("1:0", "2:0", "3:0");
+        });
     }
 
     @Test

@@ -154,6 +154,16 @@ public final class TrialChecker {
                 }
             }
             out.addAll(adoptionProblems(where, r, config, replacement));
+            if (r.fellBack()) {
+                // every copy of a lost partition died: that takes two deaths (a rank's or a host's) at least
+                Set<Integer> deadByThen = new TreeSet<>();
+                report.recoveries().stream().filter(e -> e.epoch() <= r.epoch() && e.deadRanks() != null)
+                        .forEach(e -> deadByThen.addAll(e.deadRanks()));
+                if (CampaignRunner.deathsAmong(config, deadByThen) < 2) {
+                    out.add(where + ": restored from " + r.restoredFrom() + " after the single death of ranks "
+                            + deadByThen + ": one death never takes every copy of a checkpoint");
+                }
+            }
             RecoveryPlan plan = analyzer.plan(r.lostPartitions().stream().mapToInt(Integer::intValue).toArray(), c, t);
             boolean global = "global".equals(String.valueOf(r.effectiveStrategy()).toLowerCase(Locale.ROOT));
             long expected = global ? (long) partitions * r.lostIterations() : plan.recomputedPartitionIterations();
