@@ -243,9 +243,12 @@ final class DirectiveExecutor {
     private static double[] loadCheckpoint(RecoveryView node, RecoveryDirective d, int p, Set<Integer> previouslyOwned,
                                            RecoveryProtocol.RankRecoveryState state) {
         long t0 = System.nanoTime();
-        double[] s = d.restoredFrom() == RestoreSource.FILE_LEVEL
-                ? loadFileLevel(node, d.checkpointIteration(), p)
-                : loadCheckpoint(node, d.checkpointIteration(), p, previouslyOwned);
+        double[] s = switch (d.restoredFrom()) {
+            case FILE_LEVEL -> loadFileLevel(node, d.checkpointIteration(), p);
+            // the copies of where the run started went with the first commit after it: rebuilt, nobody asked
+            case START -> rebuildStartingState(node, d.checkpointIteration(), p);
+            case COPIES -> loadCheckpoint(node, d.checkpointIteration(), p, previouslyOwned);
+        };
         if (!previouslyOwned.contains(p)) {
             state.replacementNanos += System.nanoTime() - t0;
         }
@@ -265,6 +268,20 @@ final class DirectiveExecutor {
         double[] s = node.fileLevelState(c, p);
         node.checkpoints().adoptLocal(c, p, s);
         return s;
+    }
+
+    private static double[] rebuildStartingState(RecoveryView node, int c, int p) {
+        double[] local = node.checkpoints().local(c, p);
+        if (local != null) {
+            return local.clone();
+        }
+        try {
+            return node.startingState(c, p);
+        } catch (RunFailedException e) {
+            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of the checkpoint a recovery"
+                    + " needs is left, and rank " + node.rankId() + " cannot rebuild partition " + p + " where the run"
+                    + " started (iteration " + c + "): " + e.getMessage(), e);
+        }
     }
 
     private static double[] loadCheckpoint(RecoveryView node, int c, int p, Set<Integer> previouslyOwned) {

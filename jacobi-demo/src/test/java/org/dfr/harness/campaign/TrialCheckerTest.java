@@ -42,6 +42,16 @@ class TrialCheckerTest {
     }
 
     @Test
+    void when_aRecoveryFellBackAfterASingleDeath_then_theCheckerSaysSo() throws Exception {
+        // one death never takes every copy of a checkpoint: a fallback to the file level or the start is a bug
+        RunReport fellBack = edit(json -> ((ObjectNode) json.get("recoveries").get(0)).put("restoredFrom", "start"));
+
+        assertThat(report.recoveries().get(0).restoredFrom()).isEqualTo("copies");
+        assertThat(TrialChecker.violations(config, fellBack, analyzer)).singleElement().asString()
+                .contains("restored from start after the single death of ranks [1]");
+    }
+
+    @Test
     void when_levelsAreNotTheCone_then_theCheckerSaysSo() throws Exception {
         RunReport broken = edit(json -> {
             ArrayNode levels = (ArrayNode) json.get("recoveries").get(0).get("levels");
