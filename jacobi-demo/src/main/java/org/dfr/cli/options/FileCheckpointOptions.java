@@ -18,7 +18,9 @@ public final class FileCheckpointOptions {
 
     @Option(names = "--checkpoint-dir", paramLabel = "DIR",
             description = "Also write every N-th in-memory checkpoint to DIR (in the background, atomically, with a"
-                    + " checksum; N from --file-checkpoint-every). See README \"Checkpoints on disk\".")
+                    + " checksum; N from --file-checkpoint-every). A recovery that finds every in-memory copy of a"
+                    + " lost partition gone reads the newest complete level from DIR. See README \"Checkpoints on"
+                    + " disk\".")
     Path checkpointDir;
 
     @Option(names = "--file-checkpoint-every", paramLabel = "N",
