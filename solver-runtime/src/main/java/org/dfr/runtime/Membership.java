@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -442,6 +443,38 @@ public final class Membership {
         countLoss(rank, "is dead (" + how + ")", observedAtMillis);
         control.bump();
         return true;
+    }
+
+    /** The ranks of the members in Hazelcast's member list as this member sees it (the dead not yet removed too). */
+    public List<Integer> hazelcastMemberRanks() {
+        List<Integer> ranks = new ArrayList<>();
+        try {
+            Set<UUID> listed = new HashSet<>();
+            hazelcast.getCluster().getMembers().forEach(m -> listed.add(m.getUuid()));
+            membersByRank.forEach((rank, m) -> {
+                if (listed.contains(m.getUuid())) {
+                    ranks.add(rank);
+                }
+            });
+        } catch (RuntimeException e) {
+            // this member is shutting down: nobody to suspect
+        }
+        ranks.sort(null);
+        return ranks;
+    }
+
+    /** Whether {@code rank}'s member is Hazelcast's master (the oldest member) in this member's view. */
+    public boolean isMaster(int rank) {
+        Member m = membersByRank.get(rank);
+        if (m == null) {
+            return false;
+        }
+        try {
+            var members = hazelcast.getCluster().getMembers();
+            return !members.isEmpty() && members.iterator().next().getUuid().equals(m.getUuid());
+        } catch (RuntimeException e) {
+            return false; // this member is shutting down
+        }
     }
 
     /** {@link #suspectInHazelcast(Member, String)} for the member {@link #rankLost} counted out for {@code rank}. */

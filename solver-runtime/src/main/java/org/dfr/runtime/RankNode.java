@@ -161,7 +161,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
         this.replicas = heldByPeers != null ? heldByPeers
                 : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
         CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
-        this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch);
+        this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch,
+                rank -> exitedOnThisMachine(proc, identity, rank));
         this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
                 () -> finished, deathWatch::exitSeen);
         this.recoveryInbox = new RecoveryInbox(control);
@@ -234,6 +235,21 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                         attempt + 1, JOIN_ATTEMPTS);
             }
         }
+    }
+
+    /**
+     * How rank {@code rank}'s process exited, read from {@code /proc} now, or null while it lives, or when it is not a
+     * process of this machine ({@link ExitWatch#exitOf}).
+     */
+    private String exitedOnThisMachine(ProcFs proc, Optional<ProcessIdentity> self, int rank) {
+        if (self.isEmpty()) {
+            return null;
+        }
+        Optional<ProcessIdentity> peer = membership.processOf(rank);
+        if (peer.isEmpty() || !self.get().isOtherProcessOnThisMachine(peer.get())) {
+            return null;
+        }
+        return ExitWatch.exitOf(proc.stat(peer.get().pid()), peer.get());
     }
 
     /** Partition {@code p}'s state of the restart iteration, from its checkpoint file. */
