@@ -2,8 +2,11 @@ package org.dfr.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -104,8 +107,12 @@ class KernelBugsTest {
 
         CliRun alone = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "brittle", "--cells", "8",
                 "--ranks-grid", "1", "--iterations", "3");
+        Set<HazelcastInstance> before = Set.copyOf(Hazelcast.getAllHazelcastInstances());
         CliRun two = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "brittle", "--cells", "8",
                 "--ranks-grid", "2", "--iterations", "3");
+        // rank 1's member had joined when its kernel threw: it is terminated with the others, none stays running here
+        assertThat(Hazelcast.getAllHazelcastInstances()).as("members left running in this JVM")
+                .allMatch(before::contains);
 
         assertThat(alone.exitCode()).as(alone.err()).isEqualTo(1);
         assertThat(alone.err().strip().lines()).hasSize(1);

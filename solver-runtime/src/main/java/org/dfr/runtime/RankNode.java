@@ -3,6 +3,7 @@ package org.dfr.runtime;
 import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import java.io.IOException;
@@ -152,44 +153,66 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                     "rank " + rankId + " could not join the cluster: " + e.getMessage(), e);
         }
         this.hazelcast = hz;
-        this.promotionRetry = new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
-        this.backupRepair = new BackupRepair(hz, "dfr-rank" + rankId + "-backup-repair");
-        IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
-        this.control = new ControlBoard(controlMap, promotionRetry);
-        this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
-        IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
-        this.replicas = heldByPeers != null ? heldByPeers
-                : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
-        CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
-        this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch,
-                rank -> exitedOnThisMachine(proc, identity, rank));
-        this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
-                () -> finished, deathWatch::exitSeen);
-        this.recoveryInbox = new RecoveryInbox(control);
-        mailbox.attachSideChannel((key, payload) -> {
-            if (key.kind() == MessageKind.RANK_LOST) {
-                deathWatch.noticeReceived(key);
-            } else {
-                recoveryInbox.accept(key, payload);
+        try {
+            this.promotionRetry = new PromotionRetry(hz, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
+            this.backupRepair = new BackupRepair(hz, "dfr-rank" + rankId + "-backup-repair");
+            IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
+            this.control = new ControlBoard(controlMap, promotionRetry);
+            this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
+            IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
+            this.replicas = heldByPeers != null ? heldByPeers
+                    : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
+            CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
+            this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch,
+                    rank -> exitedOnThisMachine(proc, identity, rank));
+            this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
+                    () -> finished, deathWatch::exitSeen);
+            this.recoveryInbox = new RecoveryInbox(control);
+            mailbox.attachSideChannel((key, payload) -> {
+                if (key.kind() == MessageKind.RANK_LOST) {
+                    deathWatch.noticeReceived(key);
+                } else {
+                    recoveryInbox.accept(key, payload);
+                }
+            });
+            this.states = new PartitionStates(rankId);
+            DiskCheckpoints disk = settings.diskCheckpoints();
+            for (int p : ownership.partitionsOf(rankId)) {
+                states.install(p, disk.restarts() ? loadFileCheckpoint(disk, p, kernel) : kernel.initialState(p));
             }
-        });
-        this.states = new PartitionStates(rankId);
-        DiskCheckpoints disk = settings.diskCheckpoints();
-        for (int p : ownership.partitionsOf(rankId)) {
-            states.install(p, disk.restarts() ? loadFileCheckpoint(disk, p, kernel) : kernel.initialState(p));
+            if (disk.restarts()) {
+                states.setLiveIteration(disk.restartIteration());
+            }
+            this.communicator = new Communicator(rankId, kernel, dataPlane, mailbox, settings.messageTimeoutMillis(),
+                    this::ownership);
+            this.checkpointing = new Checkpointing(checkpoints, counters,
+                    FileCheckpointWriter.of(disk, rankId, spec), spec.checkpointEvery(), spec.commitLagIterations(), hook, this,
+                    "dfr-rank" + rankId + "-checkpoint-replicator");
+            this.schedule = new CheckpointSchedule(spec, disk.restarts() ? disk.restartIteration() : 0,
+                    checkpointing::useInterval);
+            this.loop = new IterationLoop(this, spec, kernel, states, communicator, checkpointing, counters, control, hook,
+                    this::ownership, this::checkAlive, schedule);
+        } catch (RuntimeException | Error e) {
+            // the member joined, but the rank did not start (a kernel's initial state threw, or a cluster-wide
+            // listener registration met a topology that kept changing while the others joined: "Cluster topology
+            // was not stable for 100 retries", campaign seed 151): nothing may stay behind in this JVM
+            finished = true;
+            try {
+                hz.getLifecycleService().terminate();
+            } finally {
+                if (heldByPeers != null) {
+                    heldByPeers.close();
+                }
+                dataPlane.close();
+            }
+            if (e instanceof HazelcastException) {
+                // Hazelcast's own start-up, not the kernel's: the formation is tried again (EmbeddedCluster,
+                // startJoining)
+                throw new RunFailedException(RunFailedException.Kind.CLUSTER_NOT_FORMED,
+                        "rank " + rankId + " could not join the cluster: " + e.getMessage(), e);
+            }
+            throw e;
         }
-        if (disk.restarts()) {
-            states.setLiveIteration(disk.restartIteration());
-        }
-        this.communicator = new Communicator(rankId, kernel, dataPlane, mailbox, settings.messageTimeoutMillis(),
-                this::ownership);
-        this.checkpointing = new Checkpointing(checkpoints, counters,
-                FileCheckpointWriter.of(disk, rankId, spec), spec.checkpointEvery(), spec.commitLagIterations(), hook, this,
-                "dfr-rank" + rankId + "-checkpoint-replicator");
-        this.schedule = new CheckpointSchedule(spec, disk.restarts() ? disk.restartIteration() : 0,
-                checkpointing::useInterval);
-        this.loop = new IterationLoop(this, spec, kernel, states, communicator, checkpointing, counters, control, hook,
-                this::ownership, this::checkAlive, schedule);
     }
 
     /**
