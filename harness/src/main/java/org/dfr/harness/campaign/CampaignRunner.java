@@ -92,8 +92,8 @@ public final class CampaignRunner {
 
     /**
      * The backups of every replicated checkpoint in every trial's cluster ({@link ClusterSettings#checkpointBackups});
-     * with fewer, more trials with several deaths end UNRECOVERABLE (a pass: the run says no copy is left; after a
-     * single death that is an ERROR, whatever the backups).
+     * with fewer, more trials with several deaths lose every copy and recover from where the run started (a pass when
+     * the digest is right; after a single death the checker calls it WRONG, whatever the backups).
      */
     public CampaignRunner checkpointBackups(int count) {
         this.checkpointBackups = ClusterSettings.requireCheckpointBackups(count);
