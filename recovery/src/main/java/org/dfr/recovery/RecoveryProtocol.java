@@ -542,10 +542,8 @@ public final class RecoveryProtocol implements FailureHandler {
         int start = node.startingIteration();
         int fileLevel = node.newestFileLevel(c);
         RestoreSource source = fileLevel > start ? RestoreSource.FILE_LEVEL : RestoreSource.START;
+        // both at or before c: the level is searched there, and c is not where the run started (checked above)
         int restored = source == RestoreSource.FILE_LEVEL ? fileLevel : start;
-        if (restored > c) {
-            return d.aborted(RunFailedException.Kind.CHECKPOINT_LOST, lost + ", and no older state to fall back to");
-        }
         RecoveryDirective older;
         try {
             older = strategy.decide(input.restoringCheckpoint(restored)).restoringFrom(source);

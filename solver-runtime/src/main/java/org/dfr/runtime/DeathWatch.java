@@ -72,13 +72,6 @@ public final class DeathWatch implements AutoCloseable {
     private final Set<Integer> probing = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param epoch the rank's current epoch, which the notices carry
-     */
-    public DeathWatch(int rankId, DataPlane dataPlane, Membership membership, IntSupplier epoch) {
-        this(rankId, dataPlane, membership, epoch, rank -> null);
-    }
-
-    /**
      * @param epoch     the rank's current epoch, which the notices carry
      * @param exitedNow how rank {@code r}'s process exited, read now, or null while it lives or cannot be read from
      *                  here (another machine): only a process that exited counts, never a slow one

@@ -278,16 +278,27 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     /** Partition {@code p}'s state of the restart iteration, from its checkpoint file. */
     private static double[] loadFileCheckpoint(DiskCheckpoints disk, int p, PartitionKernel kernel) {
         Path file = CheckpointFile.path(disk.restartFrom(), disk.runKey(), disk.restartIteration(), p);
+        return readPartitionFile(file, p, disk.restartIteration(), kernel, RunFailedException.Kind.OTHER,
+                "cannot restart from " + file);
+    }
+
+    /**
+     * Partition {@code p}'s checkpoint {@code iteration} read from {@code file}, checked (checksum, partition,
+     * iteration) and of the partition's size; otherwise a failure of {@code kind} whose message starts with
+     * {@code cannot}.
+     */
+    private static double[] readPartitionFile(Path file, int p, int iteration, PartitionKernel kernel,
+                                              RunFailedException.Kind kind, String cannot) {
         double[] state;
         try {
-            state = CheckpointFile.read(file, p, disk.restartIteration());
+            state = CheckpointFile.read(file, p, iteration);
         } catch (IOException e) {
-            throw new RunFailedException("cannot restart from " + file + ": " + e.getMessage());
+            throw new RunFailedException(kind, cannot + ": " + e.getMessage(), e);
         }
         int expected = kernel.initialState(p).length;
         if (state.length != expected) {
-            throw new RunFailedException("cannot restart from " + file + ": it holds " + state.length
-                    + " values, partition " + p + " of this problem has " + expected);
+            throw new RunFailedException(kind, cannot + ": it holds " + state.length + " values, partition " + p
+                    + " of this problem has " + expected);
         }
         return state;
     }
@@ -614,20 +625,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             throw new IllegalStateException("this run writes no file level");
         }
         Path file = CheckpointFile.path(disk.directory(), disk.runKey(), iteration, partition);
-        double[] state;
-        try {
-            state = CheckpointFile.read(file, partition, iteration);
-        } catch (IOException e) {
-            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "cannot read checkpoint " + iteration
-                    + " of partition " + partition + " from the file level: " + e.getMessage(), e);
-        }
-        int expected = kernel.initialState(partition).length;
-        if (state.length != expected) {
-            throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "cannot read checkpoint " + iteration
-                    + " of partition " + partition + " from " + file + ": it holds " + state.length + " values, the"
-                    + " partition has " + expected);
-        }
-        return state;
+        return readPartitionFile(file, partition, iteration, kernel, RunFailedException.Kind.CHECKPOINT_LOST,
+                "cannot read checkpoint " + iteration + " of partition " + partition + " from the file level " + file);
     }
 
     @Override
