@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
+import org.dfr.runtime.Detector;
 
 /**
  * The run report of DESIGN.md, written as JSON by {@code dfr run --report} and read by tools and
@@ -111,14 +112,16 @@ public record RunReport(String kernel, Map<String, String> kernelOptions, String
      * One recovery round. {@code restoredFrom} says where checkpoint {@code c} was read: {@code copies} (the
      * in-memory copies), {@code file-level} or {@code start} (every copy of a lost partition died, and the recovery
      * fell back to the newest complete file level, or to where the run started); absent in reports written before
-     * the choice existed.
+     * the choice existed. {@code detectedBy} names what told the first survivor that found the death itself
+     * ({@code exit-watch}, {@code data-plane}, {@code notice}, {@code same-jvm}, {@code hazelcast}; {@link Detector});
+     * absent when not known.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Recovery(int epoch, String strategy, String effectiveStrategy, List<Integer> deadRanks,
                            List<Integer> lostPartitions, int checkpointIteration, int failureIteration,
                            int lostIterations, List<List<Integer>> levels, long recomputedPartitionIterations,
                            List<Integer> participatingRanks, List<Integer> idleRanks, List<String> adoptions,
-                           boolean coversEverything, Long detectionMillis, Long agreementMillis,
+                           boolean coversEverything, Long detectionMillis, String detectedBy, Long agreementMillis,
                            Long replacementMillis, Long recomputeMillis, Long wallMillis, String restoredFrom) {
 
         /** Whether the recovery fell back to an older state than the committed checkpoint (its copies were lost). */

@@ -71,7 +71,8 @@ public final class RunReports {
                     r.deadRanks(), r.lostPartitions(), r.checkpointIteration(), r.failureIteration(),
                     r.lostIterations(), r.levels(), r.recomputedPartitionIterations(), r.participatingRanks(),
                     r.idleRanks(), r.adoptions().stream().map(Adoption::text).toList(), r.coversEverything(),
-                    detection, detectedAt != null && decidedAt != null ? decidedAt - detectedAt : null,
+                    detection, r.detectedBy() == null ? null : r.detectedBy().label(),
+                    detectedAt != null && decidedAt != null ? decidedAt - detectedAt : null,
                     r.replacementMillis(), r.recomputeMillis(),
                     detectedAt != null && resumedAt != null ? resumedAt - detectedAt : null, r.restoredFrom().label()));
         }

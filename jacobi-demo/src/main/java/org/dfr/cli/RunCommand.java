@@ -634,10 +634,11 @@ public final class RunCommand implements Callable<Integer> {
                             + "idle ranks %s; adoptions %s%n", rec.effectiveStrategy(),
                     rec.coversEverything() && "dfr".equals(rec.strategy()) ? " (the cone covers everything: global rollback)" : "",
                     rec.recomputedPartitionIterations(), rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
-            out.printf(Locale.ROOT, "                 detection %s ms, agreement %s ms, replacement (checkpoint load) %s ms,"
+            out.printf(Locale.ROOT, "                 detection %s ms%s, agreement %s ms, replacement (checkpoint load) %s ms,"
                             + " recovery at the ranks %s ms, recovery wall (detection to resume) %s ms, kill to resume"
                             + " %s ms%n",
-                    orDash(rec.detectionMillis()), orDash(rec.agreementMillis()), orDash(rec.replacementMillis()),
+                    orDash(rec.detectionMillis()), rec.detectedBy() == null ? "" : " (" + rec.detectedBy() + ")",
+                    orDash(rec.agreementMillis()), orDash(rec.replacementMillis()),
                     orDash(rec.recomputeMillis()), orDash(rec.wallMillis()),
                     orDash(rec.detectionMillis() == null || rec.wallMillis() == null ? null
                             : rec.detectionMillis() + rec.wallMillis()));

@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.dfr.runtime.IterationHook;
@@ -68,7 +69,8 @@ public final class FaultInjector implements IterationHook {
         }
         for (FaultPlan.Kill k : plan.kills()) {
             if (k.rank() == rank.rankId() && k.point() == FaultPlan.Point.ITERATION_START && fired.add(k)) {
-                die(rank, Integer.parseInt(at), FaultPlan.Point.ITERATION_START.name());
+                die(rank, Integer.parseInt(at), FaultPlan.Point.ITERATION_START.name(),
+                        together(rank, k.iteration(), k.point()));
             }
         }
     }
@@ -131,8 +133,19 @@ public final class FaultInjector implements IterationHook {
 
     private void maybeKill(RankContext rank, int iteration, FaultPlan.Point point) {
         if (planned(rank, iteration, point)) {
-            die(rank, iteration, point.name());
+            die(rank, iteration, point.name(), together(rank, iteration, point));
         }
+    }
+
+    /** The other ranks the plan kills at the same point of the same iteration: they die as one. */
+    private Set<Integer> together(RankContext rank, int iteration, FaultPlan.Point point) {
+        Set<Integer> others = new TreeSet<>();
+        for (FaultPlan.Kill k : plan.kills()) {
+            if (k.rank() != rank.rankId() && k.iteration() == iteration && k.point() == point) {
+                others.add(k.rank());
+            }
+        }
+        return others;
     }
 
     /** Whether the plan kills {@code rank} at this point of {@code iteration}. */
@@ -143,6 +156,10 @@ public final class FaultInjector implements IterationHook {
     }
 
     private void die(RankContext rank, int failureIteration, String where) {
+        die(rank, failureIteration, where, Set.of());
+    }
+
+    private void die(RankContext rank, int failureIteration, String where, Set<Integer> together) {
         // during agreement or recovery the run stands at the recovery's failure iteration, which is one
         // past the last iteration when the failure hit the last iteration's reduction
         int iteration = Math.min(failureIteration, lastIteration);
@@ -168,7 +185,7 @@ public final class FaultInjector implements IterationHook {
         if (waitMillis > 0) {
             LockSupport.parkNanos(waitMillis * 1_000_000L);
         }
-        throw killer.kill(rank);
+        throw killer.killWith(rank, together);
     }
 
     /** Writes of the failure record at most (each with a later death time when the previous one overran). */

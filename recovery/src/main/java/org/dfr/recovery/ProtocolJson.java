@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
+import org.dfr.runtime.Detector;
 import org.dfr.runtime.net.TextPayload;
 
 /** The JSON form of the recovery's control-board values (statuses, directives, records). */
@@ -22,14 +23,14 @@ final class ProtocolJson {
      * milliseconds on a loaded machine, on the recovery's critical path).
      */
     static void warmUp() {
-        RankStatus status = new RankStatus(0, 0, 1, 1, 0, List.of(1), List.of(0), -1, 0L);
+        RankStatus status = new RankStatus(0, 0, 1, 1, 0, List.of(1), List.of(0), -1, 0L, Detector.DATA_PLANE);
         read(write(status), RankStatus.class);
         RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, List.of(1),
                 List.of(1), 0, 2, List.of(0, 0), List.of(new Adoption(1, 0)),
                 List.of(List.of(0, 1)), 2, List.of(0), List.of(),
                 List.of(0), false, null, null, RestoreSource.FILE_LEVEL);
         read(write(d), RecoveryDirective.class);
-        RecoveryRecord r = RecoveryRecord.decided(d, 0L, 1L);
+        RecoveryRecord r = RecoveryRecord.decided(d, 0L, Detector.DATA_PLANE, 1L);
         RecoveryRecord.fromJson(r.toJson());
         // the data-plane form of statuses and directives too
         TextPayload.decode(TextPayload.encode(write(d)));

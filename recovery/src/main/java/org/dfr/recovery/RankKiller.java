@@ -2,6 +2,7 @@ package org.dfr.recovery;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
 import java.util.Locale;
 import java.util.concurrent.locks.LockSupport;
 import org.dfr.runtime.RankContext;
@@ -14,8 +15,29 @@ public interface RankKiller {
      */
     RuntimeException kill(RankContext node);
 
-    /** In-JVM members: {@code LifecycleService.terminate()}, sockets closed, the rank's thread unwinds. */
-    RankKiller TERMINATE_MEMBER = RankContext::killAbruptly;
+    /**
+     * {@link #kill}, for a death planned at the same point as those of {@code together} (other ranks): where they
+     * share a JVM, they die as one ({@link RankContext#killAbruptlyWith}). By default the rank dies at once.
+     */
+    default RuntimeException killWith(RankContext node, Collection<Integer> together) {
+        return kill(node);
+    }
+
+    /**
+     * In-JVM members: {@code LifecycleService.terminate()}, the other ranks of the JVM told at once, the rank's
+     * thread unwinds; ranks planned to die at the same point die together.
+     */
+    RankKiller TERMINATE_MEMBER = new RankKiller() {
+        @Override
+        public RuntimeException kill(RankContext node) {
+            return node.killAbruptly();
+        }
+
+        @Override
+        public RuntimeException killWith(RankContext node, Collection<Integer> together) {
+            return node.killAbruptlyWith(together);
+        }
+    };
 
     /** A member in its own JVM: SIGKILL to this very process. */
     RankKiller SIGKILL_PROCESS = new SigkillSelf();

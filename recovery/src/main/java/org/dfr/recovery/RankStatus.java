@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import java.util.List;
+import org.dfr.runtime.Detector;
 
 /**
  * What a surviving rank reports when it enters a recovery round.
@@ -17,8 +18,10 @@ import java.util.List;
  * @param pendingTarget the state iteration an unfinished recovery was restoring, or -1
  * @param stoppedAtMillis wall-clock time at which this rank stopped for this recovery (its own
  *     detection, or the announcement of a peer that detected first)
+ * @param detectedBy what told this rank of the death it stopped for, when it found one itself ({@code stoppedAtMillis}
+ *     is then when); null when it stopped for a peer's announcement or a failed message
  */
 public record RankStatus(int rank, int epoch, int liveIteration, int computedIteration, int committedCheckpoint,
                          List<Integer> invalidPartitions, List<Integer> heldPartitions, int pendingTarget,
-                         long stoppedAtMillis) {
+                         long stoppedAtMillis, Detector detectedBy) {
 }

@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.dfr.runtime.ControlBoard;
+import org.dfr.runtime.Detector;
 import org.dfr.runtime.FailureHandler;
 import org.dfr.runtime.Membership;
 import org.dfr.runtime.Ownership;
@@ -101,10 +102,12 @@ public final class RecoveryProtocol implements FailureHandler {
         LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
         while (true) {
             long stoppedAt = System.currentTimeMillis();
+            Detector detectedBy = null;
             // this rank's own finding of a death is when it knew, even if it stopped later (it was computing)
             for (Membership.MemberLoss loss : node.drainLosses()) {
-                if (!state.accountedDead.contains(loss.rank())) {
-                    stoppedAt = Math.min(stoppedAt, loss.observedAtMillis());
+                if (!state.accountedDead.contains(loss.rank()) && loss.observedAtMillis() <= stoppedAt) {
+                    stoppedAt = loss.observedAtMillis();
+                    detectedBy = loss.detectedBy();
                 }
             }
             int epoch = node.communicator().epoch();
@@ -120,7 +123,8 @@ public final class RecoveryProtocol implements FailureHandler {
                 }
             }
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.states().computedIteration(),
-                    node.committedCheckpoint(), new ArrayList<>(state.invalid), held, state.pendingTarget, stoppedAt);
+                    node.committedCheckpoint(), new ArrayList<>(state.invalid), held, state.pendingTarget, stoppedAt,
+                    detectedBy);
             long sendStart = System.nanoTime();
             String json = write(status);
             // the coordinator first: the others only need it if they have to take over
@@ -628,16 +632,28 @@ public final class RecoveryProtocol implements FailureHandler {
     private void publishRecord(RecoveryView node, RecoveryDirective d, List<RankStatus> statuses) {
         // detection: the first moment any survivor knew, by its own membership event or a failed message
         long detectedAt = Long.MAX_VALUE;
+        // and what told the first survivor that found a death itself (one that stopped for a peer's announcement
+        // or a failed message found none)
+        long foundAt = Long.MAX_VALUE;
+        Detector detectedBy = null;
         TreeSet<Integer> left = new TreeSet<>();
         for (Membership.MemberLoss loss : node.drainLosses()) {
             detectedAt = Math.min(detectedAt, loss.observedAtMillis());
             left.add(loss.rank());
+            if (loss.observedAtMillis() < foundAt) {
+                foundAt = loss.observedAtMillis();
+                detectedBy = loss.detectedBy();
+            }
         }
         for (RankStatus s : statuses) {
             detectedAt = Math.min(detectedAt, s.stoppedAtMillis());
+            if (s.detectedBy() != null && s.stoppedAtMillis() < foundAt) {
+                foundAt = s.stoppedAtMillis();
+                detectedBy = s.detectedBy();
+            }
         }
         RecoveryRecord decided = RecoveryRecord.decided(d, detectedAt == Long.MAX_VALUE ? null : detectedAt,
-                System.currentTimeMillis());
+                detectedBy, System.currentTimeMillis());
         // off the critical path: the directive is out, the ranks must not wait for the record
         stateOf(node).writeInBackground(() -> {
             RecoveryRecord record = decided;

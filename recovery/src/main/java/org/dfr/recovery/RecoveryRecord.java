@@ -1,6 +1,7 @@
 package org.dfr.recovery;
 
 import java.util.List;
+import org.dfr.runtime.Detector;
 import org.dfr.runtime.RunFailedException;
 
 /**
@@ -23,6 +24,7 @@ import org.dfr.runtime.RunFailedException;
  * @param adoptions lost partitions and their new owners
  * @param coversEverything whether the recomputation covers every partition
  * @param detectedAtMillis first moment a survivor knew of the failure
+ * @param detectedBy what told the first survivor that found a death itself ({@link Detector}); null when not known
  * @param decidedAtMillis when the coordinator decided
  * @param resumedAtMillis when the ranks passed the resume barrier
  * @param recomputeMillis time from the decision to the resume barrier, on the root
@@ -36,8 +38,8 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
                              List<Integer> lostPartitions, int checkpointIteration, int failureIteration,
                              int lostIterations, List<List<Integer>> levels, long recomputedPartitionIterations,
                              List<Integer> participatingRanks, List<Integer> idleRanks, List<Adoption> adoptions,
-                             boolean coversEverything, Long detectedAtMillis, Long decidedAtMillis,
-                             Long resumedAtMillis, Long recomputeMillis, Long replacementMillis,
+                             boolean coversEverything, Long detectedAtMillis, Detector detectedBy,
+                             Long decidedAtMillis, Long resumedAtMillis, Long recomputeMillis, Long replacementMillis,
                              String abortReason, RunFailedException.Kind abortKind, RestoreSource restoredFrom) {
 
     public RecoveryRecord {
@@ -45,11 +47,12 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
     }
 
     /** The record of a decision, before the ranks resumed. */
-    public static RecoveryRecord decided(RecoveryDirective d, Long detectedAtMillis, long decidedAtMillis) {
+    public static RecoveryRecord decided(RecoveryDirective d, Long detectedAtMillis, Detector detectedBy,
+                                         long decidedAtMillis) {
         return new RecoveryRecord(d.epoch(), d.strategy(), d.effectiveStrategy(), d.deadRanks(), d.lostPartitions(),
                 d.checkpointIteration(), d.failureIteration(), d.lostIterations(), d.levels(),
                 d.recomputedPartitionIterations(), d.participatingRanks(), d.idleRanks(), d.adoptions(),
-                d.coversEverything(), detectedAtMillis, decidedAtMillis, null, null, null, d.abortReason(),
+                d.coversEverything(), detectedAtMillis, detectedBy, decidedAtMillis, null, null, null, d.abortReason(),
                 d.abortKind(), d.restoredFrom());
     }
 
@@ -57,8 +60,9 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
     public RecoveryRecord withDeadRanks(List<Integer> ranks) {
         return new RecoveryRecord(epoch, strategy, effectiveStrategy, List.copyOf(ranks), lostPartitions,
                 checkpointIteration, failureIteration, lostIterations, levels, recomputedPartitionIterations,
-                participatingRanks, idleRanks, adoptions, coversEverything, detectedAtMillis, decidedAtMillis,
-                resumedAtMillis, recomputeMillis, replacementMillis, abortReason, abortKind, restoredFrom);
+                participatingRanks, idleRanks, adoptions, coversEverything, detectedAtMillis, detectedBy,
+                decidedAtMillis, resumedAtMillis, recomputeMillis, replacementMillis, abortReason, abortKind,
+                restoredFrom);
     }
 
     /** The record of a decision whose times were lost with its coordinator: the decision alone. */
@@ -66,7 +70,7 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
         return new RecoveryRecord(d.epoch(), d.strategy(), d.effectiveStrategy(), d.deadRanks(), d.lostPartitions(),
                 d.checkpointIteration(), d.failureIteration(), d.lostIterations(), d.levels(),
                 d.recomputedPartitionIterations(), d.participatingRanks(), d.idleRanks(), d.adoptions(),
-                d.coversEverything(), null, null, null, null, null, d.abortReason(), d.abortKind(),
+                d.coversEverything(), null, null, null, null, null, null, d.abortReason(), d.abortKind(),
                 d.restoredFrom());
     }
 
@@ -74,7 +78,8 @@ public record RecoveryRecord(int epoch, Strategy strategy, Strategy effectiveStr
     public RecoveryRecord resumed(long resumedAtMillis, long recomputeMillis) {
         return new RecoveryRecord(epoch, strategy, effectiveStrategy, deadRanks, lostPartitions, checkpointIteration,
                 failureIteration, lostIterations, levels, recomputedPartitionIterations, participatingRanks, idleRanks,
-                adoptions, coversEverything, detectedAtMillis, decidedAtMillis, resumedAtMillis, recomputeMillis,
+                adoptions, coversEverything, detectedAtMillis, detectedBy, decidedAtMillis, resumedAtMillis,
+                recomputeMillis,
                 replacementMillis, abortReason, abortKind, restoredFrom);
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.analysis.DependencyDeclarations;
+import org.dfr.runtime.Detector;
 import org.dfr.runtime.RunFailedException;
 import org.junit.jupiter.api.Test;
 
@@ -24,7 +25,7 @@ class ProtocolRecordsTest {
 
     private static RankStatus status(int rank) {
         // ownership {0, 1, 2, 3}: rank r holds partition r
-        return new RankStatus(rank, 0, 3, 3, 0, List.of(), List.of(rank), -1, 1000L + rank);
+        return new RankStatus(rank, 0, 3, 3, 0, List.of(), List.of(rank), -1, 1000L + rank, null);
     }
 
     @Test
@@ -34,8 +35,8 @@ class ProtocolRecordsTest {
         //   partition:   0        1        2        3
         //   in force:    rank 1   rank 1   rank 2   rank 3
         //   held:        -        rank 1   (dead)   rank 3
-        RankStatus rank1 = new RankStatus(1, 1, 3, 3, 0, List.of(), List.of(1), -1, 1001L);
-        RankStatus rank3 = new RankStatus(3, 1, 3, 3, 0, List.of(), List.of(3), -1, 1003L);
+        RankStatus rank1 = new RankStatus(1, 1, 3, 3, 0, List.of(), List.of(1), -1, 1001L, null);
+        RankStatus rank3 = new RankStatus(3, 1, 3, 3, 0, List.of(), List.of(3), -1, 1003L, null);
         RecoveryInput input = new RecoveryInput(2, new int[] {1, 1, 2, 3}, Set.of(1, 3), List.of(rank1, rank3),
                 Set.of(2));
 
@@ -85,7 +86,7 @@ class ProtocolRecordsTest {
         //   cone, iteration 1:  0  1                       (iteration 2: 0)
         List<RankStatus> statuses = new ArrayList<>();
         for (int r = 1; r < 4; r++) {
-            statuses.add(new RankStatus(r, 0, 2, 2, 0, List.of(), List.of(r), -1, 1000L + r));
+            statuses.add(new RankStatus(r, 0, 2, 2, 0, List.of(), List.of(r), -1, 1000L + r, null));
         }
         return new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(1, 2, 3), statuses, Set.of(0),
                 Map.of(0, List.of(2)));
@@ -127,8 +128,8 @@ class ProtocolRecordsTest {
     void when_theRankOnTheBusyHostOwnsMore_then_theLeastLoadedAdoptsOnAnIdleHost() {
         // rank 1 (host 0) owns partitions 1 and 3; rank 2 (host 1) owns 2 only: load goes first, a lasting imbalance
         // would slow every later iteration, an idle host saves only during the recovery
-        List<RankStatus> statuses = List.of(new RankStatus(1, 0, 2, 2, 0, List.of(), List.of(1, 3), -1, 1001L),
-                new RankStatus(2, 0, 2, 2, 0, List.of(), List.of(2), -1, 1002L));
+        List<RankStatus> statuses = List.of(new RankStatus(1, 0, 2, 2, 0, List.of(), List.of(1, 3), -1, 1001L, null),
+                new RankStatus(2, 0, 2, 2, 0, List.of(), List.of(2), -1, 1002L, null));
         RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 1}, Set.of(1, 2), statuses, Set.of(0),
                 Map.of(), TWO_RANKS_PER_HOST);
 
@@ -138,8 +139,8 @@ class ProtocolRecordsTest {
     @Test
     void when_theHolderOwnsMoreThanAnother_then_theLeastLoadedAdoptsAnyway() {
         // rank 3 owns partitions 2 and 3 and holds the copy of 1; rank 0 owns only partition 0
-        RankStatus rank0 = new RankStatus(0, 0, 3, 3, 0, List.of(), List.of(0), -1, 1000L);
-        RankStatus rank3 = new RankStatus(3, 0, 3, 3, 0, List.of(), List.of(2, 3), -1, 1003L);
+        RankStatus rank0 = new RankStatus(0, 0, 3, 3, 0, List.of(), List.of(0), -1, 1000L, null);
+        RankStatus rank3 = new RankStatus(3, 0, 3, 3, 0, List.of(), List.of(2, 3), -1, 1003L, null);
         RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 3, 3}, Set.of(0, 3), List.of(rank0, rank3),
                 Set.of(1), Map.of(1, List.of(3)));
 
@@ -177,10 +178,10 @@ class ProtocolRecordsTest {
     void when_aRankHoldsNoState_then_itsIterationDoesNotSetTheRestoredOne() {
         // spare 4 adopted partition 1 in an epoch cut short before it loaded it: it holds nothing and
         // reports iteration 0; the others computed 11 after checkpoint 8
-        RankStatus spare = new RankStatus(4, 1, 0, 0, 8, List.of(1), List.of(), -1, 1004L);
+        RankStatus spare = new RankStatus(4, 1, 0, 0, 8, List.of(1), List.of(), -1, 1004L, null);
         List<RankStatus> statuses = new ArrayList<>(List.of(spare));
         for (int r : new int[] {0, 2, 3}) {
-            statuses.add(new RankStatus(r, 1, 11, 11, 8, List.of(), List.of(r), -1, 1000L + r));
+            statuses.add(new RankStatus(r, 1, 11, 11, 8, List.of(), List.of(r), -1, 1000L + r, null));
         }
         RecoveryInput input = new RecoveryInput(2, new int[] {0, 4, 2, 3}, Set.of(0, 2, 3, 4), statuses, Set.of());
 
@@ -217,7 +218,7 @@ class ProtocolRecordsTest {
     void when_theCommittedCheckpointHasNoCopyLeft_then_theDecisionFromAnOlderCheckpointIsLargerAndSaysWhereItReads() {
         List<RankStatus> statuses = new ArrayList<>();
         for (int r : new int[] {0, 2, 3}) {
-            statuses.add(new RankStatus(r, 0, 12, 12, 10, List.of(), List.of(r), -1, 1000L + r));
+            statuses.add(new RankStatus(r, 0, 12, 12, 10, List.of(), List.of(r), -1, 1000L + r, null));
         }
         RecoveryInput input = new RecoveryInput(1, new int[] {0, 1, 2, 3}, Set.of(0, 2, 3), statuses, Set.of(1),
                 Map.of(1, List.of(3)));
@@ -238,13 +239,13 @@ class ProtocolRecordsTest {
                 .containsExactly(new Adoption(1, 0));
         RecoveryDirective back = RecoveryProtocol.read(RecoveryProtocol.write(older), RecoveryDirective.class);
         assertThat(back).isEqualTo(older);
-        assertThat(RecoveryRecord.fromJson(RecoveryRecord.decided(older, 1L, 2L).toJson()).restoredFrom())
+        assertThat(RecoveryRecord.fromJson(RecoveryRecord.decided(older, 1L, null, 2L).toJson()).restoredFrom())
                 .isEqualTo(RestoreSource.FILE_LEVEL);
     }
 
     @Test
     void when_aRecordWrittenBeforeTheRestoreSourceIsRead_then_itRestoredFromTheCopies() throws Exception {
-        ObjectNode tree = (ObjectNode) ProtocolJson.JSON.readTree(RecoveryRecord.decided(directive(), 1L, 2L).toJson());
+        ObjectNode tree = (ObjectNode) ProtocolJson.JSON.readTree(RecoveryRecord.decided(directive(), 1L, null, 2L).toJson());
         tree.remove("restoredFrom");
 
         assertThat(RecoveryRecord.fromJson(tree.toString()).restoredFrom()).isEqualTo(RestoreSource.COPIES);
@@ -264,7 +265,7 @@ class ProtocolRecordsTest {
 
     @Test
     void when_aRecoveryRecordIsWritten_then_itKeepsTheFieldNamesOfTheReportAndReadsBackEqual() throws Exception {
-        RecoveryRecord decided = RecoveryRecord.decided(directive(), 100L, 150L);
+        RecoveryRecord decided = RecoveryRecord.decided(directive(), 100L, Detector.EXIT_WATCH, 150L);
         RecoveryRecord record = decided.resumed(400L, 250L);
 
         String json = record.toJson();
@@ -272,7 +273,7 @@ class ProtocolRecordsTest {
 
         for (String field : List.of("epoch", "strategy", "effectiveStrategy", "deadRanks", "lostPartitions",
                 "checkpointIteration", "failureIteration", "lostIterations", "levels", "recomputedPartitionIterations",
-                "participatingRanks", "idleRanks", "adoptions", "coversEverything", "detectedAtMillis",
+                "participatingRanks", "idleRanks", "adoptions", "coversEverything", "detectedAtMillis", "detectedBy",
                 "decidedAtMillis", "resumedAtMillis", "recomputeMillis", "abortReason", "abortKind")) {
             assertThat(tree.has(field)).as(field).isTrue();
         }
@@ -280,6 +281,7 @@ class ProtocolRecordsTest {
         assertThat(tree.get("adoptions").get(0).get("rank").asInt()).isEqualTo(4);
         assertThat(tree.get("lostIterations").asInt()).isEqualTo(3);
         assertThat(RecoveryRecord.fromJson(json)).isEqualTo(record);
+        assertThat(RecoveryRecord.fromJson(json).detectedBy()).isEqualTo(Detector.EXIT_WATCH);
         assertThat(decided.resumedAtMillis()).isNull();
         assertThat(record.recomputeMillis()).isEqualTo(250L);
     }
@@ -287,7 +289,7 @@ class ProtocolRecordsTest {
     @Test
     void when_theCollectorAddsTheReplacementTime_then_theRecordReadsIt() throws Exception {
         ObjectNode tree = (ObjectNode) ProtocolJson.JSON.readTree(
-                RecoveryRecord.decided(directive(), null, 150L).toJson());
+                RecoveryRecord.decided(directive(), null, null, 150L).toJson());
         tree.put("replacementMillis", 42L);
 
         RecoveryRecord back = RecoveryRecord.fromJson(ProtocolJson.JSON.writeValueAsString(tree));

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.DataPlane;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * the notices and Hazelcast's suspicion are always sent from there.
  *
  * <p>Before Hazelcast is told to suspect the master, every other rank whose process on this machine has exited
- * ({@code exitedNow}, a read of {@code /proc}) is suspected first. The member that takes over from a dead master asks
+ * ({@code exitedNow}, a read of {@code /proc}) or whose member died in this JVM ({@link InJvmDeaths}) is suspected
+ * first. The member that takes over from a dead master asks
  * every member it does not suspect for its member list, and Hazelcast 5.5 waits up to 5 s for an answer that a dead
  * member never gives: with the master and another rank killed a few milliseconds apart, the takeover, and every board
  * operation of the recovery behind it, stalled 5 s whenever the other death was still unknown to the new master
@@ -67,6 +69,7 @@ public final class DeathWatch implements AutoCloseable {
     private final Membership membership;
     private final IntSupplier epoch;
     private final IntFunction<String> exitedNow;
+    private final IntPredicate diedInThisJvm;
     private final ExecutorService prober;
     /** Suspicions being probed, so that a burst of lost connections to one rank probes it once. */
     private final Set<Integer> probing = ConcurrentHashMap.newKeySet();
@@ -75,14 +78,16 @@ public final class DeathWatch implements AutoCloseable {
      * @param epoch     the rank's current epoch, which the notices carry
      * @param exitedNow how rank {@code r}'s process exited, read now, or null while it lives or cannot be read from
      *                  here (another machine): only a process that exited counts, never a slow one
+     * @param diedInThisJvm whether rank {@code r} shares this JVM and died or is dying ({@link InJvmDeaths})
      */
     public DeathWatch(int rankId, DataPlane dataPlane, Membership membership, IntSupplier epoch,
-                      IntFunction<String> exitedNow) {
+                      IntFunction<String> exitedNow, IntPredicate diedInThisJvm) {
         this.rankId = rankId;
         this.dataPlane = dataPlane;
         this.membership = membership;
         this.epoch = epoch;
         this.exitedNow = exitedNow;
+        this.diedInThisJvm = diedInThisJvm;
         this.prober = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "dfr-rank" + rankId + "-death-watch");
             t.setDaemon(true);
@@ -138,7 +143,7 @@ public final class DeathWatch implements AutoCloseable {
     private void confirmed(int rank, long suspectedAtNanos) {
         long probeMicros = (System.nanoTime() - suspectedAtNanos) / 1_000;
         if (!membership.rankLost(rank, "its connection ended and its socket refuses connections, confirmed by rank "
-                + rankId + " in " + probeMicros + " us", System.currentTimeMillis())) {
+                + rankId + " in " + probeMicros + " us", Detector.DATA_PLANE, System.currentTimeMillis())) {
             return;
         }
         onWatchThread(() -> tellOthers(rank));
@@ -173,17 +178,31 @@ public final class DeathWatch implements AutoCloseable {
         if (rank == rankId || !membership.isLive(rank)) {
             return;
         }
-        if (!membership.rankLost(rank, how + ", seen by rank " + rankId + " in /proc", System.currentTimeMillis())) {
+        if (!membership.rankLost(rank, how + ", seen by rank " + rankId + " in /proc", Detector.EXIT_WATCH,
+                System.currentTimeMillis())) {
             return;
         }
         sendNotices(rank);
         suspectInHazelcast(rank);
     }
 
+    /**
+     * A rank of this JVM died ({@link InJvmDeaths}): every rank of the JVM is told directly, so no notices; count it
+     * out and suspect it in Hazelcast at once, on the calling thread (the dead rank's, before its member terminates).
+     */
+    public void jvmPeerDied(int rank, String how) {
+        if (rank == rankId || !membership.isLive(rank)) {
+            return;
+        }
+        if (membership.rankLost(rank, how + ", seen by rank " + rankId, Detector.SAME_JVM, System.currentTimeMillis())) {
+            suspectInHazelcast(rank);
+        }
+    }
+
     /** A peer's {@link MessageKind#RANK_LOST} notice: it confirmed the death, so it counts here too. */
     void noticeReceived(MessageKey key) {
         int rank = key.a();
-        if (membership.rankLost(rank, "notice from rank " + key.b(), System.currentTimeMillis())) {
+        if (membership.rankLost(rank, "notice from rank " + key.b(), Detector.NOTICE, System.currentTimeMillis())) {
             onWatchThread(() -> suspectInHazelcast(rank));
         }
     }
@@ -203,9 +222,14 @@ public final class DeathWatch implements AutoCloseable {
                     membership.suspectInHazelcast(other);
                     continue;
                 }
+                String before = " (read before suspecting the master, rank " + rank + ")";
+                if (diedInThisJvm.test(other)) {
+                    jvmPeerDied(other, InJvmDeaths.HOW + before);
+                    continue;
+                }
                 String how = exitedNow.apply(other);
                 if (how != null) {
-                    exitSeen(other, how + " (read before suspecting the master, rank " + rank + ")");
+                    exitSeen(other, how + before);
                 }
             }
         }

@@ -159,6 +159,8 @@ public final class EmbeddedCluster {
             }
             LOG.info("cluster of {} members formed in {} ms", members,
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - formStart));
+            InJvmDeaths deaths = new InJvmDeaths();
+            nodes.forEach(node -> node.shareJvmWith(deaths));
             long start = System.nanoTime();
             AtomicReference<RuntimeException> failure = new AtomicReference<>();
             List<Future<?>> running = new ArrayList<>();
@@ -182,6 +184,7 @@ public final class EmbeddedCluster {
                             // the caller gets the failure (the command line prints it once): not a second line here
                             LOG.info("rank {} failed: {}", node.rankId(), e.getMessage());
                             node.control().put(RankNode.FAILED_KEY, RunFailedException.boardValue(e));
+                            deaths.close(); // the ranks stopped now are no deaths to recover from
                             nodes.forEach(n -> {
                                 if (n != node && !n.isKilled()) {
                                     n.killAbruptly();

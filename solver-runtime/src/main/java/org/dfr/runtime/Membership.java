@@ -75,8 +75,8 @@ public final class Membership {
      */
     private volatile boolean formingOnce;
 
-    /** A member that left, and when this rank learnt of it. */
-    public record MemberLoss(int rank, long observedAtMillis) {
+    /** A member that left, when this rank learnt of it, and what told it. */
+    public record MemberLoss(int rank, long observedAtMillis, Detector detectedBy) {
     }
 
     /**
@@ -430,7 +430,7 @@ public final class Membership {
      *
      * @return whether this was news (false: unknown rank, already known dead, or the run ended)
      */
-    public boolean rankLost(int rank, String how, long observedAtMillis) {
+    public boolean rankLost(int rank, String how, Detector detectedBy, long observedAtMillis) {
         Member m = membersByRank.get(rank);
         synchronized (lossCheck) {
             if (m == null || m.localMember() || runEnded.getAsBoolean() || knownDead.contains(rank)
@@ -440,7 +440,7 @@ public final class Membership {
             departed.add(rank);
             dataPlane.forget(rank);
         }
-        countLoss(rank, "is dead (" + how + ")", observedAtMillis);
+        countLoss(rank, "is dead (" + how + ")", detectedBy, observedAtMillis);
         control.bump();
         return true;
     }
@@ -602,7 +602,7 @@ public final class Membership {
                 return;
             }
         }
-        countLoss(rank, "left the cluster", System.currentTimeMillis());
+        countLoss(rank, "left the cluster", Detector.HAZELCAST, System.currentTimeMillis());
         control.bump();
     }
 
@@ -616,7 +616,7 @@ public final class Membership {
      * that a recovery accounted for while its verdict was awaited interrupts nothing; one it did not account for
      * interrupts the epoch that recovery began, as a late Hazelcast event always did.
      */
-    private void countLoss(int rank, String what, long observedAtMillis) {
+    private void countLoss(int rank, String what, Detector detectedBy, long observedAtMillis) {
         endNotices.check(rank, verdict -> {
             synchronized (lossCheck) {
                 if (verdict == EndNoticeCheck.Verdict.NOTHING_LOST) {
@@ -624,7 +624,7 @@ public final class Membership {
                 } else if (runEnded.getAsBoolean() || knownDead.contains(rank)) {
                     LOG.info("rank {}: rank {} {}, already accounted for", rankId, rank, what);
                 } else {
-                    losses.add(new MemberLoss(rank, observedAtMillis));
+                    losses.add(new MemberLoss(rank, observedAtMillis, detectedBy));
                     LOG.info("rank {}: rank {} {}", rankId, rank, what);
                     mailbox.interruptEpoch("rank " + rank + " " + what);
                 }

@@ -1,5 +1,7 @@
 package org.dfr.runtime;
 
+import java.util.Collection;
+
 /**
  * What an {@link IterationHook} sees of a rank: who it is, where it stands, the control board to
  * record an event on, and the way to end it abruptly.
@@ -29,4 +31,13 @@ public interface RankContext {
      * migration), sockets close, and the rank's thread unwinds with the returned exception (throw it).
      */
     RankKilledException killAbruptly();
+
+    /**
+     * {@link #killAbruptly}, dying together with {@code together}, the ranks that die at the same point: where ranks
+     * share a JVM, none of these deaths is seen before all of them happened, as when a host or several processes die
+     * at once ({@link InJvmDeaths}). A rank with a JVM of its own dies at once.
+     */
+    default RankKilledException killAbruptlyWith(Collection<Integer> together) {
+        return killAbruptly();
+    }
 }

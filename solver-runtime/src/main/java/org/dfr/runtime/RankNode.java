@@ -102,6 +102,8 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     /** On the collector: whether it has read the run's results ({@link #markResultsRead}). */
     private volatile boolean resultsReadHere;
     private volatile boolean killed;
+    /** The other ranks of this JVM, told of this rank's death and read for theirs ({@link #shareJvmWith}). */
+    private volatile InJvmDeaths jvmDeaths = InJvmDeaths.none();
 
     private RankNode(int rankId, RunSpec spec, PartitionKernel kernel, ClusterSettings settings,
                      FailureHandler failureHandler, IterationHook hook) {
@@ -164,7 +166,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
                     : new HazelcastReplicas(ckptMap, promotionRetry, new LocalPartitionKey(hz.getPartitionService())::current);
             CheckpointStore checkpoints = new CheckpointStore(ckptMap, promotionRetry, replicas);
             this.deathWatch = new DeathWatch(rankId, dataPlane, membership, mailbox::epoch,
-                    rank -> exitedOnThisMachine(proc, identity, rank));
+                    rank -> exitedOnThisMachine(proc, identity, rank), rank -> jvmDeaths.isDead(rank));
             this.exitWatch = ExitWatch.start(rankId, identity, proc, membership::liveRanks, membership::processOf,
                     () -> finished, deathWatch::exitSeen);
             this.recoveryInbox = new RecoveryInbox(control);
@@ -824,10 +826,38 @@ public final class RankNode implements RecoveryView, AutoCloseable {
 
     // ------------------------------------------------------------------ death
 
+    /**
+     * Joins the ranks of this JVM (embedded mode): from now on this rank is told of their deaths at once, and they of
+     * its ({@link InJvmDeaths}). Called before the run starts.
+     */
+    public void shareJvmWith(InJvmDeaths deaths) {
+        this.jvmDeaths = Objects.requireNonNull(deaths);
+        deaths.register(rankId, (rank, how) -> deathWatch.jvmPeerDied(rank, how));
+    }
+
+    /**
+     * {@link #killAbruptly}, once the ranks of this JVM that die at the same point ({@code together}) are dying too,
+     * at most {@link #DYING_TOGETHER_MAX_WAIT_MILLIS} later ({@link InJvmDeaths#dyingWith}).
+     */
+    @Override
+    public RankKilledException killAbruptlyWith(Collection<Integer> together) {
+        jvmDeaths.dyingWith(rankId, together, DYING_TOGETHER_MAX_WAIT_MILLIS);
+        return killAbruptly();
+    }
+
+    /**
+     * How long a rank of one JVM that is to die waits for the others of the same point to be dying: they reach it
+     * within milliseconds; the wait adds to the detection the report measures from the recorded time of death.
+     */
+    static final long DYING_TOGETHER_MAX_WAIT_MILLIS = 500;
+
     @Override
     public RankKilledException killAbruptly() {
         killed = true;
         finished = true;
+        // the ranks of this JVM see the death before the member terminates, as the exit watch sees a process exit
+        // before its sockets close; told later, they learnt of it from Hazelcast alone (see InJvmDeaths)
+        jvmDeaths.died(rankId);
         checkpointing.stopReplication();
         try {
             hazelcast.getLifecycleService().terminate();

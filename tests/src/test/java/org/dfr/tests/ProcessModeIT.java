@@ -169,6 +169,8 @@ class ProcessModeIT {
         assertThat(failure.iteration()).isEqualTo(4);
         // a SIGKILLed JVM refuses connections at once: far below the 5 s heartbeat timeout
         assertThat(failure.detectionMillis()).isNotNull().isBetween(0L, 4_000L);
+        // found by the runtime itself (its process seen exited, its connections ended), not by Hazelcast's heartbeat
+        assertThat(recovery.detectedBy()).isIn("exit-watch", "data-plane", "notice");
         assertThat(children).hasSize(8);
         // uncapped, the ranks still report their idle and busy moments: the power timeline's recovery window is
         // placed by them, as a capped run's is, not estimated from the average iteration time

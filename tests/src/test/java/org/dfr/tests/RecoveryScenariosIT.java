@@ -215,6 +215,21 @@ class RecoveryScenariosIT {
     }
 
     @Test
+    void when_theHostOfHazelcastsMasterFails_then_theSurvivorsLearnOfBothDeathsFromTheJvmAndRecoverInOneRound() {
+        // host 0 = ranks {0,1}; rank 0 started first, so it is Hazelcast's master. Both die as one, and every
+        // survivor counts both out before their members terminate: told by Hazelcast alone, the member taking over
+        // from the master often asked rank 1 for its member list first and waited 5 s for it
+        RunReport report = run(paper(10, 10).withFaults(List.of(), List.of(kill(0, 3)), Set.of()));
+
+        assertFailureFreeDigest(report);
+        assertThat(report.recoveries()).hasSize(1);
+        RunReport.Recovery rec = report.recoveries().get(0);
+        assertThat(rec.lostPartitions()).containsExactly(0, 1);
+        assertThat(rec.detectedBy()).isEqualTo("same-jvm");
+        assertThat(report.failures().get(0).ranks()).containsExactly(0, 1);
+    }
+
+    @Test
     void when_adopterDiesDuringRecovery_then_aSecondRoundRecoversBoth() {
         // rank 0 adopts partition 1 and dies after the first recomputed level
         RunReport report = run(paper(10, 10).withFaults(List.of(kill(1, 4)), List.of(), Set.of(0)));
