@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.dfr.runtime.BackupRepair;
 import org.dfr.runtime.Communicator;
 import org.dfr.runtime.DoubleBuffer;
@@ -292,11 +293,41 @@ final class DirectiveExecutor {
         double[] replicated = node.isStartingCheckpoint(c) ? copyOrStartingState(node, c, p)
                 : node.checkpoints().replicated(c, p);
         if (replicated == null) {
+            List<Integer> holders = node.checkpoints().copyHolders(c, p);
+            if (aHolderDied(node, holders)) {
+                // the decision counted on a copy whose holder died with the partition's owner, a moment after it:
+                // a new round decides with both deaths (and falls back when no copy is left). Campaign seed 153,
+                // trial 217: 6@7 4@7 with one backup, rank 4's copy on rank 6, UNRECOVERABLE
+                throw new EpochChangedException("the holders " + holders + " of checkpoint " + c + " of partition " + p
+                        + " died during the recovery");
+            }
             throw new RunFailedException(RunFailedException.Kind.CHECKPOINT_LOST, "no copy of checkpoint " + c + " of partition " + p
                     + " is left (rank " + node.rankId() + (previouslyOwned.contains(p) ? " owned it" : " adopted it") + ")");
         }
         node.checkpoints().adoptLocal(c, p, replicated);
         return replicated;
+    }
+
+    /**
+     * Whether a rank of {@code holders} is dead, or is found dead before Hazelcast's heartbeat timeout: a copy that
+     * could not be read from a holder that lives is lost for good, one whose holder died is for the next round.
+     */
+    private static boolean aHolderDied(RecoveryView node, List<Integer> holders) {
+        if (holders.isEmpty()) {
+            return false;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(node.settings().maxNoHeartbeatMillis());
+        while (true) {
+            long seen = node.control().version();
+            if (!node.liveRanks().containsAll(holders)) {
+                return true;
+            }
+            if (System.nanoTime() > deadline || node.isKilled()) {
+                return false;
+            }
+            // a death counted out bumps the board's version
+            node.control().awaitChange(seen, Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50)));
+        }
     }
 
     /**
