@@ -70,6 +70,9 @@ public final class InJvmDeaths {
      */
     public void close() {
         closed = true;
+        synchronized (marks) {
+            marks.notifyAll(); // a rank waiting for the others of its point dies now
+        }
     }
 
     /** Whether {@code rank} died or is dying in this JVM (false: alive, or not a rank of it). */

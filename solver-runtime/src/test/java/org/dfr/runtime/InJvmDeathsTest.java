@@ -104,6 +104,16 @@ class InJvmDeathsTest {
     }
 
     @Test
+    void when_the_run_fails_while_a_rank_waits_for_the_others_of_its_point_then_it_dies_without_them() {
+        CompletableFuture<Boolean> dying = CompletableFuture.supplyAsync(() -> deaths.dyingWith(0, Set.of(2), 600_000));
+        await().atMost(Duration.ofSeconds(10)).until(() -> deaths.isDead(0));
+
+        deaths.close();
+
+        assertThat(dying.orTimeout(30, TimeUnit.SECONDS).join()).isFalse();
+    }
+
+    @Test
     void when_a_rank_cannot_be_told_then_the_others_still_are() {
         InJvmDeaths some = new InJvmDeaths();
         some.register(0, (rank, how) -> {
