@@ -93,9 +93,10 @@ class CheckpointReplicationIT {
         RecoveryRecord rec = RecoveryRecord.fromJson(outcome.recoveryRecords().get(0));
         assertThat(rec.lostPartitions()).containsExactly(3);
         assertThat(rec.checkpointIteration()).as("checkpoint 8 had a copy missing").isEqualTo(4);
-        // rank 3 died in iteration 9 after computing it: the survivors hold 9
-        assertThat(rec.failureIteration()).isEqualTo(10);
-        assertThat(rec.lostIterations()).isEqualTo(5);
+        // rank 3 died after computing iteration 9: the survivors hold 9, or 8 when its death reached them before they
+        // finished 9 (in one JVM they are told at once since session 38; Hazelcast's event took 100-300 ms)
+        assertThat(rec.failureIteration()).isBetween(9, 10);
+        assertThat(rec.lostIterations()).isEqualTo(rec.failureIteration() - 1 - 4);
         assertExact(outcome, 14);
     }
 

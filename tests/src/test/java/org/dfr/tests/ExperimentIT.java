@@ -363,11 +363,17 @@ class ExperimentIT {
         Map<String, Object> energy = report.energy();
         assertThat(energy.get("source")).isEqualTo("model");
         assertThat(((Map<?, ?>) energy.get("startUp")).get("joules")).isInstanceOf(Number.class);
+        // a phase without time is left out: in one JVM the survivors learn of a death when it happens (session 38), and
+        // a detection of 0 ms has no phase
+        boolean detectionTookTime = report.recoveries().get(0).detectionMillis() > 0;
         for (Object host : (List<?>) energy.get("hosts")) {
             Map<?, ?> phases = (Map<?, ?>) ((Map<?, ?>) host).get("phases");
             assertThat(phases.containsKey("start-up")).isFalse();
             assertThat(phases.containsKey("compute")).isTrue();
-            assertThat(phases.containsKey("detection")).isTrue();
+            if (detectionTookTime) {
+                assertThat(phases.containsKey("detection")).isTrue();
+            }
+            assertThat(phases.containsKey("agreement")).isTrue();
         }
         assertThat(((List<?>) ((Map<?, ?>) energy.get("timeline")).get("recoveries"))).hasSize(1);
     }
