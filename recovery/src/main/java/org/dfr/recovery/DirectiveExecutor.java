@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.dfr.runtime.BackupRepair;
 import org.dfr.runtime.Communicator;
 import org.dfr.runtime.DoubleBuffer;
@@ -320,18 +319,10 @@ final class DirectiveExecutor {
         if (holders.isEmpty()) {
             return false;
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(node.settings().maxNoHeartbeatMillis());
-        while (true) {
-            long seen = node.control().version();
-            if (!node.liveRanks().containsAll(holders)) {
-                return true;
-            }
-            if (System.nanoTime() > deadline || node.isKilled()) {
-                return false;
-            }
-            // a death counted out bumps the board's version
-            node.control().awaitChange(seen, Math.min(deadline, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50)));
-        }
+        // a death counted out bumps the board's version, which wakes the poll
+        node.pollUntil(() -> !node.liveRanks().containsAll(holders) || node.isKilled(),
+                node.settings().maxNoHeartbeatMillis(), 50);
+        return !node.liveRanks().containsAll(holders);
     }
 
     /**

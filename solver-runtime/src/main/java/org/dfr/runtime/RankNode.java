@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.runtime.net.CommunicationException;
 import org.dfr.runtime.net.DataPlane;
@@ -766,6 +767,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     @Override
     public Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis) {
         return membership.awaitMembers(ranks, timeoutMillis);
+    }
+
+    @Override
+    public boolean pollUntil(BooleanSupplier condition, long timeoutMillis, long pollMillis) {
+        return membership.pollUntil(condition, timeoutMillis, pollMillis);
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 
 /**
  * What a {@link FailureHandler} (and the recovery it runs) sees of a rank: the run, the cluster as
@@ -33,6 +34,14 @@ public interface RecoveryView extends RankContext {
      * @return the ranks still missing (empty when all are members)
      */
     Set<Integer> awaitMembers(Collection<Integer> ranks, long timeoutMillis);
+
+    /**
+     * Re-checks {@code condition} whenever the control board or the membership changes, and at least every
+     * {@code pollMillis} ({@link Membership#pollUntil}).
+     *
+     * @return whether it held before {@code timeoutMillis} passed
+     */
+    boolean pollUntil(BooleanSupplier condition, long timeoutMillis, long pollMillis);
 
     /**
      * Whether this rank is the only member of the run left, and none can come to give it work: it saw the others
