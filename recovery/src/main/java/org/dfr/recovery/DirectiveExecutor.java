@@ -67,14 +67,15 @@ final class DirectiveExecutor {
         int c = d.checkpointIteration();
         int target = d.failureIteration() - 1;
         Set<Integer> previouslyOwned = toSet(node.ownedPartitions());
-        boolean hadLiveState = !state.invalid.containsAll(previouslyOwned);
+        boolean hadLiveState = previouslyOwned.stream()
+                .anyMatch(p -> !state.invalid.contains(p) && !state.unloaded.contains(p));
         // what this directive gives this rank holds no state until the recovery loads it: if another
-        // failure cuts the recovery short, the next round must count it as lost (the rank's status
-        // leaves invalid partitions out of those it holds)
+        // failure cuts the recovery short, the next round must count it as lost, and know that this rank has no copy
+        // of its checkpoint either (the rank's status names it neither held nor invalid)
         int[] newOwnership = d.ownershipArray();
         for (int p = 0; p < newOwnership.length; p++) {
             if (newOwnership[p] == node.rankId() && !previouslyOwned.contains(p)) {
-                state.invalid.add(p);
+                state.unloaded.add(p);
             }
         }
         node.adoptOwnership(Ownership.of(newOwnership));
@@ -102,6 +103,7 @@ final class DirectiveExecutor {
         idleListener.rankBusy(node.rankId());
         state.pendingTarget = -1;
         state.invalid.clear();
+        state.unloaded.clear();
         if (Leadership.isRoot(node.rankId(), ownership)) {
             RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000, state);
             // the loss used up copies of the partitions it held: let Hazelcast re-create them now
@@ -115,7 +117,9 @@ final class DirectiveExecutor {
                                    int[] owned, Set<Integer> previouslyOwned, int c, int target) {
         state.pendingTarget = target;
         for (int p : owned) {
-            state.invalid.add(p);
+            if (!state.unloaded.contains(p)) {
+                state.invalid.add(p); // reloaded below; an unloaded one becomes invalid once loaded
+            }
         }
         idleListener.rankBusy(node.rankId());
         PartitionStates states = node.states();
@@ -149,8 +153,8 @@ final class DirectiveExecutor {
             states.setLiveIteration(target);
         }
         for (int p : owned) {
-            if (lost.contains(p)) {
-                state.invalid.add(p);
+            if (lost.contains(p) && !state.unloaded.contains(p)) {
+                state.invalid.add(p); // an unloaded one becomes invalid once loaded
             }
         }
         PartitionKernel kernel = node.kernel();
@@ -249,6 +253,9 @@ final class DirectiveExecutor {
             case START -> rebuildStartingState(node, d.checkpointIteration(), p);
             case COPIES -> loadCheckpoint(node, d.checkpointIteration(), p, previouslyOwned, d.members());
         };
+        if (state.unloaded.remove(p)) {
+            state.invalid.add(p);
+        }
         if (!previouslyOwned.contains(p)) {
             state.replacementNanos += System.nanoTime() - t0;
         }

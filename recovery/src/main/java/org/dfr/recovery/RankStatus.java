@@ -10,8 +10,8 @@ import org.dfr.runtime.Detector;
  * @param liveIteration iteration its live buffers hold
  * @param computedIteration highest iteration it computed ({@code liveIteration} or one more)
  * @param committedCheckpoint last checkpoint it knows every rank wrote
- * @param invalidPartitions owned partitions whose live state is not usable (adopted and not yet
- *     recomputed, or reloaded by an unfinished global rollback)
+ * @param invalidPartitions owned partitions whose live state is not usable (adopted, loaded and not yet
+ *     recomputed, or reloaded by an unfinished global rollback): this rank holds a copy of their checkpoint
  * @param heldPartitions owned partitions whose live state this rank holds (not invalid): a partition
  *     that the ownership in force gives this rank but that is missing here (a directive that gave it
  *     to this rank was cut short before the rank loaded it) counts as lost

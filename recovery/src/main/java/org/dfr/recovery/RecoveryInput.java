@@ -1,8 +1,11 @@
 package org.dfr.recovery;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Everything a {@link RollbackStrategy} needs to decide a recovery, gathered by the coordinator.
@@ -72,6 +75,28 @@ public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members
                 s.computedIteration(), iteration, s.invalidPartitions(), s.heldPartitions(), s.pendingTarget(),
                 s.stoppedAtMillis(), s.detectedBy())).toList();
         return new RecoveryInput(nextEpoch, ownership, members, restoring, deadRanks, Map.of(), rankHosts, respawnOf);
+    }
+
+    /**
+     * Partitions that the ownership in force gives a live rank which neither holds nor loaded them: a directive that
+     * gave them to that rank was cut short by another death before the rank read their checkpoint. Like an adopted
+     * partition, such a partition is lost, and its owner reads the checkpoint from the replicated copy (it has none
+     * of its own), so that copy must be there. Partitions of ranks without a status are not counted.
+     */
+    public SortedSet<Integer> unloadedPartitions() {
+        Map<Integer, RankStatus> statusOf = new HashMap<>();
+        for (RankStatus s : statuses) {
+            statusOf.put(s.rank(), s);
+        }
+        SortedSet<Integer> unloaded = new TreeSet<>();
+        for (int p = 0; p < ownership.length; p++) {
+            RankStatus owner = statusOf.get(ownership[p]);
+            if (owner != null && members.contains(ownership[p]) && !owner.heldPartitions().contains(p)
+                    && !owner.invalidPartitions().contains(p)) {
+                unloaded.add(p);
+            }
+        }
+        return unloaded;
     }
 
     /** This input with {@code predecessors} (respawned rank to the dead rank it replaces) as the respawned ranks. */

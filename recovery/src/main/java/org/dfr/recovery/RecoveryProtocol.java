@@ -91,6 +91,14 @@ public final class RecoveryProtocol implements FailureHandler {
         warmUp.start();
     }
 
+    /**
+     * The control board's key of the directive that opens {@code epoch}. Putting it is the decision's commit point: a
+     * test that times a death between a decision and its execution waits for it.
+     */
+    public static String directiveKey(int epoch) {
+        return DIRECTIVE_PREFIX + epoch;
+    }
+
     RankRecoveryState stateOf(RecoveryView node) {
         return states.computeIfAbsent(node.rankId(), r -> new RankRecoveryState());
     }
@@ -118,7 +126,7 @@ public final class RecoveryProtocol implements FailureHandler {
             }
             List<Integer> held = new ArrayList<>();
             for (int p : node.ownedPartitions()) {
-                if (!state.invalid.contains(p)) {
+                if (!state.invalid.contains(p) && !state.unloaded.contains(p)) {
                     held.add(p);
                 }
             }
@@ -500,7 +508,8 @@ public final class RecoveryProtocol implements FailureHandler {
 
     /**
      * Partitions that must load from the replicated copy need one: otherwise the recovery falls back to an older state
-     * it can read ({@link #fallBack}).
+     * it can read ({@link #fallBack}). These are the adopted ones and those whose live owner never loaded them
+     * ({@link RecoveryInput#unloadedPartitions}); the others' owners read their own copy.
      */
     private RecoveryDirective checkCheckpointCopies(RecoveryView node, RecoveryInput input, RecoveryDirective d) {
         if (d.abortReason() != null || node.isStartingCheckpoint(d.checkpointIteration())) {
@@ -508,7 +517,7 @@ public final class RecoveryProtocol implements FailureHandler {
             // two trials to "no copy of checkpoint 0", after three deaths in the first iterations
             return d;
         }
-        Set<Integer> needReplicated = new HashSet<>();
+        Set<Integer> needReplicated = new HashSet<>(input.unloadedPartitions());
         for (Adoption a : d.adoptions()) {
             needReplicated.add(a.partition());
         }
@@ -748,7 +757,13 @@ public final class RecoveryProtocol implements FailureHandler {
 
     /** Per-rank memory of the recovery: which owned partitions hold no usable live state. */
     static final class RankRecoveryState {
+        /** Owned partitions whose state was loaded (or reloaded) and is not yet recomputed to where the run stands. */
         final TreeSet<Integer> invalid = new TreeSet<>();
+        /**
+         * Partitions a directive gave this rank that it has not loaded yet: neither held nor invalid in its status, so
+         * the coordinator knows that their owner has no copy of their checkpoint of its own.
+         */
+        final TreeSet<Integer> unloaded = new TreeSet<>();
         /** Ranks whose death an executed directive accounted for: their late loss records are no news. */
         final Set<Integer> accountedDead = new HashSet<>();
         /** The last directive this rank took up (its ownership is the one in force when it fails). */

@@ -49,6 +49,26 @@ class ProtocolRecordsTest {
     }
 
     @Test
+    void when_anOwnerNeitherHoldsNorLoadedAPartition_then_itIsUnloadedAndOneItLoadedIsNot() {
+        // epoch 2 gave partitions 0 and 2 to rank 1; rank 1 loaded 2 (invalid: it holds a copy of its checkpoint)
+        // and another death cut the round short before it loaded 0:
+        //
+        //   partition:   0          1        2          3
+        //   in force:    rank 1     rank 1   rank 1     rank 3
+        //   rank 1:      unloaded   held     invalid    -
+        //   rank 3:                                     held
+        RankStatus rank1 = new RankStatus(1, 2, 3, 3, 0, List.of(2), List.of(1), 3, 1001L, null);
+        RankStatus rank3 = new RankStatus(3, 2, 3, 3, 0, List.of(), List.of(3), 3, 1003L, null);
+        RecoveryInput input = new RecoveryInput(3, new int[] {1, 1, 1, 3}, Set.of(1, 3), List.of(rank1, rank3),
+                Set.of());
+
+        assertThat(input.unloadedPartitions()).containsExactly(0);
+        RecoveryDirective d = new GlobalRollback().decide(input);
+        assertThat(d.lostPartitions()).containsExactly(0, 2);
+        assertThat(d.adoptions()).isEmpty();
+    }
+
+    @Test
     void when_anEquallyLoadedSurvivorHoldsACopyOfTheLostPartition_then_itAdoptsIt() {
         // rank 1 of 4 died; ranks 0, 2, 3 own one partition each; rank 3 holds a copy of partition 1's checkpoint
         //

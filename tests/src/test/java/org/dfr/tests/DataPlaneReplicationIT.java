@@ -19,7 +19,9 @@ import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.recovery.RecoveryProtocol;
 import org.dfr.recovery.RecoveryRecord;
+import org.dfr.recovery.RestoreSource;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.ClusterSettings;
@@ -126,6 +128,71 @@ class DataPlaneReplicationIT {
 
         assertThat(outcome.recoveryRecords()).hasSize(2);
         assertThat(RecoveryRecord.fromJson(outcome.recoveryRecords().get(1)).lostPartitions()).contains(0);
+        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
+        reference.iterate(ITERATIONS);
+        for (int p = 0; p < 8; p++) {
+            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
+                    .isEqualTo(interior(dec, p, reference.state(p)));
+        }
+    }
+
+    /**
+     * A spare adopts partition 0, whose only copy of checkpoint 5 is on rank 2, and rank 2 dies right after the
+     * decision, before the spare has read it. The next round finds partition 0 owned by the spare, which never loaded
+     * it and has no copy of its own, and no copy left anywhere: it falls back to where the run started. (Campaign seed
+     * 154, trial 425: that round decided {@code c = 5} again, as it only checked the adopted partitions' copies, and
+     * the run ended in "no copy of checkpoint 4 of partition 0 is left".)
+     *
+     * <pre>
+     *   ranks 0..7 own partitions 0..7, rank 8 is the spare; one copy each: partition 0's on rank 2
+     *   iteration 8: rank 0 dies
+     *   round 1: decided with rank 2 alive: partition 0 to spare 8, from rank 2's copy
+     *            rank 2 dies once the directive is committed; rank 8 reads the directive only then
+     *   round 2: partitions 0 (owned by 8, never loaded) and 2 lost; no copy of partition 0 left
+     *            -> restored from where the run started
+     * </pre>
+     */
+    @Test
+    void when_theSparesOnlyCopyDiesBeforeItIsRead_then_theNextRoundFallsBackToTheStartAndTheFieldIsExact() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
+        RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 1);
+        IterationHook kills = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
+                    throw rank.killAbruptly();
+                }
+            }
+
+            @Override
+            public void duringAgreement(RankContext rank, int epoch) {
+                if (rank.rankId() == 2) {
+                    await().atMost(Duration.ofSeconds(60))
+                            .until(() -> rank.control().get(RecoveryProtocol.directiveKey(epoch + 1)) != null);
+                    throw rank.killAbruptly();
+                }
+            }
+
+            @Override
+            public void whileIdle(RankContext rank) {
+                RankNode spare = (RankNode) rank;
+                if (rank.rankId() == 8 && !spare.liveRanks().contains(0)) {
+                    // rank 0 is gone: the first directive is on its way, and must find rank 2 dead
+                    await().atMost(Duration.ofSeconds(60)).until(() -> !spare.liveRanks().contains(2));
+                }
+            }
+        };
+        ResilientRun resilient = new ResilientRun(new JacobiKernel(dec), spec);
+
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1), resilient.failureHandler(),
+                kills).run();
+
+        List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
+        assertThat(records).hasSize(2);
+        assertThat(records.get(0).adoptions()).extracting(a -> a.partition() + ":" + a.rank()).containsExactly("0:8");
+        assertThat(records.get(1).restoredFrom()).isEqualTo(RestoreSource.START);
+        assertThat(records.get(1).checkpointIteration()).isZero();
+        assertThat(records.get(1).lostPartitions()).contains(0, 2);
         InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
         reference.iterate(ITERATIONS);
         for (int p = 0; p < 8; p++) {
