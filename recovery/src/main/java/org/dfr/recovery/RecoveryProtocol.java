@@ -324,7 +324,8 @@ public final class RecoveryProtocol implements FailureHandler {
      * the decision on the board, and send the committed directive to every live rank.
      *
      * @param readBoard whether to look on the board for statuses that did not come over the data plane
-     * @return the committed directive, or null while statuses are missing
+     * @return the committed directive, or null while statuses are missing (or when a member died while the copies
+     *     the decision needs were checked: the next call decides again)
      */
     private RecoveryDirective coordinate(RecoveryView node, int epoch, RankRecoveryState state, boolean readBoard) {
         ControlBoard board = node.control();
@@ -381,7 +382,18 @@ public final class RecoveryProtocol implements FailureHandler {
             checkStart = System.nanoTime();
             LOG.debug("rank {} (coordinator): epoch {}: decided, checking the copies of checkpoint {}", node.rankId(),
                     epoch + 1, d.checkpointIteration());
-            d = checkCheckpointCopies(node, input, d);
+            RecoveryDirective checked = checkCheckpointCopies(node, input, d);
+            if (checked != d && !node.liveRanks().containsAll(members)) {
+                // a copy the decision counted on went with a member that died while it was decided (its holder, as
+                // a rule): decide again knowing that death, so that the fallback and its reason count it (campaign
+                // seed 154, trial 425 replayed: one death "took every copy", the holder's came a moment later)
+                TreeSet<Integer> died = new TreeSet<>(members);
+                died.removeAll(node.liveRanks());
+                LOG.info("rank {} (coordinator): epoch {}: ranks {} died while the recovery was decided: deciding again",
+                        node.rankId(), epoch + 1, died);
+                return null;
+            }
+            d = checked;
         } catch (RuntimeException e) {
             d = abort(input, "cannot decide a recovery: " + e.getMessage());
         }
