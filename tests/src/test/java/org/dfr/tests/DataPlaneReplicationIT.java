@@ -2,6 +2,7 @@ package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -9,6 +10,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
@@ -147,7 +150,7 @@ class DataPlaneReplicationIT {
      *   ranks 0..7 own partitions 0..7, rank 8 is the spare; one copy each: partition 0's on rank 2
      *   iteration 8: rank 0 dies
      *   round 1: decided with rank 2 alive: partition 0 to spare 8, from rank 2's copy
-     *            rank 2 dies once the directive is committed; rank 8 reads the directive only then
+     *            once the directive is committed the spare kills rank 2, and only then reads the directive
      *   round 2: partitions 0 (owned by 8, never loaded) and 2 lost; no copy of partition 0 left
      *            -> restored from where the run started
      * </pre>
@@ -156,36 +159,13 @@ class DataPlaneReplicationIT {
     void when_theSparesOnlyCopyDiesBeforeItIsRead_then_theNextRoundFallsBackToTheStartAndTheFieldIsExact() {
         BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
         RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 1);
-        IterationHook kills = new IterationHook() {
-            @Override
-            public void beforeIteration(RankContext rank, int iteration) {
-                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
-                    throw rank.killAbruptly();
-                }
-            }
-
-            @Override
-            public void duringAgreement(RankContext rank, int epoch) {
-                if (rank.rankId() == 2) {
-                    await().atMost(Duration.ofSeconds(60))
-                            .until(() -> rank.control().get(RecoveryProtocol.directiveKey(epoch + 1)) != null);
-                    throw rank.killAbruptly();
-                }
-            }
-
-            @Override
-            public void whileIdle(RankContext rank) {
-                RankNode spare = (RankNode) rank;
-                if (rank.rankId() == 8 && !spare.liveRanks().contains(0)) {
-                    // rank 0 is gone: the first directive is on its way, and must find rank 2 dead
-                    await().atMost(Duration.ofSeconds(60)).until(() -> !spare.liveRanks().contains(2));
-                }
-            }
-        };
-        ResilientRun resilient = new ResilientRun(new JacobiKernel(dec), spec);
-
-        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1), resilient.failureHandler(),
-                kills).run();
+        // the members join in parallel, so any survivor may coordinate: a spare that does decides and reads at once,
+        // and nothing can come between; the scenario is then staged again (a spare coordinates in about 1 run of 8)
+        RunOutcome outcome = null;
+        for (int attempt = 0; attempt < 3 && outcome == null; attempt++) {
+            outcome = runKillingTheHolderBeforeTheSpareReads(dec, spec);
+        }
+        assumeThat(outcome).as("the spare coordinated in 3 runs of 3").isNotNull();
 
         List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
         assertThat(records).hasSize(2);
@@ -199,6 +179,48 @@ class DataPlaneReplicationIT {
             assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
                     .isEqualTo(interior(dec, p, reference.state(p)));
         }
+    }
+
+    /** The run of the test above; null when the spare coordinated (the run went on without the second death). */
+    private static RunOutcome runKillingTheHolderBeforeTheSpareReads(BlockDecomposition dec, RunSpec spec) {
+        AtomicReference<RankNode> holder = new AtomicReference<>();
+        AtomicBoolean spareCoordinated = new AtomicBoolean();
+        AtomicBoolean zeroKilled = new AtomicBoolean();
+        IterationHook kills = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                if (rank.rankId() == 2) {
+                    holder.set((RankNode) rank);
+                }
+                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
+                    zeroKilled.set(true); // the spare may learn of the death later than it reads the directive
+                    throw rank.killAbruptly();
+                }
+            }
+
+            @Override
+            public void whileIdle(RankContext rank) {
+                RankNode spare = (RankNode) rank;
+                RankNode two = holder.get();
+                if (rank.rankId() != 8 || !zeroKilled.get() || two.isKilled() || spareCoordinated.get()) {
+                    return;
+                }
+                // rank 0 is dying: the spare reads the first directive only once it is committed (the decision saw
+                // rank 2 alive) and rank 2 is killed: its member terminated, the server of its copies closed. Rank
+                // 2's thread unwinds as from its own death
+                await().atMost(Duration.ofSeconds(60)).until(() -> spare.isCoordinator()
+                        || rank.control().get(RecoveryProtocol.directiveKey(1)) != null);
+                if (rank.control().get(RecoveryProtocol.directiveKey(1)) == null) {
+                    spareCoordinated.set(true);
+                    return;
+                }
+                two.killAbruptly();
+            }
+        };
+        ResilientRun resilient = new ResilientRun(new JacobiKernel(dec), spec);
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1), resilient.failureHandler(),
+                kills).run();
+        return spareCoordinated.get() ? null : outcome;
     }
 
     /** The block's own cells, without its halo, bit for bit. */
