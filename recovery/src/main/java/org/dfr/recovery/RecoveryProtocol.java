@@ -264,21 +264,25 @@ public final class RecoveryProtocol implements FailureHandler {
                             ThreadStacks.ofAll());
                 }
                 throw new RunFailedException("rank " + node.rankId() + ": no recovery decision for epoch " + (epoch + 1)
-                        + " within " + node.settings().recoveryTimeoutMillis() + " ms" + silentRanks(node, epoch));
+                        + " within " + node.settings().recoveryTimeoutMillis() + " ms"
+                        + silentRanks(node, epoch, currentOwnership(node, epoch, state)));
             }
             node.control().awaitChange(seen, Math.min(deadline, nextBoardRead));
         }
     }
 
     /**
-     * The live ranks whose status of this round never reached this rank (every rank sends its status to all), for
-     * the timeout's message: a rank that did not stop to recover is stuck (a kernel's update that does not return,
-     * a paused process), and the coordinator waits for it. Empty when every status arrived.
+     * The live owners (in {@code ownership}, the ownership in force) whose status of this round never reached this
+     * rank (every owner sends its status to all; spares send none), for the timeout's message: a rank that did not
+     * stop to recover is stuck (a kernel's update that does not return, a paused process), and the coordinator waits
+     * for it. Empty when every status arrived.
      */
-    private static String silentRanks(RecoveryView node, int epoch) {
+    private static String silentRanks(RecoveryView node, int epoch, int[] ownership) {
+        Set<Integer> owners = new TreeSet<>(toList(ownership));
         List<Integer> silent = new ArrayList<>();
         for (int r : node.liveRanks()) {
-            if (r != node.rankId() && node.recoveryInbox().status(epoch, r) == null && !statusOnBoard(node, epoch, r)) {
+            if (r != node.rankId() && owners.contains(r) && node.recoveryInbox().status(epoch, r) == null
+                    && !statusOnBoard(node, epoch, r)) {
                 silent.add(r);
             }
         }
@@ -562,8 +566,8 @@ public final class RecoveryProtocol implements FailureHandler {
     private RecoveryDirective fallBack(RecoveryView node, RecoveryInput input, RecoveryDirective d,
                                        List<Integer> missing) {
         int c = d.checkpointIteration();
-        String lost = "no copy of checkpoint " + c + " is left for partitions " + missing + ": their owners (ranks "
-                + d.deadRanks() + ") died together with the members holding the replicated copy";
+        String lost = "no copy of checkpoint " + c + " is left for partitions " + missing + ": "
+                + whyNoCopy(node, c, missing, d.deadRanks());
         int start = node.startingIteration();
         int fileLevel = node.newestFileLevel(c);
         RestoreSource source = fileLevel > start ? RestoreSource.FILE_LEVEL : RestoreSource.START;
@@ -581,6 +585,26 @@ public final class RecoveryProtocol implements FailureHandler {
                 source == RestoreSource.FILE_LEVEL ? "the file level" : "where the run started",
                 older.recomputedPartitionIterations(), d.recomputedPartitionIterations());
         return older;
+    }
+
+    /**
+     * Why the copies of checkpoint {@code c} of the {@code missing} partitions are gone, for the fallback's message:
+     * the ranks their locators name as holders (the data-plane path; they may have died in an earlier round than this
+     * one); else, with the map's backups, the members that died with the owners of this round.
+     */
+    private static String whyNoCopy(RecoveryView node, int c, List<Integer> missing, List<Integer> deadOwners) {
+        TreeSet<Integer> holders = new TreeSet<>();
+        try {
+            for (int p : missing) {
+                holders.addAll(node.checkpoints().copyHolders(c, p));
+            }
+        } catch (RuntimeException e) {
+            holders.clear(); // the message says less, the decision is the same
+        }
+        if (!holders.isEmpty()) {
+            return "no live rank serves one (their copies were on ranks " + holders + ")";
+        }
+        return "the members holding the replicated copy died together with ranks " + deadOwners;
     }
 
     /**
