@@ -65,6 +65,8 @@ public final class Membership {
     private final Object lossCheck = new Object();
     /** Members known dead before Hazelcast removed them ({@link #rankLost}). */
     private final Set<UUID> lostMembers = ConcurrentHashMap.newKeySet();
+    /** How each rank {@link #rankLost} counted out was found dead: the reason Hazelcast logs for its suspicion. */
+    private final Map<Integer, String> lossReasons = new ConcurrentHashMap<>();
     /** Ranks whose member left or was found dead: a rank missing here that is not in it is still joining. */
     private final Set<Integer> departed = ConcurrentHashMap.newKeySet();
     private final PromotionWatch promotionWatch;
@@ -440,6 +442,7 @@ public final class Membership {
             departed.add(rank);
             dataPlane.forget(rank);
         }
+        lossReasons.put(rank, how);
         countLoss(rank, "is dead (" + how + ")", detectedBy, observedAtMillis);
         control.bump();
         return true;
@@ -481,7 +484,7 @@ public final class Membership {
     public void suspectInHazelcast(int rank) {
         Member m = membersByRank.get(rank);
         if (m != null && lostMembers.contains(m.getUuid())) {
-            suspectInHazelcast(m, "its data-plane connection ended and its socket refuses connections");
+            suspectInHazelcast(m, lossReasons.getOrDefault(rank, "found dead"));
         }
     }
 
