@@ -15,7 +15,8 @@ import ch.qos.logback.core.spi.FilterReply;
  * or the run fails with that line. A solver author's walk-through saw the trace from a rank before a fresh formation.
  *
  * <p>Errors caused by a stopped member ({@code HazelcastInstanceNotActiveException}, an executor
- * "was shut down", or a retryable "is not active" in the cause chain; the last two came with stack traces after
+ * "was shut down" or a task rejected by a pool "[Shutting down" or "[Terminated" (its invocation monitor's, seen on an
+ * experiment's console as a run's members stopped), or a retryable "is not active" in the cause chain; the last two came with stack traces after
  * a successful embedded run that killed a rank): at the end of a run every rank stops its member while the others may still be fetching the
  * partition table from it or from themselves ("Failed to fetch partition table ... Hazelcast instance is not
  * active!"), which printed 40 lines of stack trace after a successful run now and then. Other errors, and
@@ -74,7 +75,8 @@ public final class HandledHazelcastErrorFilter extends Filter<ILoggingEvent> {
     static boolean causedByStoppedMember(String className, String message) {
         String text = message == null ? "" : message;
         return NOT_ACTIVE.equals(className)
-                || REJECTED.equals(className) && text.contains("was shut down")
+                || REJECTED.equals(className) && (text.contains("was shut down") || text.contains("[Shutting down")
+                        || text.contains("[Terminated"))
                 || RETRYABLE.equals(className) && text.contains("is not active");
     }
 }

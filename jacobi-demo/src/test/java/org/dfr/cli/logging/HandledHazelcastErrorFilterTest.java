@@ -50,6 +50,11 @@ class HandledHazelcastErrorFilterTest {
                         "HazelcastInstance[[127.0.0.1]:5701] is not active!")))).isEqualTo(FilterReply.DENY);
         assertThat(decide("com.hazelcast.internal.partition", Level.ERROR,
                 new HazelcastInstanceNotActiveException())).isEqualTo(FilterReply.DENY);
+        // the invocation monitor's task, refused by its own pool as the member stops (an experiment's console)
+        assertThat(decide("com.hazelcast.spi.impl.operationservice.impl.InvocationMonitor", Level.ERROR,
+                new RejectedExecutionException("Task ScheduledFutureTask@6ad835d2[Not completed] rejected from"
+                        + " java.util.concurrent.ScheduledThreadPoolExecutor@19973d3a[Shutting down, pool size = 1,"
+                        + " active threads = 1, queued tasks = 1, completed tasks = 18]"))).isEqualTo(FilterReply.DENY);
     }
 
     /** The runtime says it in one line of its own: "rank R could not join the cluster: Cannot bind ...". */
