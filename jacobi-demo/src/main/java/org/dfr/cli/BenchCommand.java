@@ -146,7 +146,11 @@ public final class BenchCommand implements Callable<Integer> {
                 + (skipProcesses ? 0 : 1) + (checkpoints == 0 ? 0 : 1);
         try (Progress started = Progress.start("bench", steps, err)) {
             progress = started;
-            return measure(out, err, grid, layouts, whole, jacobi);
+            int exit = measure(out, err, grid, layouts, whole, jacobi);
+            if (exit == 0) {
+                started.done();
+            }
+            return exit;
         }
     }
 

@@ -58,6 +58,19 @@ final class Progress implements AutoCloseable {
         lines.flush();
     }
 
+    /**
+     * Says that every step finished (a line of its own where there is no terminal: the last line was the last step's
+     * start, with an ETA that no longer holds); not called when a step failed.
+     */
+    void done() {
+        if (bar != null) {
+            return; // the bar shows it as it closes
+        }
+        lines.printf(Locale.ROOT, "%s: %d of %d done in %s%n", task, started, total,
+                format((System.nanoTime() - startNanos) / 1e9));
+        lines.flush();
+    }
+
     private static String format(double seconds) {
         Duration d = Duration.ofSeconds(Math.round(seconds));
         return d.toHours() > 0 ? String.format(Locale.ROOT, "%dh%02dm", d.toHours(), d.toMinutesPart())

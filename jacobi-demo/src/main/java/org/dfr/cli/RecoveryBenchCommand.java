@@ -210,6 +210,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                     }
                 }
             }
+            progress.done();
         }
 
         // after the timed runs, so that the sequential run's heat and garbage touch none of them
@@ -295,6 +296,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
                     adopters.put(kind, String.join(",", report.recoveries().get(0).adoptions()));
                 }
             }
+            progress.done();
         }
         out.printf(Locale.ROOT, "bench-recovery: %s kernel, %s cells, %s ranks, kill %s, K = %d, dfr, %s mode, %d repetition%s"
                         + " (medians)%n", base.kernel(), String.join("x", base.cells().stream().map(String::valueOf).toList()),
