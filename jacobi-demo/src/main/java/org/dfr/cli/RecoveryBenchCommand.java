@@ -231,6 +231,7 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
         dfr.forEach(r -> digests.add(r.fieldSha256()));
         RecoveryBenchReport report = new RecoveryBenchReport(base.kernel().toString(), base.ranksGrid(), base.cells(),
                 iterations, checkpointEvery, base.runSpec().commitLagFor(checkpointEvery), checkpointCopies.validated(spec), killsText(),
+                committedBefore(base, failureIterations.get(0)),
                 config.mode().name().toLowerCase(Locale.ROOT), modeNote, repetitions, g, d, planWork, planIsGlobal,
                 equalsPlan, ratio, Medians.of(detections), DETECTION_TARGET_MILLIS, digests.size() == 1, reference,
                 digests.equals(Set.of(reference)), laterRecoveries(base, failureIterations, globalSteps, dfrSteps,

@@ -157,12 +157,13 @@ class RecoveryBenchCommandTest {
                 "--json", json.toString());
 
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.out()).contains("recovery 1 of 2: kill 3@3").contains("dfr work equals plan: yes (plan: 4 partition-iterations)")
+        assertThat(r.out()).contains("recovery 1 of 2: kill 3@3, from checkpoint 0").contains("dfr work equals plan: yes (plan: 4 partition-iterations)")
                 .contains("recovery 2 of 2: kill 6@7, from checkpoint 4")
                 .contains("dfr work equals plan: yes (plan: 4 partition-iterations, the cone of what the first dfr run lost)")
                 .contains("the sequential reference's digest: yes");
         JsonNode report = new ObjectMapper().readTree(json.toFile());
         assertThat(report.path("failure").asText()).isEqualTo("3@3,6@7");
+        assertThat(report.path("checkpoint").asInt()).isZero();
         assertThat(report.path("global").path("recomputedWork").get(0).asLong()).isEqualTo(16);
         assertThat(report.path("dfr").path("recomputedWork").get(0).asLong()).isEqualTo(4);
         JsonNode second = report.path("laterRecoveries").get(0);

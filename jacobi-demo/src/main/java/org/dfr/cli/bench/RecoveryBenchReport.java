@@ -15,6 +15,8 @@ import java.util.List;
  *                               checkpoint before, and the plan says so
  * @param checkpointBackups      backups of every replicated checkpoint ({@code --checkpoint-backups})
  * @param failure                the planned kill, {@code RANK@ITER}
+ * @param checkpoint             the checkpoint the first recovery restores (the kills at the earliest iteration), as
+ *                               the configuration says: the last one committed before them
  * @param mode                   {@code "embedded"} or {@code "processes"}
  * @param modeNote               why the mode differs from the one asked for, or null
  * @param repetitions            runs per strategy
@@ -34,7 +36,7 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RecoveryBenchReport(String kernel, List<Integer> ranksGrid, List<Integer> cells, int iterations, int checkpointEvery,
-                                  int commitLagIterations, int checkpointBackups, String failure, String mode, String modeNote, int repetitions,
+                                  int commitLagIterations, int checkpointBackups, String failure, int checkpoint, String mode, String modeNote, int repetitions,
                                   RecoveryStrategySummary global, RecoveryStrategySummary dfr, Long planWork,
                                   boolean planIsGlobal, boolean dfrWorkEqualsPlan, Double recoveryWallRatio, Double medianDetectionMillis,
                                   long detectionTargetMillis,

@@ -31,8 +31,8 @@ public final class RecoveryBenchTable {
             // the kills at the earliest iteration: every later one is a step of its own
             List<String> kills = List.of(r.failure().split(","));
             int first = kills.stream().mapToInt(RecoveryBenchTable::iterationOf).min().orElseThrow();
-            out.printf(Locale.ROOT, "recovery 1 of %d: kill %s%n", 1 + r.laterRecoveries().size(),
-                    kills.stream().filter(k -> iterationOf(k) == first).collect(Collectors.joining(",")));
+            out.printf(Locale.ROOT, "recovery 1 of %d: kill %s, from checkpoint %d%n", 1 + r.laterRecoveries().size(),
+                    kills.stream().filter(k -> iterationOf(k) == first).collect(Collectors.joining(",")), r.checkpoint());
         }
         rows(r.global(), r.dfr(), out);
         out.println();
