@@ -67,15 +67,14 @@ final class DirectiveExecutor {
         int c = d.checkpointIteration();
         int target = d.failureIteration() - 1;
         Set<Integer> previouslyOwned = toSet(node.ownedPartitions());
-        boolean hadLiveState = previouslyOwned.stream()
-                .anyMatch(p -> !state.invalid.contains(p) && !state.unloaded.contains(p));
+        boolean hadLiveState = previouslyOwned.stream().anyMatch(state::holds);
         // what this directive gives this rank holds no state until the recovery loads it: if another
         // failure cuts the recovery short, the next round must count it as lost, and know that this rank has no copy
         // of its checkpoint either (the rank's status names it neither held nor invalid)
         int[] newOwnership = d.ownershipArray();
         for (int p = 0; p < newOwnership.length; p++) {
             if (newOwnership[p] == node.rankId() && !previouslyOwned.contains(p)) {
-                state.unloaded.add(p);
+                state.given(p);
             }
         }
         node.adoptOwnership(Ownership.of(newOwnership));
@@ -102,8 +101,7 @@ final class DirectiveExecutor {
         node.communicator().barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), ownership.activeRanks());
         idleListener.rankBusy(node.rankId());
         state.pendingTarget = -1;
-        state.invalid.clear();
-        state.unloaded.clear();
+        state.recovered();
         if (Leadership.isRoot(node.rankId(), ownership)) {
             RecoveryProtocol.recordResumed(node, d, (System.nanoTime() - start) / 1_000_000, state);
             // the loss used up copies of the partitions it held: let Hazelcast re-create them now
@@ -117,9 +115,7 @@ final class DirectiveExecutor {
                                    int[] owned, Set<Integer> previouslyOwned, int c, int target) {
         state.pendingTarget = target;
         for (int p : owned) {
-            if (!state.unloaded.contains(p)) {
-                state.invalid.add(p); // reloaded below; an unloaded one becomes invalid once loaded
-            }
+            state.reloading(p);
         }
         idleListener.rankBusy(node.rankId());
         PartitionStates states = node.states();
@@ -153,8 +149,8 @@ final class DirectiveExecutor {
             states.setLiveIteration(target);
         }
         for (int p : owned) {
-            if (lost.contains(p) && !state.unloaded.contains(p)) {
-                state.invalid.add(p); // an unloaded one becomes invalid once loaded
+            if (lost.contains(p)) {
+                state.reloading(p);
             }
         }
         PartitionKernel kernel = node.kernel();
@@ -253,9 +249,7 @@ final class DirectiveExecutor {
             case START -> rebuildStartingState(node, d.checkpointIteration(), p);
             case COPIES -> loadCheckpoint(node, d.checkpointIteration(), p, previouslyOwned, d.members());
         };
-        if (state.unloaded.remove(p)) {
-            state.invalid.add(p);
-        }
+        state.loaded(p);
         if (!previouslyOwned.contains(p)) {
             state.replacementNanos += System.nanoTime() - t0;
         }

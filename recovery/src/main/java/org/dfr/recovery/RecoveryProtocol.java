@@ -126,12 +126,12 @@ public final class RecoveryProtocol implements FailureHandler {
             }
             List<Integer> held = new ArrayList<>();
             for (int p : node.ownedPartitions()) {
-                if (!state.invalid.contains(p) && !state.unloaded.contains(p)) {
+                if (state.holds(p)) {
                     held.add(p);
                 }
             }
             RankStatus status = new RankStatus(node.rankId(), epoch, node.liveIteration(), node.states().computedIteration(),
-                    node.committedCheckpoint(), new ArrayList<>(state.invalid), held, state.pendingTarget, stoppedAt,
+                    node.committedCheckpoint(), state.invalidPartitions(), held, state.pendingTarget, stoppedAt,
                     detectedBy);
             long sendStart = System.nanoTime();
             String json = write(status);
@@ -794,12 +794,47 @@ public final class RecoveryProtocol implements FailureHandler {
     /** Per-rank memory of the recovery: which owned partitions hold no usable live state. */
     static final class RankRecoveryState {
         /** Owned partitions whose state was loaded (or reloaded) and is not yet recomputed to where the run stands. */
-        final TreeSet<Integer> invalid = new TreeSet<>();
+        private final TreeSet<Integer> invalid = new TreeSet<>();
         /**
          * Partitions a directive gave this rank that it has not loaded yet: neither held nor invalid in its status, so
          * the coordinator knows that their owner has no copy of their checkpoint of its own.
          */
-        final TreeSet<Integer> unloaded = new TreeSet<>();
+        private final TreeSet<Integer> unloaded = new TreeSet<>();
+
+        /** The invalid partitions, for this rank's status. */
+        List<Integer> invalidPartitions() {
+            return new ArrayList<>(invalid);
+        }
+
+        /** Whether this rank holds {@code p}'s live state: neither invalid nor unloaded. */
+        boolean holds(int p) {
+            return !invalid.contains(p) && !unloaded.contains(p);
+        }
+
+        /** {@code p} was given to this rank by a directive: unloaded until {@link #loaded}. */
+        void given(int p) {
+            unloaded.add(p);
+        }
+
+        /** {@code p}'s state is to be reloaded: invalid until recomputed (an unloaded one becomes so once loaded). */
+        void reloading(int p) {
+            if (!unloaded.contains(p)) {
+                invalid.add(p);
+            }
+        }
+
+        /** {@code p}'s checkpoint was read: an unloaded partition is now invalid, until recomputed. */
+        void loaded(int p) {
+            if (unloaded.remove(p)) {
+                invalid.add(p);
+            }
+        }
+
+        /** The recovery completed: every owned partition holds its state again. */
+        void recovered() {
+            invalid.clear();
+            unloaded.clear();
+        }
         /** Ranks whose death an executed directive accounted for: their late loss records are no news. */
         final Set<Integer> accountedDead = new HashSet<>();
         /** The last directive this rank took up (its ownership is the one in force when it fails). */
