@@ -1,7 +1,7 @@
 package org.dfr.recovery;
 
 /**
- * An injected death, recorded on the control board ({@code failure/<n>}) just before it happens, so
+ * An injected death, recorded in the run's {@link org.dfr.runtime.FailureLog} just before it happens, so
  * that detection latency can be measured.
  *
  * @param rank the rank that dies

@@ -6,12 +6,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.dfr.runtime.IterationHook;
 import org.dfr.runtime.RankContext;
-import org.dfr.runtime.ResultCollector;
 
 /**
- * Kills ranks exactly where a {@link FaultPlan} says. Each death is recorded on the control board
- * first ({@code failure/<n>}, with the wall-clock time of death) so that detection latency can be
- * measured.
+ * Kills ranks exactly where a {@link FaultPlan} says. Each death is recorded in the run's
+ * {@link org.dfr.runtime.FailureLog} first (with the wall-clock time of death) so that the report lists it and
+ * detection latency can be measured.
  */
 public final class FaultInjector implements IterationHook {
 
@@ -163,7 +162,7 @@ public final class FaultInjector implements IterationHook {
         // during agreement or recovery the run stands at the recovery's failure iteration, which is one
         // past the last iteration when the failure hit the last iteration's reduction
         int iteration = Math.min(failureIteration, lastIteration);
-        // the record must be on the (replicated) board before the death, and carry the time of death:
+        // the record must be in the (replicated) log before the death, and carry the time of death:
         // the death is scheduled a little after the write starts. A write slower than that (a loaded
         // machine) would make the recorded time early and detection look slower by the overrun, so the
         // record is written again with a later time, with twice the time the last write took
@@ -174,7 +173,7 @@ public final class FaultInjector implements IterationHook {
             long start = System.currentTimeMillis();
             deathAtMillis = start + budgetMillis;
             FailureRecord record = new FailureRecord(rank.rankId(), iteration, where, deathAtMillis);
-            rank.control().put(ResultCollector.FAILURE_PREFIX + key, record.toJson());
+            rank.failures().record(key, record.toJson());
             long tookMillis = System.currentTimeMillis() - start;
             if (tookMillis <= budgetMillis) {
                 break;

@@ -48,6 +48,10 @@ public final class HazelcastConfigs {
     static final int PARTITION_TABLE_SEND_INTERVAL_SECONDS = 1;
     /** Synchronous backups of the control board. */
     public static final int CONTROL_BACKUP_COUNT = 3;
+    /** IMap of the records of injected deaths ({@link FailureLog}). */
+    public static final String FAILURE_MAP = "dfr.failures";
+    /** Synchronous backups of {@link #FAILURE_MAP}: Hazelcast's largest, so that a record has a copy on seven members. */
+    public static final int FAILURE_BACKUP_COUNT = 6;
 
     private HazelcastConfigs() {
     }
@@ -156,6 +160,7 @@ public final class HazelcastConfigs {
                 .setPartitioningStrategyConfig(new PartitioningStrategyConfig(StringPartitioningStrategy.class.getName())));
         // agreement data must survive simultaneous losses (a host, a failure during recovery)
         config.addMapConfig(new MapConfig(CONTROL_MAP).setBackupCount(CONTROL_BACKUP_COUNT).setAsyncBackupCount(0));
+        config.addMapConfig(new MapConfig(FAILURE_MAP).setBackupCount(FAILURE_BACKUP_COUNT).setAsyncBackupCount(0));
         for (String name : new String[] {STATUS_MAP, STATS_MAP}) {
             config.addMapConfig(new MapConfig(name).setBackupCount(1).setAsyncBackupCount(0));
         }

@@ -3,8 +3,8 @@ package org.dfr.runtime;
 import java.util.Collection;
 
 /**
- * What an {@link IterationHook} sees of a rank: who it is, where it stands, the control board to
- * record an event on, and the way to end it abruptly.
+ * What an {@link IterationHook} sees of a rank: who it is, where it stands, the control board and the
+ * failure log to record an event on, and the way to end it abruptly.
  */
 public interface RankContext {
 
@@ -25,6 +25,9 @@ public interface RankContext {
 
     /** The replicated control board. */
     ControlBoard control();
+
+    /** Where a rank about to die records its death for the report. */
+    FailureLog failures();
 
     /**
      * Ends this member abruptly, as a crash would: the Hazelcast member is terminated (no graceful

@@ -74,6 +74,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     private final PromotionRetry promotionRetry;
     private final BackupRepair backupRepair;
     private final ControlBoard control;
+    private final FailureLog failures;
     private final Membership membership;
     /** Serves the copies this rank holds for others ({@link DataPlaneReplicas}); nothing to close for the map's. */
     private final ReplicaStore replicas;
@@ -161,6 +162,7 @@ public final class RankNode implements RecoveryView, AutoCloseable {
             this.backupRepair = new BackupRepair(hz, "dfr-rank" + rankId + "-backup-repair");
             IMap<String, String> controlMap = hz.getMap(HazelcastConfigs.CONTROL_MAP);
             this.control = new ControlBoard(controlMap, promotionRetry);
+            this.failures = new FailureLog(hz.getMap(HazelcastConfigs.FAILURE_MAP), promotionRetry);
             this.membership = new Membership(rankId, hz, control, dataPlane, mailbox, () -> finished, this::resultsRead);
             IMap<String, byte[]> ckptMap = hz.getMap(HazelcastConfigs.CHECKPOINT_MAP);
             this.replicas = heldByPeers != null ? heldByPeers
@@ -660,6 +662,11 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     @Override
     public ControlBoard control() {
         return control;
+    }
+
+    @Override
+    public FailureLog failures() {
+        return failures;
     }
 
     @Override

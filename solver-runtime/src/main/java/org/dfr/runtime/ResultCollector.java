@@ -11,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * Reads a finished run's results through its {@link RankNode#collectorRank collector}: the final states it
- * gathered, and the statistics and records in the replicated maps.
+ * gathered, and the statistics and records in the replicated maps (the failure records in the {@link FailureLog}).
  */
 public final class ResultCollector {
 
@@ -25,8 +25,6 @@ public final class ResultCollector {
      * neither write waits for the other; merged into the record here.
      */
     public static final String RESUMED_PREFIX = "resumed/";
-    /** Control-board key prefix of failure records ({@code failure/<n>}). */
-    public static final String FAILURE_PREFIX = "failure/";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -47,7 +45,6 @@ public final class ResultCollector {
         }
         IMap<String, String> control = via.hazelcast().getMap(HazelcastConfigs.CONTROL_MAP);
         TreeMap<Integer, String> recoveries = new TreeMap<>();
-        TreeMap<Integer, String> failures = new TreeMap<>();
         TreeMap<Integer, Long> replacementMillis = new TreeMap<>();
         TreeMap<Integer, long[]> resumed = new TreeMap<>();
         for (Map.Entry<String, String> e : via.promotionRetry().call(control::entrySet)) {
@@ -62,8 +59,6 @@ public final class ResultCollector {
             }
             if (e.getKey().startsWith(RECOVERY_PREFIX)) {
                 recoveries.put(Integer.parseInt(e.getKey().substring(RECOVERY_PREFIX.length())), e.getValue());
-            } else if (e.getKey().startsWith(FAILURE_PREFIX)) {
-                failures.put(Integer.parseInt(e.getKey().substring(FAILURE_PREFIX.length())), e.getValue());
             }
         }
         // the slowest adopter's checkpoint load is the recovery's replacement time
@@ -100,6 +95,6 @@ public final class ResultCollector {
                 via.promotionRetry().call(() -> control.get(CheckpointIntervalDecision.KEY)));
         via.markResultsRead();
         return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
-                new ArrayList<>(failures.values()), wallMillis, iterationsRun, converged != null, interval);
+                via.failures().all(), wallMillis, iterationsRun, converged != null, interval);
     }
 }
