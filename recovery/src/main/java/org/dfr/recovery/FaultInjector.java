@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.dfr.runtime.IterationHook;
 import org.dfr.runtime.RankContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Kills ranks exactly where a {@link FaultPlan} says. Each death is recorded in the run's
@@ -13,6 +15,8 @@ import org.dfr.runtime.RankContext;
  * detection latency can be measured.
  */
 public final class FaultInjector implements IterationHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FaultInjector.class);
 
     private final FaultPlan plan;
     private final RankKiller killer;
@@ -175,6 +179,7 @@ public final class FaultInjector implements IterationHook {
             FailureRecord record = new FailureRecord(rank.rankId(), iteration, where, deathAtMillis);
             rank.failures().record(key, record.toJson());
             long tookMillis = System.currentTimeMillis() - start;
+            LOG.debug("rank {}: failure record {} written in {} ms", rank.rankId(), key, tookMillis);
             if (tookMillis <= budgetMillis) {
                 break;
             }
