@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * <p>Every member also keeps the records it heard of (the map's entry events) in memory, and {@link #all} reads
  * both. The map alone is not enough: replaying campaign 158's trial 319 (four deaths within a second, the cluster
  * rebalancing after the first recovery), the map had lost a record in 7 of 34 runs even with seven copies, twice
- * the record of the last rank to die, with no death after it: a backup written while its replica is being moved
- * is not in place until Hazelcast's anti-entropy catches up, so the writer's death took the only copy. A survivor's
- * copy is out of reach of those deaths.
+ * the record of the last rank to die, with no death after it. The write had returned and a survivor's {@code get}
+ * found nothing, so the writer's death took the only copy; the likely path, not pinned down, is a backup sent
+ * while its replica was being moved, which Hazelcast leaves to its anti-entropy to place later. A survivor's copy
+ * is out of reach of those deaths.
  */
 public final class FailureLog {
 
