@@ -868,6 +868,9 @@ public final class RankNode implements RecoveryView, AutoCloseable {
     public RankKilledException killAbruptly() {
         killed = true;
         finished = true;
+        // a master must reach nobody from now on, as a killed process: alive while the others are told, it
+        // removed the first one that suspected it and split the cluster (see MasterSilence)
+        MasterSilence.ifMaster(hazelcast);
         // the ranks of this JVM see the death before the member terminates, as the exit watch sees a process exit
         // before its sockets close; told later, they learnt of it from Hazelcast alone (see InJvmDeaths)
         jvmDeaths.died(rankId);
