@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@link DeathWatch}): 5.2 s detections in 6 of 10 runs of {@code --fail-host 0@3} (session 28) and in about
  * 1 of 3 of {@code --fail 0@8 --fail 2@8}. Told here, every survivor counts a dead rank out before its member
  * terminates, and suspects the other dead ranks before the master ({@link DeathWatch}'s sweep asks
- * {@link #isDead}).
+ * {@link #isDead}). A dying master is cut off the network before anyone is told ({@link MasterSilence}): alive
+ * while they were, it could remove the first rank that suspected it.
  *
  * <p>Deaths planned at the same point ({@code --fail 0@8 --fail 2@8}, a host's ranks) are made simultaneous:
  * each victim is marked dying, then waits ({@link #dyingWith}, bounded) until the others are marked too, so that
