@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.Runner;
@@ -20,12 +21,17 @@ import org.dfr.jacobi.InThreadPartitionRunner;
 import org.dfr.jacobi.JacobiKernel;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
+import org.dfr.recovery.DataFlowRollback;
 import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.recovery.IdleRankListener;
+import org.dfr.recovery.RecoveryDirective;
+import org.dfr.recovery.RecoveryInput;
 import org.dfr.recovery.RecoveryProtocol;
 import org.dfr.recovery.RecoveryRecord;
-import org.dfr.recovery.RestoreSource;
 import org.dfr.recovery.ResilientRun;
+import org.dfr.recovery.RestoreSource;
+import org.dfr.recovery.RollbackStrategy;
 import org.dfr.runtime.CheckpointReplication;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.EmbeddedCluster;
@@ -221,6 +227,90 @@ class DataPlaneReplicationIT {
         RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1), resilient.failureHandler(),
                 kills).run();
         return spareCoordinated.get() ? null : outcome;
+    }
+
+    /**
+     * Rank 2, the only holder of partition 0's checkpoint, dies while the coordinator decides the recovery of rank 0's
+     * death: after the decision, before the copies are checked. The check finds the copy gone, and the coordinator
+     * decides again knowing both deaths, so that the one recovery counts them both and falls back to the start.
+     * (Campaign seed 154, trial 425 replayed: the fallback was committed for rank 0's death alone, and the checker's
+     * "one death never takes every copy" rule fired.)
+     *
+     * <pre>
+     *   ranks 0..7 own partitions 0..7; one copy each: partition 0's on rank 2
+     *   iteration 8: rank 0 dies
+     *   coordinator: decides (rank 2 alive: adopt partition 0 from rank 2's copy)
+     *                -- rank 2 dies here --
+     *                checks the copies: partition 0's is gone -> decides again
+     *   the one recovery: ranks [0, 2] dead, restored from where the run started
+     * </pre>
+     */
+    @Test
+    void when_theHolderDiesWhileTheRecoveryIsDecided_then_itIsDecidedAgainWithBothDeaths() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
+        RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 0);
+        // any survivor may coordinate (the members join in parallel); rank 2 cannot be killed inside its own
+        // decision, and the run is then staged again
+        RunOutcome outcome = null;
+        for (int attempt = 0; attempt < 3 && outcome == null; attempt++) {
+            outcome = runKillingTheHolderInsideTheDecision(dec, spec);
+        }
+        assumeThat(outcome).as("rank 2 coordinated in 3 runs of 3").isNotNull();
+
+        List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.deadRanks()).containsExactlyInAnyOrder(0, 2);
+            assertThat(r.restoredFrom()).isEqualTo(RestoreSource.START);
+            assertThat(r.checkpointIteration()).isZero();
+        });
+        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
+        reference.iterate(ITERATIONS);
+        for (int p = 0; p < 8; p++) {
+            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
+                    .isEqualTo(interior(dec, p, reference.state(p)));
+        }
+    }
+
+    /** The run of the test above; null when rank 2 coordinated (it cannot die inside its own decision). */
+    private static RunOutcome runKillingTheHolderInsideTheDecision(BlockDecomposition dec, RunSpec spec) {
+        AtomicReference<RankNode> holder = new AtomicReference<>();
+        AtomicBoolean holderCoordinated = new AtomicBoolean();
+        AtomicBoolean holderKilled = new AtomicBoolean();
+        IterationHook kills = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                if (rank.rankId() == 2) {
+                    holder.set((RankNode) rank);
+                }
+                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
+                    throw rank.killAbruptly();
+                }
+            }
+        };
+        RollbackStrategy dataFlow = new DataFlowRollback(new ConeAnalyzer(new JacobiKernel(dec).dependencies()));
+        RollbackStrategy killingTheHolder = new RollbackStrategy() {
+            @Override
+            public RecoveryDirective decide(RecoveryInput input) {
+                RecoveryDirective d = dataFlow.decide(input);
+                RankNode two = holder.get();
+                if (two.isCoordinator()) {
+                    holderCoordinated.set(true);
+                } else if (holderKilled.compareAndSet(false, true)) {
+                    // on the coordinator's thread: the ranks of the JVM, the coordinator among them, are told before
+                    // this returns; rank 2's own thread unwinds as from its own death
+                    two.killAbruptly();
+                }
+                return d;
+            }
+
+            @Override
+            public void warmUp() {
+                dataFlow.warmUp();
+            }
+        };
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1),
+                new RecoveryProtocol(killingTheHolder, IdleRankListener.NONE), kills).run();
+        return holderCoordinated.get() ? null : outcome;
     }
 
     /** The block's own cells, without its halo, bit for bit. */
