@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.dfr.runtime.ControlBoard;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.PromotionRetry;
 import org.dfr.runtime.PromotionWatch;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A member killed in the middle of a cluster state change ({@code BackupRepair} makes them after every
- * recovery) and the promotion of its partitions' backups.
+ * recovery) and the promotion of its partitions' backups; the board's reads meanwhile.
  */
 class PromotionWatchIT {
 
@@ -64,6 +65,13 @@ class PromotionWatchIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> master.getCluster().getClusterState() == ClusterState.NO_MIGRATION);
             // Hazelcast alone: the lock is gone, and the dead member's partitions still have no owner
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> !ownedByMembers(master));
+            // a waiter that learns a value another way too (a directive also comes over the data plane) reads a key of
+            // the dead member's partitions as absent instead of waiting for the promotion (Hazelcast retries a get
+            // there until then: 2 minutes here, where nobody asks the master to promote)
+            ControlBoard survivorsBoard = new ControlBoard(members.get(2).getMap(HazelcastConfigs.CONTROL_MAP),
+                    new PromotionRetry(members.get(2), PromotionRetry.DEFAULT_MAX_WAIT_MILLIS));
+            String ownerless = firstKeyOfADeadOwner(master);
+            assertThat(survivorsBoard.getIfReachable(ownerless)).isNull();
 
             for (int r = 0; r < 3; r++) {
                 new PromotionWatch(r, members.get(r), () -> false).memberLeft();
@@ -75,10 +83,24 @@ class PromotionWatchIT {
                 String key = "key/" + k;
                 assertThat(retry.call(() -> survivorBoard.get(key))).isEqualTo("value " + k);
             }
+            // once promoted (this member's table may learn of it a moment later)
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> ("value " + ownerless.substring(4)).equals(survivorsBoard.getIfReachable(ownerless)));
             assertThat(master.getCluster().getClusterState()).as("migrations still held").isEqualTo(ClusterState.NO_MIGRATION);
         } finally {
             members.forEach(m -> m.getLifecycleService().terminate());
         }
+    }
+
+    /** The first of the test's keys whose partition the dead member owned (no live owner). */
+    private static String firstKeyOfADeadOwner(HazelcastInstance member) {
+        for (int k = 0; k < 200; k++) {
+            String key = "key/" + k;
+            if (member.getPartitionService().getPartition(key).getOwner() == null) {
+                return key;
+            }
+        }
+        throw new IllegalStateException("every key's partition has a live owner");
     }
 
     private static Node nodeOf(HazelcastInstance member) {
