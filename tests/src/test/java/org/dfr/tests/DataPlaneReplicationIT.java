@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.dfr.analysis.ConeAnalyzer;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
@@ -137,12 +138,7 @@ class DataPlaneReplicationIT {
 
         assertThat(outcome.recoveryRecords()).hasSize(2);
         assertThat(RecoveryRecord.fromJson(outcome.recoveryRecords().get(1)).lostPartitions()).contains(0);
-        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
-        reference.iterate(ITERATIONS);
-        for (int p = 0; p < 8; p++) {
-            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
-                    .isEqualTo(interior(dec, p, reference.state(p)));
-        }
+        assertEveryPartitionBitExact(dec, outcome);
     }
 
     /**
@@ -167,11 +163,8 @@ class DataPlaneReplicationIT {
         RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 1);
         // the members join in parallel, so any survivor may coordinate: a spare that does decides and reads at once,
         // and nothing can come between; the scenario is then staged again (a spare coordinates in about 1 run of 8)
-        RunOutcome outcome = null;
-        for (int attempt = 0; attempt < 3 && outcome == null; attempt++) {
-            outcome = runKillingTheHolderBeforeTheSpareReads(dec, spec);
-        }
-        assumeThat(outcome).as("the spare coordinated in 3 runs of 3").isNotNull();
+        RunOutcome outcome = stagedUpTo3Times(() -> runKillingTheHolderBeforeTheSpareReads(dec, spec),
+                "the spare coordinated");
 
         List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
         assertThat(records).hasSize(2);
@@ -179,12 +172,7 @@ class DataPlaneReplicationIT {
         assertThat(records.get(1).restoredFrom()).isEqualTo(RestoreSource.START);
         assertThat(records.get(1).checkpointIteration()).isZero();
         assertThat(records.get(1).lostPartitions()).contains(0, 2);
-        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
-        reference.iterate(ITERATIONS);
-        for (int p = 0; p < 8; p++) {
-            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
-                    .isEqualTo(interior(dec, p, reference.state(p)));
-        }
+        assertEveryPartitionBitExact(dec, outcome);
     }
 
     /** The run of the test above; null when the spare coordinated (the run went on without the second death). */
@@ -251,11 +239,8 @@ class DataPlaneReplicationIT {
         RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 0);
         // any survivor may coordinate (the members join in parallel); rank 2 cannot be killed inside its own
         // decision, and the run is then staged again
-        RunOutcome outcome = null;
-        for (int attempt = 0; attempt < 3 && outcome == null; attempt++) {
-            outcome = runKillingTheHolderInsideTheDecision(dec, spec);
-        }
-        assumeThat(outcome).as("rank 2 coordinated in 3 runs of 3").isNotNull();
+        RunOutcome outcome = stagedUpTo3Times(() -> runKillingTheHolderInsideTheDecision(dec, spec),
+                "rank 2 coordinated");
 
         List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
         assertThat(records).singleElement().satisfies(r -> {
@@ -263,12 +248,7 @@ class DataPlaneReplicationIT {
             assertThat(r.restoredFrom()).isEqualTo(RestoreSource.START);
             assertThat(r.checkpointIteration()).isZero();
         });
-        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
-        reference.iterate(ITERATIONS);
-        for (int p = 0; p < 8; p++) {
-            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
-                    .isEqualTo(interior(dec, p, reference.state(p)));
-        }
+        assertEveryPartitionBitExact(dec, outcome);
     }
 
     /** The run of the test above; null when rank 2 coordinated (it cannot die inside its own decision). */
@@ -311,6 +291,29 @@ class DataPlaneReplicationIT {
         RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1),
                 new RecoveryProtocol(killingTheHolder, IdleRankListener.NONE), kills).run();
         return holderCoordinated.get() ? null : outcome;
+    }
+
+    /**
+     * The outcome of the first of at most 3 runs that went as staged ({@code run} gives null for one that did not);
+     * the test is skipped, saying {@code whyNot}, when none did.
+     */
+    private static RunOutcome stagedUpTo3Times(Supplier<RunOutcome> run, String whyNot) {
+        RunOutcome outcome = null;
+        for (int attempt = 0; attempt < 3 && outcome == null; attempt++) {
+            outcome = run.get();
+        }
+        assumeThat(outcome).as(whyNot + " in 3 runs of 3").isNotNull();
+        return outcome;
+    }
+
+    /** Every partition's final state against the in-thread run without failures, bit for bit. */
+    private static void assertEveryPartitionBitExact(BlockDecomposition dec, RunOutcome outcome) {
+        InThreadPartitionRunner reference = new InThreadPartitionRunner(new JacobiKernel(dec));
+        reference.iterate(ITERATIONS);
+        for (int p = 0; p < 8; p++) {
+            assertThat(interior(dec, p, outcome.finalStates().get(p))).as("partition %d", p)
+                    .isEqualTo(interior(dec, p, reference.state(p)));
+        }
     }
 
     /** The block's own cells, without its halo, bit for bit. */
