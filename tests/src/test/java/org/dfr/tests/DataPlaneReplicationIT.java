@@ -25,6 +25,7 @@ import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.recovery.DataFlowRollback;
 import org.dfr.recovery.FaultPlan.Kill;
 import org.dfr.recovery.FaultPlan.Point;
+import org.dfr.recovery.GlobalRollback;
 import org.dfr.recovery.IdleRankListener;
 import org.dfr.recovery.RecoveryDirective;
 import org.dfr.recovery.RecoveryInput;
@@ -291,6 +292,73 @@ class DataPlaneReplicationIT {
         RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1),
                 new RecoveryProtocol(killingTheHolder, IdleRankListener.NONE), kills).run();
         return holderCoordinated.get() ? null : outcome;
+    }
+
+    /**
+     * Rank 2, the only holder of partition 0's checkpoint, dies after the directive is committed, as the ranks are
+     * about to load what they recompute from: the spare that adopted partition 0 finds no copy, sees that its holder
+     * died, and a new round decides with both deaths, falling back to the start. (Campaign seed 153, trial 217: the
+     * adopter ended the run, "no copy of checkpoint ... is left", UNRECOVERABLE.)
+     *
+     * <pre>
+     *   ranks 0..7 own partitions 0..7, rank 8 is the spare; one copy each: partition 0's on rank 2; global rollback
+     *   iteration 8: rank 0 dies
+     *   round 1: decided and committed with rank 2 alive: partition 0 to the spare, from rank 2's copy
+     *            before any rank loads, rank 2 dies (the first rank to start kills it, the others wait for that)
+     *            the spare finds partition 0's copy gone with its holder -> a new round
+     *   round 2: rank 2 dead; no copy of partition 0 left -> restored from where the run started
+     * </pre>
+     */
+    @Test
+    void when_theHolderDiesAfterTheCommitBeforeTheSpareLoads_then_aNewRoundFallsBackToTheStart() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
+        RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 1);
+        AtomicReference<RankNode> holder = new AtomicReference<>();
+        AtomicBoolean holderKilled = new AtomicBoolean();
+        IterationHook kills = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                if (rank.rankId() == 2) {
+                    holder.set((RankNode) rank);
+                }
+                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
+                    throw rank.killAbruptly();
+                }
+            }
+        };
+        // told by each rank right before it loads the checkpoint it recomputes from (global rollback)
+        IdleRankListener killingTheHolderFirst = new IdleRankListener() {
+            @Override
+            public void rankIdle(int rank) {
+            }
+
+            @Override
+            public void rankBusy(int rank) {
+                if (rank == 2 || holderKilled.get()) {
+                    return;
+                }
+                synchronized (holderKilled) {
+                    if (!holderKilled.get()) {
+                        // the ranks of the JVM, this one among them, are told before this returns
+                        holder.get().killAbruptly();
+                        holderKilled.set(true);
+                    }
+                }
+            }
+        };
+
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(1),
+                new RecoveryProtocol(new GlobalRollback(), killingTheHolderFirst), kills).run();
+
+        List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
+        assertThat(records).hasSize(2);
+        assertThat(records.get(0).deadRanks()).containsExactly(0);
+        assertThat(records.get(0).checkpointIteration()).isEqualTo(5);
+        assertThat(records.get(0).adoptions()).extracting(a -> a.partition() + ":" + a.rank()).containsExactly("0:8");
+        assertThat(records.get(1).deadRanks()).containsExactly(2);
+        assertThat(records.get(1).restoredFrom()).isEqualTo(RestoreSource.START);
+        assertThat(records.get(1).checkpointIteration()).isZero();
+        assertEveryPartitionBitExact(dec, outcome);
     }
 
     /**
