@@ -178,21 +178,8 @@ class DataPlaneReplicationIT {
 
     /** The run of the test above; null when the spare coordinated (the run went on without the second death). */
     private static RunOutcome runKillingTheHolderBeforeTheSpareReads(BlockDecomposition dec, RunSpec spec) {
-        AtomicReference<RankNode> holder = new AtomicReference<>();
         AtomicBoolean spareCoordinated = new AtomicBoolean();
-        AtomicBoolean zeroKilled = new AtomicBoolean();
-        IterationHook kills = new IterationHook() {
-            @Override
-            public void beforeIteration(RankContext rank, int iteration) {
-                if (rank.rankId() == 2) {
-                    holder.set((RankNode) rank);
-                }
-                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
-                    zeroKilled.set(true); // the spare may learn of the death later than it reads the directive
-                    throw rank.killAbruptly();
-                }
-            }
-
+        Rank0DiesAt8 kills = new Rank0DiesAt8() {
             @Override
             public void whileIdle(RankContext rank) {
                 RankNode spare = (RankNode) rank;
@@ -254,26 +241,15 @@ class DataPlaneReplicationIT {
 
     /** The run of the test above; null when rank 2 coordinated (it cannot die inside its own decision). */
     private static RunOutcome runKillingTheHolderInsideTheDecision(BlockDecomposition dec, RunSpec spec) {
-        AtomicReference<RankNode> holder = new AtomicReference<>();
         AtomicBoolean holderCoordinated = new AtomicBoolean();
         AtomicBoolean holderKilled = new AtomicBoolean();
-        IterationHook kills = new IterationHook() {
-            @Override
-            public void beforeIteration(RankContext rank, int iteration) {
-                if (rank.rankId() == 2) {
-                    holder.set((RankNode) rank);
-                }
-                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
-                    throw rank.killAbruptly();
-                }
-            }
-        };
+        Rank0DiesAt8 kills = new Rank0DiesAt8();
         RollbackStrategy dataFlow = new DataFlowRollback(new ConeAnalyzer(new JacobiKernel(dec).dependencies()));
         RollbackStrategy killingTheHolder = new RollbackStrategy() {
             @Override
             public RecoveryDirective decide(RecoveryInput input) {
                 RecoveryDirective d = dataFlow.decide(input);
-                RankNode two = holder.get();
+                RankNode two = kills.holder.get();
                 if (two.isCoordinator()) {
                     holderCoordinated.set(true);
                 } else if (holderKilled.compareAndSet(false, true)) {
@@ -313,19 +289,8 @@ class DataPlaneReplicationIT {
     void when_theHolderDiesAfterTheCommitBeforeTheSpareLoads_then_aNewRoundFallsBackToTheStart() {
         BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
         RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 1);
-        AtomicReference<RankNode> holder = new AtomicReference<>();
         AtomicBoolean holderKilled = new AtomicBoolean();
-        IterationHook kills = new IterationHook() {
-            @Override
-            public void beforeIteration(RankContext rank, int iteration) {
-                if (rank.rankId() == 2) {
-                    holder.set((RankNode) rank);
-                }
-                if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
-                    throw rank.killAbruptly();
-                }
-            }
-        };
+        Rank0DiesAt8 kills = new Rank0DiesAt8();
         // told by each rank right before it loads the checkpoint it recomputes from (global rollback)
         IdleRankListener killingTheHolderFirst = new IdleRankListener() {
             @Override
@@ -340,7 +305,7 @@ class DataPlaneReplicationIT {
                 synchronized (holderKilled) {
                     if (!holderKilled.get()) {
                         // the ranks of the JVM, this one among them, are told before this returns
-                        holder.get().killAbruptly();
+                        kills.holder.get().killAbruptly();
                         holderKilled.set(true);
                     }
                 }
@@ -359,6 +324,27 @@ class DataPlaneReplicationIT {
         assertThat(records.get(1).restoredFrom()).isEqualTo(RestoreSource.START);
         assertThat(records.get(1).checkpointIteration()).isZero();
         assertEveryPartitionBitExact(dec, outcome);
+    }
+
+    /**
+     * Rank 0 dies at the start of iteration 8; rank 2's node, the holder of partition 0's only copy, is kept for the
+     * test to kill at the moment it stages.
+     */
+    private static class Rank0DiesAt8 implements IterationHook {
+        final AtomicReference<RankNode> holder = new AtomicReference<>();
+        /** Set just before rank 0 dies: a spare may learn of the death later than it reads the directive. */
+        final AtomicBoolean zeroKilled = new AtomicBoolean();
+
+        @Override
+        public void beforeIteration(RankContext rank, int iteration) {
+            if (rank.rankId() == 2) {
+                holder.set((RankNode) rank);
+            }
+            if (rank.rankId() == 0 && iteration == 8 && !rank.inRecovery()) {
+                zeroKilled.set(true);
+                throw rank.killAbruptly();
+            }
+        }
     }
 
     /**
