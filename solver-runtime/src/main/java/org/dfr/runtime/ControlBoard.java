@@ -1,9 +1,8 @@
 package org.dfr.runtime;
 
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,6 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * The replicated key-value board the ranks agree through (statuses, directives, end of run). A
  * version number moves on every change of the board and on every membership change, so a waiter
  * can re-evaluate its condition whenever anything happened, without polling on a timer.
+ *
+ * <p>Every member keeps its own copy of the entries it wrote or heard of ({@link HeardEntries}), for
+ * {@link #entries}, the report's read of the board: a board entry can be lost with its holders, as the failure
+ * records were ({@link FailureLog}). The protocol's reads ({@link #get}) go to the map alone, as they always did.
  */
 public final class ControlBoard {
 
@@ -26,24 +29,36 @@ public final class ControlBoard {
     private long version;
 
     private final PromotionRetry retry;
+    private final HeardEntries<String, String> heard = new HeardEntries<>(HazelcastConfigs.CONTROL_MAP, this::bump);
 
     public ControlBoard(IMap<String, String> map, PromotionRetry retry) {
         this.map = map;
         this.retry = retry;
-        map.addEntryListener(new Listener(), false);
+        map.addEntryListener(heard, true);
     }
 
-    /** Writes a value with its synchronous backup. */
+    /** Writes a value with its synchronous backups. */
     public void put(String key, String value) {
         retry.run(() -> map.set(key, value));
+        heard.remember(key, value);
         bump();
     }
 
     /** Writes a value unless one is present; returns the value that is on the board afterwards. */
     public String putIfAbsent(String key, String value) {
         String previous = retry.call(() -> map.putIfAbsent(key, value));
+        String onBoard = previous == null ? value : previous;
+        heard.remember(key, onBoard);
         bump();
-        return previous == null ? value : previous;
+        return onBoard;
+    }
+
+    /**
+     * Every entry of the board, in key order, for the report: the map's, and those this member wrote or heard of
+     * that the map lost with their holders (for a key in both, the map's, the last written).
+     */
+    public NavigableMap<String, String> entries() {
+        return heard.mergedWith(retry.call(() -> new TreeMap<>(map)));
     }
 
     public String get(String key) {
@@ -135,18 +150,6 @@ public final class ControlBoard {
             return false;
         } finally {
             lock.unlock();
-        }
-    }
-
-    private final class Listener implements EntryAddedListener<String, String>, EntryUpdatedListener<String, String> {
-        @Override
-        public void entryAdded(EntryEvent<String, String> event) {
-            bump();
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<String, String> event) {
-            bump();
         }
     }
 }

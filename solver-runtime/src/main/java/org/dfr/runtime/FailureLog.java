@@ -1,16 +1,8 @@
 package org.dfr.runtime;
 
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
 import java.util.List;
-import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The records of injected deaths, each written by the dying rank just before it dies, for the report.
@@ -22,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * its seven copies cost nothing that matters. Where the ranks are on several hosts (partition groups by host),
  * Hazelcast keeps at most one copy per host, as for every map.
  *
- * <p>Every member also keeps the records it heard of (the map's entry events) in memory, and {@link #all} reads
+ * <p>Every member also keeps the records it heard of in memory ({@link HeardEntries}), and {@link #all} reads
  * both. The map alone is not enough: replaying campaign 158's trial 319 (four deaths within a second, the cluster
  * rebalancing after the first recovery), the map had lost a record in 7 of 34 runs even with seven copies, twice
  * the record of the last rank to die, with no death after it. The write had returned and a survivor's {@code get}
@@ -32,16 +24,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class FailureLog {
 
-    private static final Logger LOG = LoggerFactory.getLogger(FailureLog.class);
-
     private final IMap<Integer, String> map;
     private final PromotionRetry retry;
-    private final NavigableMap<Integer, String> heard = new ConcurrentSkipListMap<>();
+    private final HeardEntries<Integer, String> heard = new HeardEntries<>(HazelcastConfigs.FAILURE_MAP, () -> { });
 
     public FailureLog(IMap<Integer, String> map, PromotionRetry retry) {
         this.map = map;
         this.retry = retry;
-        map.addEntryListener(new Listener(), true);
+        map.addEntryListener(heard, true);
     }
 
     /**
@@ -49,7 +39,7 @@ public final class FailureLog {
      * key (the dying rank writes again when a write overran its budget).
      */
     public void record(int key, String json) {
-        heard.put(key, json);
+        heard.remember(key, json);
         retry.run(() -> map.set(key, json));
     }
 
@@ -58,26 +48,6 @@ public final class FailureLog {
      * both, the map's, the last written).
      */
     public List<String> all() {
-        TreeMap<Integer, String> records = new TreeMap<>(heard);
-        Map<Integer, String> kept = retry.call(() -> new TreeMap<>(map));
-        for (Integer key : records.keySet()) {
-            if (!kept.containsKey(key)) {
-                LOG.debug("failure record {} was lost from the map with its holders; this member's copy is used", key);
-            }
-        }
-        records.putAll(kept);
-        return List.copyOf(records.values());
-    }
-
-    private final class Listener implements EntryAddedListener<Integer, String>, EntryUpdatedListener<Integer, String> {
-        @Override
-        public void entryAdded(EntryEvent<Integer, String> event) {
-            heard.put(event.getKey(), event.getValue());
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<Integer, String> event) {
-            heard.put(event.getKey(), event.getValue());
-        }
+        return List.copyOf(heard.mergedWith(retry.call(() -> new TreeMap<>(map))).values());
     }
 }

@@ -11,7 +11,9 @@ import java.util.TreeMap;
 
 /**
  * Reads a finished run's results through its {@link RankNode#collectorRank collector}: the final states it
- * gathered, and the statistics and records in the replicated maps (the failure records in the {@link FailureLog}).
+ * gathered, and the statistics and records in the replicated maps (the failure records in the {@link FailureLog}, the
+ * recovery records on the {@link ControlBoard#entries control board}, each with the collector's own copy of what
+ * the map lost).
  */
 public final class ResultCollector {
 
@@ -43,11 +45,11 @@ public final class ResultCollector {
         for (Map.Entry<Integer, String> e : via.promotionRetry().call(() -> new TreeMap<>(statsMap)).entrySet()) {
             stats.add(RankStats.decode(e.getValue()));
         }
-        IMap<String, String> control = via.hazelcast().getMap(HazelcastConfigs.CONTROL_MAP);
+        Map<String, String> board = via.control().entries();
         TreeMap<Integer, String> recoveries = new TreeMap<>();
         TreeMap<Integer, Long> replacementMillis = new TreeMap<>();
         TreeMap<Integer, long[]> resumed = new TreeMap<>();
-        for (Map.Entry<String, String> e : via.promotionRetry().call(control::entrySet)) {
+        for (Map.Entry<String, String> e : board.entrySet()) {
             if (e.getKey().startsWith(REPLACEMENT_PREFIX)) {
                 String[] parts = e.getKey().substring(REPLACEMENT_PREFIX.length()).split("/");
                 replacementMillis.merge(Integer.parseInt(parts[0]), Long.parseLong(e.getValue()), Math::max);
@@ -87,12 +89,12 @@ public final class ResultCollector {
                 }
             }
         }
-        String ended = via.promotionRetry().call(() -> control.get(RankNode.ENDED_KEY));
+        String ended = board.get(RankNode.ENDED_KEY);
         double residual = ended == null ? Double.NaN : Double.parseDouble(ended);
-        String converged = via.promotionRetry().call(() -> control.get(RankNode.CONVERGED_KEY));
+        String converged = board.get(RankNode.CONVERGED_KEY);
         int iterationsRun = converged == null ? via.spec().iterations() : Integer.parseInt(converged);
         CheckpointIntervalDecision interval = CheckpointIntervalDecision.fromJson(
-                via.promotionRetry().call(() -> control.get(CheckpointIntervalDecision.KEY)));
+                board.get(CheckpointIntervalDecision.KEY));
         via.markResultsRead();
         return new RunOutcome(states, residual, stats, new ArrayList<>(recoveries.values()),
                 via.failures().all(), wallMillis, iterationsRun, converged != null, interval);

@@ -2,21 +2,19 @@ package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.dfr.tests.ReplicaHolders.inReplicaOrder;
+import static org.dfr.tests.ReplicaHolders.kill;
+import static org.dfr.tests.ReplicaHolders.retryOn;
+import static org.dfr.tests.ReplicaHolders.survivor;
 
-import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.instance.impl.HazelcastInstanceProxy;
-import com.hazelcast.internal.partition.InternalPartition;
-import com.hazelcast.internal.partition.PartitionReplica;
 import com.hazelcast.map.IMap;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import org.dfr.recovery.FailureRecord;
 import org.dfr.runtime.FailureLog;
 import org.dfr.runtime.HazelcastConfigs;
-import org.dfr.runtime.PromotionRetry;
 import org.junit.jupiter.api.Test;
 
 /** The records of injected deaths outlive the deaths that follow them, as the report needs ({@link FailureLog}). */
@@ -43,9 +41,9 @@ class FailureLogIT {
         try {
             HeldMigrationsCluster.start(MEMBERS, members);
             int key = 11 * 100_000 + 2;
-            List<HazelcastInstance> holders = holdersInReplicaOrder(members, key);
+            List<HazelcastInstance> holders = inReplicaOrder(members, key, HazelcastConfigs.FAILURE_BACKUP_COUNT);
             assertThat(holders).as("a record has a copy on seven members").hasSize(HazelcastConfigs.FAILURE_BACKUP_COUNT + 1);
-            HazelcastInstance survivor = members.stream().filter(m -> !holders.contains(m)).findFirst().orElseThrow();
+            HazelcastInstance survivor = survivor(members, holders);
             FailureLog survivorsLog = new FailureLog(survivor.getMap(HazelcastConfigs.FAILURE_MAP), retryOn(survivor));
             IMap<Integer, String> map = survivor.getMap(HazelcastConfigs.FAILURE_MAP);
 
@@ -63,44 +61,5 @@ class FailureLogIT {
         } finally {
             members.forEach(m -> m.getLifecycleService().terminate());
         }
-    }
-
-    private static void kill(List<HazelcastInstance> members, List<HazelcastInstance> dying) {
-        for (HazelcastInstance m : dying) {
-            members.remove(m);
-            m.getLifecycleService().terminate();
-        }
-        HazelcastInstance any = members.get(0);
-        await().atMost(Duration.ofSeconds(30)).until(() -> any.getCluster().getMembers().size() == members.size());
-    }
-
-    private static PromotionRetry retryOn(HazelcastInstance member) {
-        return new PromotionRetry(member, PromotionRetry.DEFAULT_MAX_WAIT_MILLIS);
-    }
-
-    /** The members holding the partition of {@code key} in the failure map, owner first. */
-    private static List<HazelcastInstance> holdersInReplicaOrder(List<HazelcastInstance> members, int key) {
-        HazelcastInstance any = members.get(0);
-        int partitionId = any.getPartitionService().getPartition(key).getPartitionId();
-        InternalPartition partition = ((HazelcastInstanceProxy) any).getOriginal().node.getPartitionService()
-                .getPartition(partitionId);
-        List<HazelcastInstance> holders = new ArrayList<>();
-        for (int i = 0; i <= HazelcastConfigs.FAILURE_BACKUP_COUNT; i++) {
-            PartitionReplica replica = partition.getReplica(i);
-            if (replica != null) {
-                holders.add(memberOf(members, replica.uuid()));
-            }
-        }
-        return holders;
-    }
-
-    private static HazelcastInstance memberOf(List<HazelcastInstance> members, UUID uuid) {
-        for (HazelcastInstance m : members) {
-            Member local = m.getCluster().getLocalMember();
-            if (local.getUuid().equals(uuid)) {
-                return m;
-            }
-        }
-        throw new IllegalStateException("no member " + uuid);
     }
 }
