@@ -18,6 +18,7 @@ import org.dfr.harness.Runner;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.HazelcastConfigs;
+import org.dfr.runtime.InJvmDeaths;
 import org.dfr.runtime.IterationHook;
 import org.dfr.runtime.RankNode;
 import org.dfr.runtime.RunFailedException;
@@ -95,6 +96,54 @@ class EmbeddedFormationIT {
                 s.close();
             }
         }
+    }
+
+    /*
+     * Members started once (embedded mode) forming a 2x2 cluster; rank 1 leaves before ranks 2 and 3 join:
+     *
+     *   rank 0  up ---- waits for 4 members ---------------> fails at once: "ranks [1] left the cluster while it formed"
+     *   rank 1  up ---- X
+     *   rank 2, 3       (never start)
+     *
+     * Without formingOnce the wait runs out its limit and fails without naming rank 1 (campaign seed 136, trial 319:
+     * two formations each waited out 60 s for a member Hazelcast had removed).
+     */
+    @Test
+    void when_aMemberLeavesWhileMembersStartedOnceForm_then_theWaitFailsNamingIt() {
+        RunConfig config = RunConfig.of(2, 2, 37, 29, 4, 2);
+        ClusterSettings settings = new ClusterSettings()
+                .basePort(HazelcastConfigs.freeBasePort(6, List.of("127.0.0.1")));
+        RankNode founder = null;
+        RankNode leaving = null;
+        try {
+            founder = start(0, config, settings);
+            leaving = start(1, config, settings);
+            founder.awaitClusterSize(2, 30_000);
+            founder.formingOnce(true);
+            leaving.shareJvmWith(new InJvmDeaths());
+            leaving.killAbruptly();
+
+            RankNode waiting = founder;
+            RunFailedException failure = catchThrowableOfType(RunFailedException.class,
+                    () -> waiting.awaitClusterSize(config.runSpec().memberCount(), 20_000));
+
+            assertThat(failure).isNotNull();
+            assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
+            assertThat(failure.getMessage()).contains("ranks [1] left the cluster while it formed");
+        } finally {
+            for (RankNode node : new RankNode[] {founder, leaving}) {
+                if (node != null && !node.isKilled()) {
+                    node.shareJvmWith(new InJvmDeaths());
+                    node.killAbruptly();
+                }
+            }
+        }
+        assertThat(Hazelcast.getAllHazelcastInstances()).as("members left in this JVM").isEmpty();
+    }
+
+    private static RankNode start(int rank, RunConfig config, ClusterSettings settings) {
+        return RankNode.start(rank, config.runSpec(), config.kernelSetup().kernel(), settings,
+                new ResilientRun(config.kernelSetup().kernel(), config.runSpec()).failureHandler(), IterationHook.NONE);
     }
 
     private static RankNode startJoining(RunConfig config, ClusterSettings settings) {
