@@ -54,7 +54,7 @@ public final class ExperimentSweep {
 
         /** @return the mean of {@code metric} (as summary.json names it) over {@code variant}'s runs here, or NaN */
         public double mean(Variant variant, String metric) {
-            return SweepPlots.stat(this, variant, metric)[0];
+            return SweepPlots.mean(this, variant, metric);
         }
 
         /**

@@ -14,8 +14,6 @@ import java.util.function.ToDoubleFunction;
 import org.dfr.power.energy.Phase;
 import org.dfr.power.timeline.TimelineSample;
 import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.CategoryChart;
-import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -41,6 +39,8 @@ final class Plots {
     static final Color SHADE_DETECTION = new Color(120, 120, 120, 60);
     static final Color SHADE_RECOVERY = new Color(255, 200, 0, 60);
     static final Color SHADE_CAPPED = new Color(0, 190, 255, 70);
+    /** The bars of energy.png and recovery.png, by series (not by variant: a group of bars is a variant). */
+    static final Color[] ENERGY_COLORS = {new Color(80, 110, 250), new Color(255, 190, 60), new Color(160, 70, 250)};
     /** Opacity of a variant's spread band (0-255). */
     static final int BAND_ALPHA = 45;
 
@@ -294,35 +294,40 @@ final class Plots {
     }
 
     private void energy(Path file) throws IOException {
-        CategoryChart chart = new CategoryChartBuilder().width(900).height(480)
-                .title("Energy of the loop (start-up and finish excluded), 95 % CI [" + meter + "]")
-                .xAxisTitle("variant").yAxisTitle("J").build();
-        chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
-        chart.getStyler().setErrorBarsColor(Color.BLACK);
-        // below, not beside: the title is centred over the plot, and a model's constants made it overflow the left
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        List<String> labels = spec.variants().stream().map(Variant::label).toList();
-        addBars(chart, "solver total", labels, RunRow::solverJoules);
-        addBars(chart, "recovery (death to resume)", labels, RunRow::recoveryJoules);
-        addBars(chart, "rest", labels, RunRow::restJoules);
-        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(energyChart(), file.toString(), BitmapEncoder.BitmapFormat.PNG);
         files.add(file.getFileName().toString());
     }
 
+    /** energy.png's chart. */
+    XYChart energyChart() {
+        // the meter's kind, not its constants: with a model's they ran past the figure's edge (index.html has them)
+        XYChart chart = new XYChartBuilder().width(900).height(480)
+                .title("Energy of the loop (start-up and finish excluded), 95 % CI [" + meterKind() + "]")
+                .xAxisTitle("variant").yAxisTitle("J").build();
+        chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
+        // below, not beside: the title is centred over the plot
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        IntervalBars.draw(chart, variantLabels(), List.of(
+                bars("solver total", ENERGY_COLORS[0], RunRow::solverJoules),
+                bars("recovery (death to resume)", ENERGY_COLORS[1], RunRow::recoveryJoules),
+                bars("rest", ENERGY_COLORS[2], RunRow::restJoules)));
+        return chart;
+    }
+
     private void recovery(Path file) throws IOException {
-        List<String> labels = spec.variants().stream().map(Variant::label).toList();
-        CategoryChart work = new CategoryChartBuilder().width(640).height(420)
-                .title("Recomputed work [" + meter + "]").xAxisTitle("variant").yAxisTitle("partition-iterations")
-                .build();
-        addBars(work, "recomputed partition-iterations", labels, RunRow::recomputed);
-        CategoryChart time = new CategoryChartBuilder().width(640).height(420)
-                .title("Recovery wall, 95 % CI [" + meter + "]").xAxisTitle("variant")
+        XYChart work = new XYChartBuilder().width(640).height(420)
+                .title("Recomputed work, 95 % CI [" + meterKind() + "]").xAxisTitle("variant")
+                .yAxisTitle("partition-iterations").build();
+        IntervalBars.draw(work, variantLabels(),
+                List.of(bars("recomputed partition-iterations", ENERGY_COLORS[0], RunRow::recomputed)));
+        XYChart time = new XYChartBuilder().width(640).height(420)
+                .title("Recovery wall, 95 % CI [" + meterKind() + "]").xAxisTitle("variant")
                 .yAxisTitle("ms, death to resume").build();
-        addBars(time, "recovery wall (death to resume)", labels, RunRow::recoveryWallMillis);
-        for (CategoryChart c : List.of(work, time)) {
+        IntervalBars.draw(time, variantLabels(),
+                List.of(bars("recovery wall (death to resume)", ENERGY_COLORS[1], RunRow::recoveryWallMillis)));
+        for (XYChart c : List.of(work, time)) {
             c.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
-            c.getStyler().setErrorBarsColor(Color.BLACK);
             // one series each, named by the axis title: a legend only covered the tallest bar
             c.getStyler().setLegendVisible(false);
         }
@@ -330,18 +335,17 @@ final class Plots {
         files.add(file.getFileName().toString());
     }
 
-    private void addBars(CategoryChart chart, String name, List<String> labels,
-                         ToDoubleFunction<RunRow> metric) {
-        List<Double> means = new ArrayList<>();
-        List<Double> errors = new ArrayList<>();
+    private List<String> variantLabels() {
+        return spec.variants().stream().map(Variant::label).toList();
+    }
+
+    /** A series of bars: {@code metric}'s statistics per variant, the interval floored at 0 as in summary.csv. */
+    private IntervalBars.Series bars(String name, Color colour, ToDoubleFunction<RunRow> metric) {
+        List<Stats> perVariant = new ArrayList<>();
         for (Variant v : spec.variants()) {
-            Stats s = Stats.of(rows.stream().filter(r -> r.variant() == v).mapToDouble(metric).toArray());
-            means.add(Double.isFinite(s.mean()) ? s.mean() : 0.0);
-            errors.add(s.halfWidth());
+            perVariant.add(Stats.of(rows.stream().filter(r -> r.variant() == v).mapToDouble(metric).toArray())
+                    .atLeastZero());
         }
-        chart.addSeries(name, labels, means, errors);
-        // every quantity plotted is at least 0, but XChart's error bars are symmetric: a wide interval of few
-        // repetitions drew below 0 J or 0 ms; the axis stops at 0 (summary.csv floors the intervals there too)
-        chart.getStyler().setYAxisMin(0.0);
+        return new IntervalBars.Series(name, colour, perVariant);
     }
 }

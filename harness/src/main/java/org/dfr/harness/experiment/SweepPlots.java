@@ -25,8 +25,9 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * A sweep's PNG plots: a metric per panel, the swept value on the x axis (spaced by value for a numeric parameter,
  * by position otherwise, labelled with the values), one curve per variant (per variant and value of the second
- * setting in a grid): its mean over the point's repetitions with the 95 % interval as error bars (the statistics of
- * the point's summary.json).
+ * setting in a grid): its mean over the point's repetitions, and the 95 % interval as a vertical segment from the
+ * interval's low to its high end, exactly as the point's summary.json gives it. Not XChart's error bars: they are
+ * symmetric about the mean, and an interval floored at 0 (every metric here is at least 0) is not.
  *
  * <ol>
  *   <li>{@code sweep-energy.png}: the energy of the loop (start-up and finish excluded) and recovery energy (drawn when a meter or the model gave
@@ -100,25 +101,15 @@ final class SweepPlots {
         Sweep sweep = spec.sweep();
         boolean grid = sweep.by() != null;
         XYChart chart = new XYChartBuilder().width(560).height(grid ? 520 : 420)
-                .title(panel.title() + ", 95 % CI [" + meterKind() + "]").xAxisTitle(sweep.parameter().label())
+                .title(panel.title() + ", 95 % CI [" + meterKind() + "]").xAxisTitle(xAxisTitle(sweep))
                 .yAxisTitle(panel.unit()).build();
         chart.getStyler().setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 10));
-        chart.getStyler().setErrorBarsColor(Color.BLACK);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         // a grid's legend names a variant and a value per curve: one curve a line, or it runs off the panel
         chart.getStyler().setLegendLayout(grid ? Styler.LegendLayout.Vertical : Styler.LegendLayout.Horizontal);
         chart.getStyler().setYAxisMin(0.0);
         List<String> values = sweep.values();
         double[] x = xValues();
-        if (!sweep.parameter().numeric()) {
-            // categories in the given order: the ticks name the values, not their positions
-            chart.getStyler().setxAxisTickLabelsFormattingFunction(v -> {
-                int i = (int) Math.round(v) - 1;
-                return i >= 0 && i < values.size() && Math.abs(v - (i + 1)) < 1e-9 ? values.get(i) : "";
-            });
-            chart.getStyler().setXAxisMin(0.5);
-            chart.getStyler().setXAxisMax(values.size() + 0.5);
-        }
         // a curve per variant (and per value of the second setting), each a little beside the value, so that intervals
         // of equal means do not hide one another: 1.5 % of the axis's span per curve (the tick still names the value)
         List<String> byValues = sweep.by() == null ? Collections.singletonList(null) : sweep.by().values();
@@ -127,9 +118,10 @@ final class SweepPlots {
         double highest = Arrays.stream(x).max().orElse(1);
         double span = highest - lowest;
         double shift = 0.015 * (span > 0 ? span : 1);
-        if (sweep.parameter().numeric() && Arrays.stream(x).allMatch(v -> v == Math.rint(v))) {
-            // counts (iterations, ranks per host, ...): a tick between two of them names no setting, so it has no
-            // label (XChart's own ticks on a span of 2 were 2.2, 2.4, ...)
+        if (!sweep.parameter().numeric() || Arrays.stream(x).allMatch(v -> v == Math.rint(v))) {
+            // counts (iterations, ranks per host, ...), and the positions of values that are no numbers: a tick
+            // between two of them names no setting, so it has no label (XChart's own ticks on a span of 2 were 2.2,
+            // 2.4, ...)
             chart.getStyler().setxAxisTickLabelsFormattingFunction(v -> Math.abs(v - Math.rint(v)) < 1e-9
                     ? String.valueOf(Math.round(v)) : "");
             // and the axis ends on counts: XChart draws one tick alone when both ends format alike ("" and "")
@@ -144,16 +136,16 @@ final class SweepPlots {
                 double offset = (curve - (curves - 1) / 2.0) * shift;
                 List<Double> xs = new ArrayList<>();
                 List<Double> means = new ArrayList<>();
-                List<Double> errors = new ArrayList<>();
+                List<double[]> intervals = new ArrayList<>();
                 for (ExperimentSweep.Point p : points) {
                     if (!Objects.equals(p.byValue(), byValue)) {
                         continue;
                     }
-                    double[] stat = stat(p, v, panel.metric());
-                    if (Double.isFinite(stat[0])) {
+                    double mean = p.mean(v, panel.metric());
+                    if (Double.isFinite(mean)) {
                         xs.add(x[values.indexOf(p.value())] + offset);
-                        means.add(stat[0]);
-                        errors.add(stat[1]);
+                        means.add(mean);
+                        intervals.add(p.interval(v, panel.metric()));
                     }
                 }
                 curve++;
@@ -162,15 +154,36 @@ final class SweepPlots {
                 }
                 // the variant's colour as everywhere; the second setting's value in the marker and the line
                 String name = byValue == null ? v.label() : v.label() + ", " + sweep.by().parameter() + "=" + byValue;
-                XYSeries s = chart.addSeries(name, xs, means, errors);
+                XYSeries s = chart.addSeries(name, xs, means);
                 Color c = Plots.colour(v);
                 s.setMarker(BY_MARKERS[b % BY_MARKERS.length]);
                 s.setLineStyle(BY_LINES[b % BY_LINES.length]);
                 s.setLineColor(c);
                 s.setMarkerColor(c);
+                for (int i = 0; i < xs.size(); i++) {
+                    addInterval(chart, name + " " + INTERVAL + " " + i, xs.get(i), intervals.get(i));
+                }
             }
         }
         return chart;
+    }
+
+    /**
+     * The x axis's title: the parameter, and for values that are no numbers (failures, grids), which value each
+     * position stands for. Not the values as tick labels: XChart widens its ticks until every label it makes, on the
+     * axis and past its ends, is unique, and labels that named only the positions of values, blank elsewhere, came
+     * out as no tick at all.
+     */
+    static String xAxisTitle(Sweep sweep) {
+        if (sweep.parameter().numeric()) {
+            return sweep.parameter().label();
+        }
+        List<String> values = sweep.values();
+        StringBuilder title = new StringBuilder(sweep.parameter().label()).append(" (");
+        for (int i = 0; i < values.size(); i++) {
+            title.append(i == 0 ? "" : ", ").append(i + 1).append(": ").append(values.get(i));
+        }
+        return title.append(')').toString();
     }
 
     /** The x of each value of the swept parameter: the value when numeric, else its position from 1. */
@@ -185,15 +198,28 @@ final class SweepPlots {
 
     private boolean anyValue(Panel panel) {
         return points.stream().anyMatch(p -> spec.variants().stream()
-                .anyMatch(v -> Double.isFinite(stat(p, v, panel.metric())[0])));
+                .anyMatch(v -> Double.isFinite(mean(p, v, panel.metric()))));
     }
 
-    /** @return the mean of {@code metric} for {@code variant} at {@code point}, and half its 95 % interval (0 if none) */
-    static double[] stat(ExperimentSweep.Point point, Variant variant, String metric) {
-        Map<String, Object> stats = statsOf(point, variant, metric);
-        double mean = stats.get("mean") instanceof Number n ? n.doubleValue() : Double.NaN;
-        double[] interval = intervalOf(stats);
-        return new double[] {mean, Double.isNaN(interval[0]) ? 0 : (interval[1] - interval[0]) / 2};
+    /** The series name of a point's interval ends with this and its index (the series is not in the legend). */
+    static final String INTERVAL = "95 % interval";
+
+    /** Draws {@code interval} ({low, high}; NaN: none) at {@code x} as a black vertical segment. */
+    private static void addInterval(XYChart chart, String name, double x, double[] interval) {
+        if (!Double.isFinite(interval[0]) || !Double.isFinite(interval[1])) {
+            return;
+        }
+        XYSeries segment = chart.addSeries(name, new double[] {x, x}, new double[] {interval[0], interval[1]});
+        segment.setMarker(SeriesMarkers.NONE);
+        segment.setLineColor(Color.BLACK);
+        segment.setLineStyle(SeriesLines.SOLID);
+        segment.setLineWidth(1f);
+        segment.setShowInLegend(false);
+    }
+
+    /** @return the mean of {@code metric} for {@code variant} at {@code point}; NaN if none */
+    static double mean(ExperimentSweep.Point point, Variant variant, String metric) {
+        return statsOf(point, variant, metric).get("mean") instanceof Number n ? n.doubleValue() : Double.NaN;
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +15,8 @@ import org.dfr.power.energy.Phase;
 import org.dfr.power.timeline.TimelineSample;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
 class PlotsTest {
 
@@ -61,5 +64,40 @@ class PlotsTest {
         assertThat(Plots.colour(Variant.DFR_CAPPING)).isNotEqualTo(Plots.colour(Variant.DFR))
                 .isNotEqualTo(Plots.colour(Variant.GLOBAL));
         assertThat(Plots.colour(Variant.GLOBAL)).isEqualTo(Plots.VARIANT_COLORS[0]);
+    }
+
+    /**
+     * Two runs of dfr, 10 J and 110 J of the loop: the 95 % interval of the mean, 60 +- 635, is floored at 0 as in
+     * summary.csv. XChart's category error bars drew it symmetric, from -575 J (below the axis) to 695 J; energy.png
+     * now draws [0, 695] as it is.
+     *
+     *   J
+     *   695 -  |
+     *          |
+     *    60 - [#]
+     *     0 +--+------
+     *         dfr
+     */
+    @Test
+    void when_anIntervalIsFlooredAtZero_then_energyPngDrawsItFromZeroToItsHighEnd() {
+        ExperimentSpec spec = ExperimentSpec.builder().variants(List.of(Variant.DFR)).build()
+                .orElse(ExperimentSpec.defaults());
+        List<RunRow> rows = List.of(row(0, 10), row(1, 110));
+        Stats expected = Stats.of(new double[] {10, 110}).atLeastZero();
+
+        XYChart chart = new Plots(spec, "model", rows, Map.of(), Map.of()).energyChart();
+
+        XYSeries interval = chart.getSeriesMap().get("solver total " + IntervalBars.INTERVAL + " 0");
+        assertThat(interval).isNotNull();
+        assertThat(expected.ci95Low()).isZero();
+        assertThat(interval.getYData()).containsExactly(0.0, expected.ci95High());
+        assertThat(Arrays.stream(chart.getSeriesMap().get("solver total").getYData()).max().orElseThrow())
+                .as("the bar's top, the mean").isEqualTo(60.0);
+        assertThat(chart.getStyler().getxAxisTickLabelsFormattingFunction().apply(1.0)).isEqualTo("dfr");
+    }
+
+    private static RunRow row(int run, double solverJoules) {
+        return new RunRow(run, Variant.DFR, run, "model", 1000, solverJoules, 20, 5, solverJoules / 10, 200, 9,
+                Set.of("host1"), Set.of("host0"), 40, 120, 40, 0, Map.of(), "digest", 0.01);
     }
 }

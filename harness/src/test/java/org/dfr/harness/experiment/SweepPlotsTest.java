@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYSeries;
 
 /** The sweep plots' x axis and the points' intervals, from summaries written by hand. */
 class SweepPlotsTest {
@@ -55,15 +56,50 @@ class SweepPlotsTest {
         assertThat(twoRuns.interval(Variant.GLOBAL, RECOMPUTED)).containsExactly(Double.NaN, Double.NaN);
     }
 
+    /**
+     * An interval floored at 0 is not symmetric about its mean: XChart's error bars drew mean +- half its width,
+     * [-1.5, 7.5] for [0, 9] about 3 (the top too low, the bottom below 0). Each interval is now its own segment.
+     */
+    @Test
+    void when_anIntervalIsFlooredAtZero_then_itIsDrawnFromZeroToItsHighEnd() {
+        Sweep s = Sweep.parse("fail-iteration=2,4");
+        List<ExperimentSweep.Point> points = List.of(point("2", stats(3.0, 0.0, 9.0)), point("4", stats(5.0, null, null)));
+        XYChart chart = new SweepPlots(specOf(s), points).chart(RECOMPUTED);
+
+        List<XYSeries> intervals = chart.getSeriesMap().values().stream()
+                .filter(series -> series.getName().contains(SweepPlots.INTERVAL)).toList();
+        assertThat(intervals).hasSize(1);
+        assertThat(intervals.get(0).getYData()).containsExactly(0.0, 9.0);
+        assertThat(intervals.get(0).isShowInLegend()).isFalse();
+        XYSeries means = chart.getSeriesMap().get(Variant.DFR.label());
+        assertThat(means.getYData()).containsExactly(3.0, 5.0);
+        assertThat(means.getExtraValues()).as("no symmetric error bars").isNull();
+    }
+
+    /** Values that are no numbers: the positions are the ticks, and the axis title says which value each is. */
+    @Test
+    void when_theSweptValuesAreNoNumbers_then_theAxisTitleNamesEachPosition() {
+        XYChart chart = plotsOf("fail=1@4,1@4+6@4").chart(RECOMPUTED);
+
+        assertThat(chart.getXAxisTitle()).isEqualTo("fail (1: 1@4, 2: 1@4+6@4)");
+        Function<Double, String> label = chart.getStyler().getxAxisTickLabelsFormattingFunction();
+        assertThat(label.apply(1.0)).isEqualTo("1");
+        assertThat(label.apply(2.0)).isEqualTo("2");
+        assertThat(label.apply(1.5)).isEmpty();
+    }
+
     private static SweepPlots plotsOf(String sweep) {
         Sweep s = Sweep.parse(sweep);
-        ExperimentSpec spec = ExperimentSpec.builder().variants(List.of(Variant.GLOBAL, Variant.DFR)).sweep(s).build()
-                .orElse(ExperimentSpec.defaults());
         List<ExperimentSweep.Point> points = new ArrayList<>();
         for (String value : s.values()) {
             points.add(point(value, stats(1.0, 0.5, 1.5)));
         }
-        return new SweepPlots(spec, points);
+        return new SweepPlots(specOf(s), points);
+    }
+
+    private static ExperimentSpec specOf(Sweep s) {
+        return ExperimentSpec.builder().variants(List.of(Variant.GLOBAL, Variant.DFR)).sweep(s).build()
+                .orElse(ExperimentSpec.defaults());
     }
 
     private static ExperimentSweep.Point point(String value, Map<String, Object> dfrStats) {
