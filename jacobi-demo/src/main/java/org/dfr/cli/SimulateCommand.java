@@ -7,12 +7,15 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.dfr.analysis.CommitLag;
 import org.dfr.analysis.PartitionDependencies;
 import org.dfr.cli.options.CliFiles;
@@ -229,6 +232,7 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         requireHeap(options, Runtime.getRuntime().maxMemory());
         CliFiles.requireWritableDirectory(spec, "--out", options.out());
+        requireOnlyOwnOutput(options.out());
         PrintStream stream = new PrintStream(new WriterOutputStream(spec), true, StandardCharsets.UTF_8);
         try {
             SimulatorApp.run(options, stream);
@@ -315,6 +319,7 @@ public final class SimulateCommand implements Callable<Integer> {
             spec.commandLine().getErr().flush();
         }
         CliFiles.requireWritableDirectory(spec, "--out", this.out);
+        requireOnlyOwnOutput(this.out);
         List<KernelSeedRow> rows = new ArrayList<>();
         PrintWriter out = spec.commandLine().getOut();
         long tasks = 0;
@@ -469,6 +474,27 @@ public final class SimulateCommand implements Callable<Integer> {
             spec.commandLine().getOut().print(line.toString(StandardCharsets.UTF_8));
             spec.commandLine().getOut().flush();
             line.reset();
+        }
+    }
+
+    /**
+     * {@code --out} must be new, empty, or hold an earlier simulation's output alone (which this one replaces): its
+     * files mixed into an experiment's directory, say, would be taken for that experiment's. Does nothing for null.
+     */
+    private void requireOnlyOwnOutput(Path dir) {
+        if (dir == null) {
+            return;
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            Optional<Path> foreign = entries.filter(e -> !Files.isRegularFile(e)
+                    || !SimulatorApp.isOwnOutput(e.getFileName().toString())).sorted().findFirst();
+            if (foreign.isPresent()) {
+                throw new ParameterException(spec.commandLine(), "--out " + dir + " holds "
+                        + foreign.get().getFileName() + ", which dfr simulate does not write: give a new or empty"
+                        + " directory, or one with an earlier simulation's output alone (it is replaced)");
+            }
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--out " + dir + " cannot be read (" + e + ")");
         }
     }
 }

@@ -142,6 +142,40 @@ class SimulateCommandTest {
         assertThat(r.out()).doesNotContain("strategy");
     }
 
+    /**
+     * An experiment's directory (runs.csv beside its settings) is no place for a simulation's 14 files: refused in one
+     * line before any work. The same simulation run again into its own output replaces it.
+     */
+    @Test
+    void when_outHoldsFilesNotOfASimulation_then_oneLineAndExitCode2_andItsOwnOutputIsReplaced(@TempDir Path dir)
+            throws Exception {
+        Path experiment = Files.createDirectories(dir.resolve("experiment"));
+        Files.writeString(experiment.resolve("runs.csv"), "run,variant\n");
+        Path simulation = dir.resolve("simulation");
+        String[] sweep = {"simulate", "--preset", "custom", "--nodes", "16", "--dimensions", "1", "--seeds", "1",
+            "--iterations", "60", "--mtbf-hours", "2", "--skip-checkpoint-sweep", "--out"};
+
+        CliRun refused = CliRun.of(with(sweep, experiment.toString()));
+        CliRun first = CliRun.of(with(sweep, simulation.toString()));
+        CliRun again = CliRun.of(with(sweep, simulation.toString()));
+
+        assertThat(refused.exitCode()).isEqualTo(2);
+        assertThat(refused.err().strip()).contains("--out " + experiment + " holds runs.csv").doesNotContain("\n")
+                .doesNotContain("Exception");
+        try (var left = Files.list(experiment)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactly("runs.csv");
+        }
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(again.exitCode()).as(again.err()).isZero();
+        assertThat(simulation.resolve("points.csv")).exists();
+    }
+
+    private static String[] with(String[] args, String last) {
+        String[] all = java.util.Arrays.copyOf(args, args.length + 1);
+        all[args.length] = last;
+        return all;
+    }
+
     @Test
     void when_aKernelsRunsWillStopAtTheFailureCap_then_aWarningSaysSoFirst() {
         // 400 partitions, a node MTBF of 0.1 h: the machine fails every 0.9 s, an iteration takes 11 s

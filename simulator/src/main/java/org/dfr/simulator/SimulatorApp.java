@@ -74,6 +74,20 @@ public final class SimulatorApp {
     }
 
     /**
+     * The names of every file a simulation writes into its output directory (the node sweep's CSV and plots, with
+     * or without the paper-range prefix, the checkpoint sweep's, and the kernel mode's two CSV files): a directory
+     * holding only such files holds an earlier simulation's output, which a new one may replace.
+     */
+    private static final java.util.regex.Pattern OWN_OUTPUT = java.util.regex.Pattern.compile(
+            "(points|fits|checkpoint-interval|checkpoint-optimum|kernel-seeds|kernel-summary)\\.csv"
+                    + "|checkpoint-interval\\.png|(paper-range-)?(recomputed|energy-saving|runtime)-[123]d\\.png");
+
+    /** Whether {@code fileName} is one a simulation writes ({@link #OWN_OUTPUT}). */
+    public static boolean isOwnOutput(String fileName) {
+        return OWN_OUTPUT.matcher(fileName).matches();
+    }
+
+    /**
      * The heap the sweeps of {@code options} need, estimated ({@link HeapEstimate}): the larger of the node sweep's
      * and the checkpoint sweep's, which run one after the other.
      */
