@@ -522,6 +522,8 @@ public final class ProcessLauncher {
         private final Path shared;
         private final CappingRelay capping;
         private final LongConsumer loopEntered;
+        /** Set when the launcher's JVM shuts down (SIGINT, SIGTERM): it kills the ranks itself, see {@link #onShutdown}. */
+        private volatile boolean stopping;
 
         /** @param loopEntered told when the first rank began its first iteration (this JVM's nanoTime) */
         Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, Path shared,
@@ -634,6 +636,11 @@ public final class ProcessLauncher {
                     Thread.currentThread().interrupt();
                     throw new RunFailedException("interrupted while the rank processes were running", e);
                 }
+                if (stopping) {
+                    // Ctrl-C: eight "SIGKILLed though the fault plan does not kill it" lines and "no rank wrote the
+                    // report" told of a failure that was the interruption
+                    throw new RunFailedException("interrupted (SIGINT or SIGTERM): the rank processes were stopped");
+                }
                 if (p == null) {
                     continue;
                 }
@@ -706,6 +713,8 @@ public final class ProcessLauncher {
 
         /** Ctrl-C or SIGTERM of this JVM: the finally blocks will not run, so do their work here. */
         private void onShutdown() {
+            // before the kills: the exits they cause are the launcher's stopping, not deaths for awaitExits to report
+            stopping = true;
             killAll();
             for (RankProcess p : ranks) {
                 try {

@@ -103,6 +103,31 @@ class LauncherKillIT {
         }
     }
     /*
+     *   dfr run --mode processes (8 rank JVMs, a long loop) --SIGTERM (Ctrl-C alike) once it iterates--> the launcher
+     *   kills its ranks and says once that it was interrupted; the exits it caused are no deaths (it printed
+     *   "rank N was SIGKILLed though the fault plan does not kill it; the run recovers" eight times, then "no rank
+     *   wrote the report")
+     */
+    @Test
+    void when_aProcessesRunIsInterrupted_then_itSaysSoAndCountsNoRankAsDead() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path log = tmp.resolve("run.log");
+        Process run = dfr(home, log, "run", "--mode", "processes", "--ranks-grid", "2x4", "--cells", "256x256",
+                "--iterations", "1000000").start();
+        started.add(run.toHandle());
+
+        await("the loop runs").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !run.isAlive() || Files.readString(log).contains("first iteration: "));
+        assertThat(run.isAlive()).as("the run ended before it was interrupted: " + Files.readString(log)).isTrue();
+        run.destroy(); // SIGTERM
+        assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("the interrupted run exits").isTrue();
+
+        String said = Files.readString(log);
+        assertThat(said).contains("interrupted (SIGINT or SIGTERM): the rank processes were stopped")
+                .doesNotContain("though the fault plan does not kill it").doesNotContain("no rank wrote the report");
+    }
+
+    /*
      *   dfr run (embedded, caps host 3 through the fake tree) --SIGTERM (Ctrl-C alike)--> its shutdown hook lifts
      *   the cap and restores every limit before the JVM exits; no journal is left for the next command
      */
