@@ -420,6 +420,14 @@ public final class ExperimentCommand implements Callable<Integer> {
 
     @SuppressWarnings("unchecked")
     private static void printSummary(PrintWriter out, Experiment.Result result) {
+        if (result.rows().isEmpty()) {
+            // no table of n/a: the failures and what was written
+            result.failures().forEach(f -> out.println("failed: " + f));
+            result.notes().forEach(note -> out.println("note: " + note));
+            out.println("output: " + result.out().toAbsolutePath() + " (summary.json, runs.csv, samples.csv)");
+            out.flush();
+            return;
+        }
         Map<String, Object> summary = result.summary();
         Map<String, Object> meter = (Map<String, Object>) summary.get("meter");
         out.println("meter: " + meter.get("title"));

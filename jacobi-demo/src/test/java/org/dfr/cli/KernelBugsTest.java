@@ -123,4 +123,36 @@ class KernelBugsTest {
         assertThat(two.err()).startsWith("dfr run: the run failed: rank 1's start failed: java.lang.ArithmeticException:"
                 + " boom at cell 8 at com.example.bugs.Bug.").doesNotContain("formation");
     }
+
+    /**
+     * An experiment of a kernel whose every run fails: it stops after three failed runs (the preset would run 16),
+     * and writes no statistics of nothing (summary.csv with n = 0, plots without bars, a page of them), only the
+     * record: summary.json with the failures, runs.csv, samples.csv.
+     */
+    @Test
+    void when_everyRunOfAnExperimentFails_then_itStopsAfterThreeAndWritesNoStatistics(@TempDir Path tmp)
+            throws IOException {
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("brittle", "List.of()", """
+                org.dfr.analysis.BlockLayout layout = org.dfr.analysis.BlockLayout.of(problem.cells(), problem.ranksGrid());
+                return new org.dfr.runtime.stencil.StencilSetup(org.dfr.runtime.stencil.StencilKernel.linear(layout,
+                        new org.dfr.runtime.stencil.LinearStencil(new int[][] {{-1}, {0}, {1}}, new double[] {0.25, 0.5, 0.25}),
+                        org.dfr.runtime.stencil.StencilBoundary.dirichlet((x, y, z) -> 0.0), (x, y, z) -> {
+                            throw new ArithmeticException("boom at cell " + x);
+                        }));"""));
+        Path out = tmp.resolve("experiment");
+
+        CliRun r = CliRun.of("experiment", "--kernel-jar", jar.toString(), "--kernel", "brittle", "--cells", "8",
+                "--ranks-grid", "2", "--iterations", "3", "--checkpoint-every", "3", "--fail", "1@2",
+                "--variants", "dfr", "--repetitions", "5", "--warmups", "0", "--out", out.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("its first 3 runs failed and none succeeded")
+                .contains("no measured run succeeded: no summary.csv, plots or index.html").doesNotContain("n/a");
+        assertThat(r.out().lines().filter(l -> l.startsWith("failed: run "))).hasSize(3);
+        assertThat(out.resolve("summary.json")).exists();
+        assertThat(out.resolve("runs.csv")).exists();
+        assertThat(out.resolve("summary.csv")).doesNotExist();
+        assertThat(out.resolve("index.html")).doesNotExist();
+        assertThat(out.resolve("recovery.png")).doesNotExist();
+    }
 }

@@ -48,6 +48,9 @@ public final class Experiment {
         }
     }
 
+    /** Runs that fail, with none before them succeeding, after which an experiment stops. */
+    static final int FAILURES_BEFORE_GIVING_UP = 3;
+
     /** A metric of summary.csv: name, unit, value of a row. */
     record Metric(String name, String unit, ToDoubleFunction<RunRow> value) {
     }
@@ -155,6 +158,8 @@ public final class Experiment {
         private final Map<Integer, List<TimelineSample>> samplesByRun = new LinkedHashMap<>();
         private final Map<Integer, Map<String, Object>> timelines = new LinkedHashMap<>();
         private Map<String, Object> meter;
+        private boolean anySucceeded;
+        private int failedInARow;
         // samples.csv appears only when every run is done: an interrupted experiment leaves samples.csv.part
         // (whole runs' lines) and no summary, not a samples.csv that looks complete and ends mid-line
         private final Path partialSamples = out.resolve("samples.csv.part");
@@ -194,8 +199,15 @@ public final class Experiment {
                             + " this JVM, and would skew every later run's time and energy");
                     return false;
                 }
+                if (!anySucceeded && ++failedInARow >= FAILURES_BEFORE_GIVING_UP) {
+                    // a kernel that throws, a grid it refuses: every run would fail alike, the preset's 16 included
+                    failures.add("stopped after run " + e.index() + ": its first " + failedInARow + " runs failed and"
+                            + " none succeeded; the first failure above says why");
+                    return false;
+                }
                 return true;
             }
+            anySucceeded = true;
             RunRow row = RunRow.of(e.index(), e.variant(), e.repetition(), report);
             if (!e.warmup()) {
                 runNotes.addAll(RunNotes.of(e, report));
@@ -229,6 +241,12 @@ public final class Experiment {
             Map<String, Object> summary = summary(rows, hostNames, meterOrNone, schedule, failures);
             summary.put("notes", RunNotes.summarize(runNotes));
             JSON.writeValue(out.resolve("summary.json").toFile(), summary);
+            if (rows.isEmpty()) {
+                // statistics of nothing (n = 0), plots without bars and a page of them read as results
+                List<String> notes = List.of("no measured run succeeded: no summary.csv, plots or index.html (the"
+                        + " failures are in summary.json)");
+                return new Result(out, rows, summary, failures, notes);
+            }
             writeSummaryCsv(summary);
             String title = String.valueOf(meterOrNone.get("title"));
             Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
