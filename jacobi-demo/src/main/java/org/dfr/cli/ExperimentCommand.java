@@ -479,6 +479,10 @@ public final class ExperimentCommand implements Callable<Integer> {
     private static String ci(Object stats) {
         Map<String, Object> s = (Map<String, Object>) stats;
         List<Object> ci = (List<Object>) s.get("ci95");
+        if (!(ci.get(0) instanceof Number)) {
+            // below two repetitions: the mean alone, as docs/experiments.md says, not "(n/a..n/a)"
+            return fmt(s.get("mean"));
+        }
         return fmt(s.get("mean")) + " (" + fmt(ci.get(0)) + ".." + fmt(ci.get(1)) + ")";
     }
 
