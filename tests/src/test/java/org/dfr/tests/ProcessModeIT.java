@@ -364,12 +364,15 @@ class ProcessModeIT {
      * 2 ranks per host: host 0 = {0, 1}, host 1 = {2, 3}; rank 1's copies go to host 1 first, and all three die
      * after checkpoint 5, so no copy of partition 1's checkpoint 5 is left. Rank 0 pauses at iteration 7 (less than
      * the heartbeat timeout: no recovery) while the file level of checkpoint 5 is written; the recovery then reads
-     * checkpoint 5 from the files, in the rank process that adopts each partition.
+     * checkpoint 5 from the files, in the rank process that adopts each partition. The pause is 6 s: with 3 s, rank
+     * 3's file of checkpoint 5 (written and fsynced in the background from iteration 6) was not there when it died
+     * in one full verify of session 41 ("checkpoint iteration 5 is not complete ... 5/3.ckpt is missing"), and the
+     * recovery rightly fell back to the start; it passed alone. 6 s still leaves 4 s to the heartbeat timeout.
      */
     @Test
     void when_everyCopyOfACheckpointDiesWithItsOwner_then_theRecoveryReadsItFromTheFileLevel(@TempDir Path files) {
         RunConfig config = RunConfig.of(2, 2, NX, NY, ITERATIONS, 5).withMode(Mode.PROCESSES)
-                .withFaults(List.of(FaultPlan.Kill.pause(0, 7, 3_000), FaultPlan.parseKill("1@8"),
+                .withFaults(List.of(FaultPlan.Kill.pause(0, 7, 6_000), FaultPlan.parseKill("1@8"),
                         FaultPlan.parseKill("2@8"), FaultPlan.parseKill("3@8")), List.of(), Set.of());
         ClusterSettings settings = new ClusterSettings()
                 .diskCheckpoints(FileCheckpoints.resolve(config, files, 1, null, line -> { }));
