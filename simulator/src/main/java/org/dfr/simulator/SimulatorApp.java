@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.dfr.simulator.report.Charts;
 import org.dfr.simulator.report.CsvFiles;
 import org.dfr.simulator.sweep.CheckpointOptimum;
@@ -78,7 +79,7 @@ public final class SimulatorApp {
      * or without the paper-range prefix, the checkpoint sweep's, and the kernel mode's two CSV files): a directory
      * holding only such files holds an earlier simulation's output, which a new one may replace.
      */
-    private static final java.util.regex.Pattern OWN_OUTPUT = java.util.regex.Pattern.compile(
+    private static final Pattern OWN_OUTPUT = Pattern.compile(
             "(points|fits|checkpoint-interval|checkpoint-optimum|kernel-seeds|kernel-summary)\\.csv"
                     + "|checkpoint-interval\\.png|(paper-range-)?(recomputed|energy-saving|runtime)-[123]d\\.png");
 

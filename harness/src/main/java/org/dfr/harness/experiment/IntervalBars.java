@@ -18,7 +18,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  */
 final class IntervalBars {
 
-    /** The series name of an interval ends with this and its position. */
+    /** The series name of an interval ends with this and its position (bars and sweep plots alike). */
     static final String INTERVAL = "95 % interval";
     /** Share of a group's unit width its bars take together. */
     private static final double GROUP_WIDTH = 0.8;
@@ -50,18 +50,32 @@ final class IntervalBars {
                 bar.setMarker(SeriesMarkers.NONE);
                 bar.setLineStyle(SeriesLines.SOLID);
                 bar.setShowInLegend(g == 0);
-                if (Double.isFinite(stats.ci95Low()) && Double.isFinite(stats.ci95High())) {
-                    double centre = left + width / 2;
-                    XYSeries interval = chart.addSeries(s.name() + " " + INTERVAL + " " + g,
-                            new double[] {centre, centre}, new double[] {stats.ci95Low(), stats.ci95High()});
-                    interval.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
-                    interval.setMarker(SeriesMarkers.NONE);
-                    interval.setLineColor(Color.BLACK);
-                    interval.setLineStyle(SeriesLines.SOLID);
-                    interval.setShowInLegend(false);
-                }
+                addInterval(chart, s.name() + " " + INTERVAL + " " + g, left + width / 2,
+                        new double[] {stats.ci95Low(), stats.ci95High()});
             }
         }
+        labelGroups(chart, groups);
+        chart.getStyler().setYAxisMin(0.0);
+    }
+
+    /**
+     * Draws {@code interval} ({low, high}; nothing when either is NaN) at {@code x} as a black vertical segment, not
+     * in the legend: the intervals of these bars and of the sweep plots' points ({@link SweepPlots}).
+     */
+    static void addInterval(XYChart chart, String name, double x, double[] interval) {
+        if (!Double.isFinite(interval[0]) || !Double.isFinite(interval[1])) {
+            return;
+        }
+        XYSeries segment = chart.addSeries(name, new double[] {x, x}, new double[] {interval[0], interval[1]});
+        segment.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        segment.setMarker(SeriesMarkers.NONE);
+        segment.setLineColor(Color.BLACK);
+        segment.setLineStyle(SeriesLines.SOLID);
+        segment.setShowInLegend(false);
+    }
+
+    /** The x axis: each group's name at its position 1, 2, ... */
+    private static void labelGroups(XYChart chart, List<String> groups) {
         List<String> names = new ArrayList<>(groups);
         // XChart widens its ticks until every label it makes is unique, past the axis's ends too, and steps from the
         // axis's minimum: so the axis runs from 0 to one past the last group, whole numbers, each labelled apart (a
@@ -82,6 +96,5 @@ final class IntervalBars {
         });
         chart.getStyler().setXAxisMin(0.0);
         chart.getStyler().setXAxisMax(groups.size() + 1.0);
-        chart.getStyler().setYAxisMin(0.0);
     }
 }

@@ -161,7 +161,8 @@ final class SweepPlots {
                 s.setLineColor(c);
                 s.setMarkerColor(c);
                 for (int i = 0; i < xs.size(); i++) {
-                    addInterval(chart, name + " " + INTERVAL + " " + i, xs.get(i), intervals.get(i));
+                    IntervalBars.addInterval(chart, name + " " + IntervalBars.INTERVAL + " " + i, xs.get(i),
+                            intervals.get(i));
                 }
             }
         }
@@ -199,22 +200,6 @@ final class SweepPlots {
     private boolean anyValue(Panel panel) {
         return points.stream().anyMatch(p -> spec.variants().stream()
                 .anyMatch(v -> Double.isFinite(mean(p, v, panel.metric()))));
-    }
-
-    /** The series name of a point's interval ends with this and its index (the series is not in the legend). */
-    static final String INTERVAL = "95 % interval";
-
-    /** Draws {@code interval} ({low, high}; NaN: none) at {@code x} as a black vertical segment. */
-    private static void addInterval(XYChart chart, String name, double x, double[] interval) {
-        if (!Double.isFinite(interval[0]) || !Double.isFinite(interval[1])) {
-            return;
-        }
-        XYSeries segment = chart.addSeries(name, new double[] {x, x}, new double[] {interval[0], interval[1]});
-        segment.setMarker(SeriesMarkers.NONE);
-        segment.setLineColor(Color.BLACK);
-        segment.setLineStyle(SeriesLines.SOLID);
-        segment.setLineWidth(1f);
-        segment.setShowInLegend(false);
     }
 
     /** @return the mean of {@code metric} for {@code variant} at {@code point}; NaN if none */

@@ -67,7 +67,7 @@ class SweepPlotsTest {
         XYChart chart = new SweepPlots(specOf(s), points).chart(RECOMPUTED);
 
         List<XYSeries> intervals = chart.getSeriesMap().values().stream()
-                .filter(series -> series.getName().contains(SweepPlots.INTERVAL)).toList();
+                .filter(series -> series.getName().contains(IntervalBars.INTERVAL)).toList();
         assertThat(intervals).hasSize(1);
         assertThat(intervals.get(0).getYData()).containsExactly(0.0, 9.0);
         assertThat(intervals.get(0).isShowInLegend()).isFalse();
