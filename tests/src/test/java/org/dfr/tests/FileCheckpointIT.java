@@ -92,12 +92,15 @@ class FileCheckpointIT {
      * partition 0's only copy of checkpoint 10 lived on rank 2:
      * <pre>
      *   2 x 4 ranks, K = 5, a file level at every checkpoint (5, 10)
-     *   iteration 12: rank 5 pauses 10 s (no recovery); meanwhile level 10 is written, and its file of
-     *                 partition 1 is corrupted here (with 4 s, the recovery once read level 10 before the
-     *                 test had corrupted it, in a full verify of session 41; a paused rank thread of one JVM
-     *                 leaves its member's heartbeats going, so the pause can be long)
+     *   sum of 11:    checkpoint 10 commits; every rank starts writing its file of level 10
+     *   iteration 13: rank 5 pauses 6 s after its contribution to the sum of 12 (it starts 13 early): nobody
+     *                 passes 13 meanwhile; level 10 is written, and its file of partition 1 is corrupted here
      *   iteration 14: ranks 0 and 2 die: no copy of checkpoint 10 of partition 0 is left
      * </pre>
+     * The pause was at iteration 12 until session 42: rank 5 then paused inside the sum of 11, so level 10 was
+     * written only after the pause, two iterations before the deaths, and the recovery could read it before the test
+     * corrupted it (once in a full verify of session 41), whatever the pause's length. A paused rank thread leaves
+     * its member's heartbeats going: no recovery for the pause.
      * The recovery falls back to the newest complete file level: 10 fails its checksum, so 5; the result is that of a
      * run without failures.
      */
@@ -105,7 +108,7 @@ class FileCheckpointIT {
     void when_everyCopyOfTheCheckpointIsLostAndTheNewestFileLevelIsCorrupt_then_thePreviousLevelServes()
             throws Exception {
         RunConfig clean = RunConfig.of(2, 4, 37, 29, 20, 5);
-        RunConfig config = clean.withFaults(List.of(FaultPlan.Kill.pause(5, 12, 10_000),
+        RunConfig config = clean.withFaults(List.of(FaultPlan.Kill.pause(5, 13, 6_000),
                 new FaultPlan.Kill(0, 14, FaultPlan.Point.ITERATION_START),
                 new FaultPlan.Kill(2, 14, FaultPlan.Point.ITERATION_START)), List.of(), Set.of());
         String key = FileCheckpoints.runKey(config);
