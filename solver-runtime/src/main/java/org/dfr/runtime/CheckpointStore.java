@@ -88,8 +88,11 @@ public final class CheckpointStore {
         this(replicated, retry, new HazelcastReplicas(replicated, retry, localKey));
     }
 
-    /** The key of a partition's locator entry in the checkpoint map. */
-    static String locatorKey(int partition) {
+    /**
+     * The key of a partition's locator entry in the checkpoint map ({@link HazelcastConfigs#CHECKPOINT_MAP}); public
+     * for tests that stage the loss of an entry with the members that held it.
+     */
+    public static String locatorKey(int partition) {
         return "locators/" + partition;
     }
 
