@@ -155,6 +155,7 @@ public final class Runner {
     }
 
     private RunReport runEmbedded(RunConfig config) {
+        EmbeddedLimits.ofThisJvm().require(config);
         warnIfHeapLooksSmall(config);
         KernelSetup setup = config.kernelSetup();
         // compile the kernel before the members start, not in the timed loop

@@ -34,6 +34,7 @@ import org.dfr.cli.options.SizesConverter;
 import org.dfr.cli.options.SshOptions;
 import org.dfr.cli.options.StrategyConverter;
 import org.dfr.harness.Campaign;
+import org.dfr.harness.EmbeddedLimits;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
 import org.dfr.harness.RankProcessConfig;
@@ -253,6 +254,11 @@ public final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--spares " + spares + " is not allowed: 0.."
                     + (MAX_RANKS - config.partitionCount()) + " (at most " + MAX_RANKS + " ranks in all; a run of "
                     + config.partitionCount() + " partitions)");
+        }
+        try {
+            EmbeddedLimits.ofThisJvm().require(config);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         if (reference) {
             // before the faults' own checks: with --reference no fault is meaningful, whichever it is

@@ -98,6 +98,13 @@ class BadInputTest {
                         + " (at most 1024 ranks in all; a run of 8 partitions)"),
                 row("run --cells 512x512 --iterations 3 --ranks-grid 64x64", "--ranks-grid 64x64 makes 4096 ranks: at most"
                         + " 1024 (each is a Hazelcast member with ports of its own)"),
+                // 1024 members of one JVM never formed (session 42): refused below 32 cores, before any member starts
+                row("run --cells 512x512 --iterations 3 --ranks-grid 32x32", "--ranks-grid 32x32 makes 1024 ranks:"
+                        + " embedded mode runs at most"),
+                row("experiment --out FILE/x --ranks-grid 32x32", "--ranks-grid 32x32 makes 1024 ranks: embedded mode"
+                        + " runs at most"),
+                row("run --cells 300000x300000 --iterations 3", "--cells 300000x300000 needs at least 1341.1 GiB of heap"
+                        + " in embedded mode"),
                 row("simulate --preset quick --threads 100000", "'100000': give 0 (every core) to 1024"),
                 row("simulate --preset quick --out ''", "--out is empty: give a directory"),
                 row("simulate --preset quick --max-failures 0", "Invalid value for option '--max-failures'"),

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -89,6 +90,14 @@ public final class EmbeddedCluster {
      */
     public static final int FORMATION_ATTEMPTS = 2;
 
+    /**
+     * Members that start and join at once, after the founder: twice the cores. All at once, 64 members of one JVM on 2
+     * cores never formed (each start's probes and Hazelcast threads starved the others: "Could not join cluster", two
+     * masters claiming the cluster); 4 at a time, they formed in about a minute, and 8 members formed as fast as before
+     * (session 42).
+     */
+    static final int JOINING_AT_ONCE = 2 * Runtime.getRuntime().availableProcessors();
+
     private RunOutcome runOnce() {
         int members = spec.memberCount();
         ExecutorService threads = Executors.newFixedThreadPool(members, r -> {
@@ -107,6 +116,7 @@ public final class EmbeddedCluster {
                 throw RunFailedException.failed("rank " + Leadership.FOUNDER_RANK + "'s start", e);
             }
             Map<Integer, Future<RankNode>> starting = new LinkedHashMap<>();
+            Semaphore joining = new Semaphore(JOINING_AT_ONCE);
             for (int r = 0; r < members; r++) {
                 if (Leadership.isFounder(r)) {
                     continue;
@@ -114,9 +124,14 @@ public final class EmbeddedCluster {
                 int rank = r;
                 starting.put(rank, threads.submit(() -> {
                     Thread.currentThread().setName("dfr-rank" + rank);
-                    // not startJoining: a retry may outlast the wait below and leave a member behind; the
-                    // whole formation is tried again instead (FORMATION_ATTEMPTS)
-                    return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
+                    joining.acquire();
+                    try {
+                        // not startJoining: a retry may outlast the wait below and leave a member behind; the
+                        // whole formation is tried again instead (FORMATION_ATTEMPTS)
+                        return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
+                    } finally {
+                        joining.release();
+                    }
                 }));
             }
             try {

@@ -18,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.dfr.harness.Mode;
+import org.dfr.harness.EmbeddedLimits;
 import org.dfr.harness.RunConfig;
 import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
@@ -224,7 +225,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         }
         model();
         for (Variant v : variants) {
-            config(v, sysfsRoot == null ? null : Path.of(sysfsRoot), null);
+            EmbeddedLimits.ofThisJvm().require(config(v, sysfsRoot == null ? null : Path.of(sysfsRoot), null));
         }
     }
 
