@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -132,7 +133,7 @@ public final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--skip-checkpoint-sweep", description = "Leave out the checkpoint-interval sweep.")
     boolean skipCheckpointSweep;
 
-    @Option(names = "--mtbf-hours", converter = Ranges.Positive.class, paramLabel = "H", description = "MTBF of one node, hours.")
+    @Option(names = {"--mtbf-hours", "--node-mtbf-hours"}, converter = Ranges.Positive.class, paramLabel = "H", description = "MTBF of one node, hours.")
     Double mtbfHours;
 
     @Option(names = "--task-seconds", converter = Ranges.Positive.class, paramLabel = "S", description = "Compute time of one task, seconds.")
@@ -163,13 +164,13 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Strategies to compare (same failures for each).")
     List<String> strategies;
 
-    @Option(names = "--busy-watts", converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of a computing node, W.")
+    @Option(names = {"--busy-watts", "--busy-power-watts"}, converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of a computing node, W.")
     Double busyWatts;
 
-    @Option(names = "--idle-watts", converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of a waiting (uncapped) node, W.")
+    @Option(names = {"--idle-watts", "--idle-power-watts"}, converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of a waiting (uncapped) node, W.")
     Double idleWatts;
 
-    @Option(names = "--capped-idle-watts", converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of an idle, capped node, W.")
+    @Option(names = {"--capped-idle-watts", "--capped-idle-power-watts"}, converter = Ranges.NonNegative.class, paramLabel = "W", description = "Power of an idle, capped node, W.")
     Double cappedIdleWatts;
 
     @Option(names = "--task-joules", converter = Ranges.NonNegative.class, paramLabel = "J", description = "Fixed energy per task, J (0: busy power x task time).")
@@ -270,7 +271,8 @@ public final class SimulateCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "simulating a kernel needs both --cells and --ranks-grid");
         }
         for (OptionSpec given : spec.commandLine().getParseResult().matchedOptions()) {
-            if (!KERNEL_MODE_OPTIONS.contains(given.longestName())) {
+            // by any of its names: --mtbf-hours is also --node-mtbf-hours, the name other commands give the concept
+            if (Arrays.stream(given.names()).noneMatch(KERNEL_MODE_OPTIONS::contains)) {
                 throw new ParameterException(spec.commandLine(), given.longestName() + " is for the sweep: with --cells the"
                         + " simulation takes the kernel's own partitions, the paper's timing and power, and only "
                         + String.join(", ", KERNEL_MODE_OPTIONS));

@@ -50,7 +50,7 @@ public final class PowerSampleCommand implements Callable<Integer> {
     @Option(names = "--csv", paramLabel = "FILE", description = "Write every sample to this CSV file.")
     Path csv;
 
-    @Option(names = "--json", paramLabel = "FILE", description = "Also write the energy report to this JSON file.")
+    @Option(names = {"--json", "--report"}, paramLabel = "FILE", description = "Also write the energy report to this JSON file.")
     Path json;
 
     @Override
