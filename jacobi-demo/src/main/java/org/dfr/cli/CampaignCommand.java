@@ -79,10 +79,10 @@ public final class CampaignCommand implements Callable<Integer> {
     @Mixin
     KernelMixin kernel;
 
-    @Option(names = "--trials", defaultValue = "50", description = "Number of trials. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--trials", paramLabel = "N", defaultValue = "50", description = "Number of trials. Default: ${DEFAULT-VALUE}.")
     int trials;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--seed", paramLabel = "SEED", defaultValue = "1", description = "Random seed. Default: ${DEFAULT-VALUE}.")
     long seed;
 
     @Option(names = "--mode", paramLabel = "embedded|processes", defaultValue = "embedded",
@@ -97,7 +97,7 @@ public final class CampaignCommand implements Callable<Integer> {
             description = "Failures per trial, 1..3 (drawn uniformly from 1..F). Default: ${DEFAULT-VALUE}.")
     int maxFailures;
 
-    @Option(names = "--max-seconds", defaultValue = "3600",
+    @Option(names = "--max-seconds", paramLabel = "S", defaultValue = "3600",
             description = "Stop starting new trials after this long. Default: ${DEFAULT-VALUE}.")
     long maxSeconds;
 
@@ -123,10 +123,10 @@ public final class CampaignCommand implements Callable<Integer> {
             description = "Cells per axis. Default: 101, 37x29 or 9x7x6 by the kernel's axes.")
     Sizes cells;
 
-    @Option(names = "--iterations", defaultValue = "12", converter = Ranges.AtLeastOne.class, description = "Iterations per trial. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--iterations", paramLabel = "N", defaultValue = "12", converter = Ranges.AtLeastOne.class, description = "Iterations per trial. Default: ${DEFAULT-VALUE}.")
     int iterations;
 
-    @Option(names = "--checkpoint-every", defaultValue = "4", description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--checkpoint-every", paramLabel = "K", defaultValue = "4", description = "Checkpoint interval. Default: ${DEFAULT-VALUE}.")
     int checkpointEvery;
 
     @Option(names = "--heartbeat-timeout-millis", paramLabel = "MS", converter = Ranges.HeartbeatMillis.class,

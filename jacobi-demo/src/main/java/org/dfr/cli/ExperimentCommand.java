@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,9 +22,11 @@ import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.ConfigFileErrors;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
+import org.dfr.cli.options.Sizes;
 import org.dfr.cli.options.SweepByConverter;
 import org.dfr.cli.options.SweepConverter;
 import org.dfr.cli.options.SweepOrderConverter;
+import org.dfr.harness.KernelJars;
 import org.dfr.harness.experiment.Experiment;
 import org.dfr.harness.experiment.ExperimentSpec;
 import org.dfr.harness.experiment.ExperimentSweep;
@@ -279,13 +282,17 @@ public final class ExperimentCommand implements Callable<Integer> {
                     .build();
             ExperimentSpec base = preset == null ? ExperimentSpec.defaults()
                     : ExperimentSpec.preset(preset).orElse(ExperimentSpec.defaults());
+            ExperimentSpec fromConfig = null;
             if (config != null) {
                 if (!Files.isRegularFile(config) || !Files.isReadable(config)) {
                     throw new IllegalArgumentException("--config " + config + ": no such readable file");
                 }
-                base = ExperimentSpec.read(config).orElse(base);
+                fromConfig = ExperimentSpec.read(config);
+                base = fromConfig.orElse(base);
             }
-            ExperimentSpec resolved = flags.orElse(base);
+            ExperimentSpec resolved = shapedToKernel(flags.orElse(base),
+                    flags.cells() != null || fromConfig != null && fromConfig.cells() != null,
+                    flags.ranksGrid() != null || fromConfig != null && fromConfig.ranksGrid() != null);
             if (sweepBy != null) {
                 if (resolved.sweep() == null) {
                     throw new IllegalArgumentException("--sweep-by " + sweepBy + " is the second setting of a sweep:"
@@ -308,6 +315,38 @@ public final class ExperimentCommand implements Callable<Integer> {
             // Jackson's own message adds its source location and "through reference chain ..." on more lines
             throw new ParameterException(spec.commandLine(), ConfigFileErrors.describe("--config", config, e), e);
         }
+    }
+
+    /**
+     * The default (or preset) cells and ranks grid shaped to a kernel of other axes, as {@code dfr run} and
+     * {@code dfr campaign} shape theirs: about as many cells on as many axes as the kernel has, and the 8 ranks of
+     * {@link Sizes#defaultRanksGrid}. What the flags or the config file give is kept (and refused if it does not fit).
+     */
+    static ExperimentSpec shapedToKernel(ExperimentSpec resolved, boolean cellsGiven, boolean gridGiven) {
+        if (cellsGiven && gridGiven) {
+            return resolved;
+        }
+        int axes;
+        try {
+            axes = KernelJars.catalog(resolved.kernelJars() == null ? List.of()
+                    : resolved.kernelJars().stream().map(Path::of).toList()).get(resolved.kernel()).dimensions();
+        } catch (IllegalArgumentException e) {
+            return resolved; // an unknown kernel or a bad jar: the spec's own check names it
+        }
+        List<Integer> cells = resolved.cells();
+        if (!cellsGiven && cells.size() != axes) {
+            long count = 1;
+            for (int c : cells) {
+                count *= c;
+            }
+            int side = (int) Math.max(1, Math.round(Math.pow(count, 1.0 / axes)));
+            cells = Collections.nCopies(axes, side);
+        }
+        List<Integer> grid = resolved.ranksGrid();
+        if (!gridGiven && grid.size() != cells.size()) {
+            grid = Sizes.defaultRanksGrid(cells.size()).values();
+        }
+        return resolved.toBuilder().cells(cells).ranksGrid(grid).build();
     }
 
     /** Progress over every run of the command (of every point of a sweep): a bar on a terminal, else a line each. */

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.dfr.harness.experiment.ExperimentSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,33 @@ class ExperimentCommandTest {
      * The console's table gives each point's mean and 95 % interval of the energies, the same figures sweep.csv holds,
      * and the recomputed work of each strategy.
      */
+    @Test
+    void when_aKernelOfOtherAxesIsGivenAlone_then_theDefaultCellsAndRanksAreShapedToIt() {
+        ExperimentSpec defaults = ExperimentSpec.defaults(); // 256x256 on 2x4
+
+        ExperimentSpec oneAxis = ExperimentCommand.shapedToKernel(
+                defaults.toBuilder().kernel("heat1d3").build(), false, false);
+        ExperimentSpec threeAxes = ExperimentCommand.shapedToKernel(
+                defaults.toBuilder().kernel("heat3d7").build(), false, false);
+
+        assertThat(oneAxis.cells()).containsExactly(65536);
+        assertThat(oneAxis.ranksGrid()).containsExactly(8);
+        assertThat(threeAxes.cells()).containsExactly(40, 40, 40);
+        assertThat(threeAxes.ranksGrid()).containsExactly(2, 2, 2);
+    }
+
+    @Test
+    void when_theCellsOrRanksWereGiven_then_theyAreKept() {
+        ExperimentSpec given = ExperimentSpec.defaults().toBuilder().kernel("heat1d3").cells(List.of(300)).build();
+
+        ExperimentSpec shaped = ExperimentCommand.shapedToKernel(given, true, false);
+
+        assertThat(shaped.cells()).containsExactly(300);
+        assertThat(shaped.ranksGrid()).containsExactly(8);
+        // a grid given for 2 axes stays, for the spec's check to refuse with the kernel's axes
+        assertThat(ExperimentCommand.shapedToKernel(given, true, true).ranksGrid()).containsExactly(2, 4);
+    }
+
     @Test
     void when_aSweepRepeatsEachRun_then_itsTablePrintsTheIntervalsOfSweepCsv(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("sweep");

@@ -83,6 +83,22 @@ class HelpTextTest {
     }
 
     @Test
+    void when_anyCommandsHelpIsShown_then_everyOptionsValueHasALabel() {
+        // picocli's own label is the Java field's name in angle brackets: campaign --help showed --trials=<trials>
+        List<String> unlabelled = new ArrayList<>();
+        List<CommandSpec> commands = new ArrayList<>();
+        collect(DfrMain.commandLine(), commands);
+        for (CommandSpec command : commands) {
+            for (ArgSpec arg : command.options()) {
+                if (arg.arity().max() > 0 && arg.paramLabel().startsWith("<")) {
+                    unlabelled.add(command.qualifiedName() + " " + arg.paramLabel());
+                }
+            }
+        }
+        assertThat(unlabelled).isEmpty();
+    }
+
+    @Test
     void when_anyCommandsHelpIsShown_then_everyDescriptionIsAValidFormat() {
         List<String> broken = new ArrayList<>();
         int checked = 0;
