@@ -365,7 +365,7 @@ class BadInputTest {
                 Arguments.of("name: twice\niterations: 10\niterations: 20\n", "--config CONFIG (line 3, column",
                         "Duplicate field 'iterations'"),
                 // refused with the model's constants only: without them it went unchecked
-                Arguments.of("modelIdleClockShare: 1.5\n", "modelIdleClockShare 1.5 is not allowed", "0..1"),
+                Arguments.of("modelIdleClockShare: 1.5\n", "modelIdleClockShare (--model-idle-clock-share) 1.5 is not allowed", "0..1"),
                 Arguments.of("fakeMinKHz: 3000000\nfakeMaxKHz: 2600000\n", "fakeMinKHz 3000000 and fakeMaxKHz 2600000",
                         "are not allowed: give 1 <= fakeMinKHz < fakeMaxKHz"),
                 Arguments.of("sweep:\n  parameter: nope\n  values: [1, 2]\n", "--config CONFIG (line 2",

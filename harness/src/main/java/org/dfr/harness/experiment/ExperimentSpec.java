@@ -165,7 +165,8 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
             return null;
         }
         if (idlePowerWatts == null || busyPowerWatts == null) {
-            throw new IllegalArgumentException("the power model needs both idlePowerWatts and busyPowerWatts");
+            throw new IllegalArgumentException("the power model needs both idlePowerWatts and busyPowerWatts (--idle-power-watts and"
+                    + " --busy-power-watts)");
         }
         return new PowerModel(idlePowerWatts, busyPowerWatts, modelAlpha == null ? 1.0 : modelAlpha,
                 modelIdleClockShare == null ? 0.0 : modelIdleClockShare);
@@ -184,19 +185,21 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
     public void validate() {
         // the model's own constants are checked with the model; without idle and busy power they went unchecked
         if (modelIdleClockShare != null && !(modelIdleClockShare >= 0 && modelIdleClockShare <= 1)) {
-            throw new IllegalArgumentException("modelIdleClockShare " + modelIdleClockShare + " is not allowed: 0..1");
+            throw new IllegalArgumentException("modelIdleClockShare (--model-idle-clock-share) " + modelIdleClockShare
+                    + " is not allowed: 0..1");
         }
         if (modelAlpha != null && !(Double.isFinite(modelAlpha) && modelAlpha >= 0)) {
-            throw new IllegalArgumentException("modelAlpha " + modelAlpha + " is not allowed: a finite number >= 0");
+            throw new IllegalArgumentException("modelAlpha (--model-alpha) " + modelAlpha
+                    + " is not allowed: a finite number >= 0");
         }
         if (repetitions < 1) {
-            throw new IllegalArgumentException("repetitions must be >= 1, was " + repetitions);
+            throw new IllegalArgumentException("repetitions (--repetitions) " + repetitions + " is not allowed: give 1 or more");
         }
         if (warmups < 0) {
-            throw new IllegalArgumentException("warmups must be >= 0, was " + warmups);
+            throw new IllegalArgumentException("warmups (--warmups) " + warmups + " is not allowed: give 0 or more");
         }
         if (variants.isEmpty()) {
-            throw new IllegalArgumentException("give at least one variant");
+            throw new IllegalArgumentException("variants (--variants) is empty: give one or more of global, dfr, dfr+capping");
         }
         if (Set.copyOf(variants).size() < variants.size()) {
             // each variant is one series of every plot and one row of every table: a second copy has no place
