@@ -527,6 +527,10 @@ public final class RunCommand implements Callable<Integer> {
         return 0;
     }
 
+    private static String count(int n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
     /** The cluster of this run: a fresh name and token, and the hosts' addresses when given. */
     private ClusterSettings clusterSettings(RunConfig config) {
         ClusterSettings settings = new ClusterSettings();
@@ -535,9 +539,10 @@ public final class RunCommand implements Callable<Integer> {
         }
         int hosts = config.runSpec().hostCount();
         if (hostAddresses.size() != hosts) {
-            throw new ParameterException(spec.commandLine(), addressOption() + " gives " + hostAddresses.size()
-                    + " addresses but the run has " + hosts + " hosts (" + config.runSpec().memberCount()
-                    + " ranks, " + config.ranksPerHost() + " per host): give one per host");
+            throw new ParameterException(spec.commandLine(), addressOption() + " gives " + count(hostAddresses.size(),
+                    "address", "addresses") + " but the run has " + count(hosts, "host", "hosts") + " ("
+                    + count(config.runSpec().memberCount(), "rank", "ranks") + ", " + config.ranksPerHost()
+                    + " per host): give one per host");
         }
         for (String a : hostAddresses.hosts()) {
             InetAddress address;

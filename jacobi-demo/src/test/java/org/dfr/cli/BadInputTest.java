@@ -299,6 +299,8 @@ class BadInputTest {
                         "'a,b,,d' has an empty entry (number 3)"),
                 row("run --cells 37x29 --iterations 3 --host-addresses 127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6",
                         "--host-addresses gives 5 addresses but the run has 4 hosts (8 ranks, 2 per host): give one per host"),
+                row("run --cells 37x29 --iterations 3 --host-addresses 127.0.0.2",
+                        "--host-addresses gives 1 address but the run has 4 hosts (8 ranks, 2 per host)"),
                 row("run --cells 37x29 --iterations 3 --write-rank-config FILE/r.json --cap-idle-hosts",
                         "--write-rank-config cannot be combined with --cap-idle-hosts (capping is done by a launcher"),
                 row("run --cells 37x29 --iterations 3 --write-rank-config FILE/r.json --report FILE/report.json",
