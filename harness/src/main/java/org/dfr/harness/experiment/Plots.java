@@ -195,12 +195,16 @@ final class Plots {
                 List<TimelineSample> series = samples.getOrDefault(shadedRun.run(), List.of()).stream()
                         .filter(s -> s.host().equals(c.host())).toList();
                 double top = yMax * 1.05;
-                shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.DETECTION, Phase.AGREEMENT),
+                double origin = loopStart(shadedRun.run());
+                Map<String, Object> timeline = timelines.getOrDefault(shadedRun.run(), Map.of());
+                double[] range = {x[0], x[x.length - 1]};
+                // the run's own phase times, not the samples': a sample is labelled by where it ends, so shading by
+                // samples began a sampling period before the failure (t < 0)
+                shade(chart, windows(timeline, origin, "detectionStartSeconds", "recoveryStartSeconds"), range, top,
                         "detect.+agree.", SHADE_DETECTION);
-                shade(chart, x, series, loopStart(shadedRun.run()), top,
-                        Set.of(Phase.RECOVERY_ACTIVE, Phase.RECOVERY_IDLE), "recovery", SHADE_RECOVERY);
-                shade(chart, x, series, loopStart(shadedRun.run()), top, Set.of(Phase.CAPPED),
-                        "capped", SHADE_CAPPED);
+                shade(chart, windows(timeline, origin, "recoveryStartSeconds", "resumeSeconds"), range, top,
+                        "recovery", SHADE_RECOVERY);
+                shade(chart, cappedIntervals(series, origin), range, top, "capped", SHADE_CAPPED);
             }
             for (int k = 0; k < spec.variants().size(); k++) {
                 Variant v = spec.variants().get(k);
@@ -253,29 +257,71 @@ final class Plots {
         s.setShowInLegend(false);
     }
 
-    private static void shade(XYChart chart, double[] x, List<TimelineSample> series, double loopStart, double top,
-                              Set<Phase> phases, String name, Color color) {
-        double[] y = new double[x.length];
-        boolean any = false;
-        for (int i = 0; i < x.length; i++) {
-            TimelineSample s = at(series, x[i] + loopStart);
-            if (s != null && phases.contains(s.phase())) {
-                y[i] = top;
-                any = true;
+    /**
+     * The spans {@code [from, to)} of every recovery of a run's timeline ({@code recoveries[].from/to}, seconds since
+     * the run's start), on the plot's axis (seconds since {@code origin}).
+     */
+    static List<double[]> windows(Map<String, Object> timeline, double origin, String from, String to) {
+        List<double[]> out = new ArrayList<>();
+        if (timeline.get("recoveries") instanceof List<?> recoveries) {
+            for (Object o : recoveries) {
+                if (o instanceof Map<?, ?> r && r.get(from) instanceof Number a && r.get(to) instanceof Number b
+                        && b.doubleValue() > a.doubleValue()) {
+                    out.add(new double[] {a.doubleValue() - origin, b.doubleValue() - origin});
+                }
             }
         }
-        if (!any) {
+        return out;
+    }
+
+    /**
+     * The spans a host spent capped, on the plot's axis: each sample labelled capped covers the period since the
+     * sample before it. (A cap shorter than a sampling period that no sample fell in is not drawn.)
+     */
+    static List<double[]> cappedIntervals(List<TimelineSample> series, double origin) {
+        List<double[]> out = new ArrayList<>();
+        for (int i = 1; i < series.size(); i++) {
+            if (series.get(i).phase() == Phase.CAPPED) {
+                double a = series.get(i - 1).seconds() - origin;
+                double b = series.get(i).seconds() - origin;
+                if (!out.isEmpty() && out.get(out.size() - 1)[1] >= a) {
+                    out.get(out.size() - 1)[1] = b;
+                } else {
+                    out.add(new double[] {a, b});
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Shades {@code spans} (clipped to {@code range}) from 0 to {@code top}, with a swatch named {@code name}. */
+    private static void shade(XYChart chart, List<double[]> spans, double[] range, double top, String name,
+                              Color color) {
+        List<Double> px = new ArrayList<>();
+        List<Double> py = new ArrayList<>();
+        for (double[] span : spans) {
+            double a = Math.max(span[0], range[0]);
+            double b = Math.min(span[1], range[1]);
+            if (b <= a) {
+                continue;
+            }
+            // rectangles joined along 0 W: one polygon, whose joins have no area
+            px.addAll(List.of(a, a, b, b));
+            py.addAll(List.of(0.0, top, top, 0.0));
+        }
+        if (px.isEmpty()) {
             return;
         }
-        XYSeries s = chart.addSeries(name + " ", x, y);
-        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
+        XYSeries s = chart.addSeries(name + " ", px.stream().mapToDouble(Double::doubleValue).toArray(),
+                py.stream().mapToDouble(Double::doubleValue).toArray());
+        s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.PolygonArea);
         s.setMarker(SeriesMarkers.NONE);
         s.setFillColor(color);
         s.setLineColor(new Color(0, 0, 0, 0));
         s.setShowInLegend(false);
         // the legend draws an area series by its line, which must stay transparent (it would trace 0 W across the
         // plot): the swatch is a series of its own, one point below the axis, drawn nowhere
-        XYSeries swatch = chart.addSeries(name, new double[] {x[0]}, new double[] {-1});
+        XYSeries swatch = chart.addSeries(name, new double[] {px.get(0)}, new double[] {-1});
         swatch.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         swatch.setMarker(SeriesMarkers.NONE);
         swatch.setLineColor(new Color(color.getRed(), color.getGreen(), color.getBlue()));

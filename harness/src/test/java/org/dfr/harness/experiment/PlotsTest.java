@@ -1,6 +1,7 @@
 package org.dfr.harness.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.data.Offset.offset;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -19,6 +20,43 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 
 class PlotsTest {
+
+    /**
+     * fig5-power.png shades a run's phases from its own times: detection from the failure (t = 0, the axis's
+     * origin) on, not from the sample before it, which is labelled by where it ends.
+     * <pre>
+     *   run time (s):   10.0 detection   10.3 agreement   10.5 recovery   11.2 resume
+     *   axis (s):        0.0                               0.5             1.2
+     * </pre>
+     */
+    @Test
+    void when_aRunsPhasesAreShaded_then_theSpansAreItsOwnTimesFromTheFailureOn() {
+        Map<String, Object> timeline = Map.of("recoveries", List.of(Map.of("detectionStartSeconds", 10.0,
+                "agreementStartSeconds", 10.3, "recoveryStartSeconds", 10.5, "resumeSeconds", 11.2)));
+
+        assertThat(Plots.windows(timeline, 10.0, "detectionStartSeconds", "recoveryStartSeconds"))
+                .singleElement().satisfies(w -> assertThat(w).containsExactly(0.0, 0.5));
+        assertThat(Plots.windows(timeline, 10.0, "recoveryStartSeconds", "resumeSeconds"))
+                .singleElement().satisfies(w -> assertThat(w[0]).isEqualTo(0.5))
+                .satisfies(w -> assertThat(w[1]).isCloseTo(1.2, offset(1e-9)));
+    }
+
+    /** Samples every 0.1 s; those at 10.6 and 10.7 s are labelled capped: the host was capped over (10.5, 10.7]. */
+    @Test
+    void when_samplesAreLabelledCapped_then_theShadedSpanCoversTheirPeriods() {
+        List<TimelineSample> series = new ArrayList<>();
+        for (int i = 100; i <= 110; i++) {
+            Phase phase = i == 106 || i == 107 ? Phase.CAPPED : Phase.RECOVERY_IDLE;
+            series.add(new TimelineSample(i * 100L, i * 0.1, "host1", phase, 50.0, null, null));
+        }
+
+        List<double[]> capped = Plots.cappedIntervals(series, 10.0);
+
+        assertThat(capped).singleElement().satisfies(w -> {
+            assertThat(w[0]).isCloseTo(0.5, offset(1e-9));
+            assertThat(w[1]).isCloseTo(0.7, offset(1e-9));
+        });
+    }
 
     /**
      * Three hosts, one run per variant: 3 panels, which XChart's merge refused in a 2-column grid (the experiment
