@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -15,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -117,6 +119,9 @@ public final class EmbeddedCluster {
             }
             Map<Integer, Future<RankNode>> starting = new LinkedHashMap<>();
             Semaphore joining = new Semaphore(JOINING_AT_ONCE);
+            // once a start failed, the members still waiting for their turn do not start: the run forms again or
+            // fails, and 16 waves of 4 would each wait out the join limit first
+            AtomicBoolean abandoned = new AtomicBoolean();
             for (int r = 0; r < members; r++) {
                 if (Leadership.isFounder(r)) {
                     continue;
@@ -126,6 +131,9 @@ public final class EmbeddedCluster {
                     Thread.currentThread().setName("dfr-rank" + rank);
                     joining.acquire();
                     try {
+                        if (abandoned.get()) {
+                            throw new CancellationException("rank " + rank + " not started: the formation failed");
+                        }
                         // not startJoining: a retry may outlast the wait below and leave a member behind; the
                         // whole formation is tried again instead (FORMATION_ATTEMPTS)
                         return RankNode.start(rank, spec, kernel, settings, failureHandler, hook);
@@ -141,6 +149,7 @@ public final class EmbeddedCluster {
                     nodes.add(await(f.getValue(), settings.joinTimeoutMillis(), "rank " + f.getKey() + "'s start"));
                 }
             } catch (RunFailedException e) {
+                abandoned.set(true);
                 // the members that did start must be closed with the others: collect them (a start still
                 // under way ends within Hazelcast's own join limit)
                 for (Future<RankNode> f : starting.values()) {
@@ -149,7 +158,7 @@ public final class EmbeddedCluster {
                         if (!nodes.contains(started)) {
                             nodes.add(started);
                         }
-                    } catch (ExecutionException | TimeoutException other) {
+                    } catch (ExecutionException | TimeoutException | CancellationException other) {
                         // did not start: nothing to close
                     } catch (InterruptedException other) {
                         Thread.currentThread().interrupt();
