@@ -98,7 +98,7 @@ public final class EmbeddedCluster {
      * masters claiming the cluster); 4 at a time, they formed in about a minute, and 8 members formed as fast as before
      * (session 42).
      */
-    static final int JOINING_AT_ONCE = 2 * Runtime.getRuntime().availableProcessors();
+    public static final int JOINING_AT_ONCE = 2 * Runtime.getRuntime().availableProcessors();
 
     private RunOutcome runOnce() {
         int members = spec.memberCount();

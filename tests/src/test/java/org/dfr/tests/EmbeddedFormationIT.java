@@ -2,6 +2,7 @@ package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -13,15 +14,24 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.dfr.analysis.PartitionDependencies;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.Runner;
+import org.dfr.jacobi.BlockDecomposition;
+import org.dfr.jacobi.JacobiKernel;
+import org.dfr.jacobi.JacobiProblem;
 import org.dfr.recovery.ResilientRun;
 import org.dfr.runtime.ClusterSettings;
+import org.dfr.runtime.EmbeddedCluster;
 import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.InJvmDeaths;
 import org.dfr.runtime.IterationHook;
+import org.dfr.runtime.PartitionKernel;
 import org.dfr.runtime.RankNode;
 import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +51,76 @@ class EmbeddedFormationIT {
 
         assertThat(failure).isNotNull();
         assertThat(failure.kind()).isEqualTo(RunFailedException.Kind.CLUSTER_NOT_FORMED);
+        assertThat(Hazelcast.getAllHazelcastInstances()).as("members left in this JVM").isEmpty();
+    }
+
+    /**
+     * Members join {@link EmbeddedCluster#JOINING_AT_ONCE} at a time; rank 1's kernel throws as it builds its initial
+     * state (after its join). The members still waiting for their turn do not start: the run fails naming rank 1's
+     * start, and no member is left.
+     * <pre>
+     *   rank 0 founds; ranks 1..J join (J at once), rank 1 fails; ranks J+1..3J wait their turn -> not started
+     * </pre>
+     */
+    @Test
+    void when_aStartFailsWhileOthersWaitTheirTurn_then_theWaitingOnesDoNotStart() {
+        int atOnce = EmbeddedCluster.JOINING_AT_ONCE;
+        assumeThat(atOnce).as("members join 2 a core at a time: 3 waves of more than 8 is too many members here")
+                .isLessThanOrEqualTo(8);
+        int members = 3 * atOnce + 1;
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(8 * members, 8), members, 1);
+        JacobiKernel jacobi = new JacobiKernel(dec);
+        Set<Integer> built = ConcurrentHashMap.newKeySet();
+        PartitionKernel failingAtRank1 = new PartitionKernel() {
+            @Override
+            public PartitionDependencies dependencies() {
+                return jacobi.dependencies();
+            }
+
+            @Override
+            public double[] initialState(int partition) {
+                built.add(partition);
+                if (partition == 1) {
+                    throw new IllegalStateException("rank 1's kernel fails to build its state");
+                }
+                return jacobi.initialState(partition);
+            }
+
+            @Override
+            public int haloLength(int from, int to) {
+                return jacobi.haloLength(from, to);
+            }
+
+            @Override
+            public void packHalo(int from, double[] fromState, int to, double[] out) {
+                jacobi.packHalo(from, fromState, to, out);
+            }
+
+            @Override
+            public void unpackHalo(int to, double[] toState, int from, double[] in) {
+                jacobi.unpackHalo(to, toState, from, in);
+            }
+
+            @Override
+            public double update(int partition, double[] in, double[] out) {
+                return jacobi.update(partition, in, out);
+            }
+
+            @Override
+            public long cellsOf(int partition) {
+                return jacobi.cellsOf(partition);
+            }
+        };
+        RunSpec spec = new RunSpec(members, 4, 2, 2, 0);
+
+        RunFailedException failure = catchThrowableOfType(RunFailedException.class, () -> new EmbeddedCluster(spec,
+                failingAtRank1, new ClusterSettings(), new ResilientRun(jacobi, spec).failureHandler(),
+                IterationHook.NONE).run());
+
+        assertThat(failure).isNotNull();
+        assertThat(failure).hasMessageContaining("rank 1's start");
+        // without the stop, every member starts (and joins) before the failure is thrown
+        assertThat(built).as("members that started and built their state, of %d", members).hasSizeLessThan(members);
         assertThat(Hazelcast.getAllHazelcastInstances()).as("members left in this JVM").isEmpty();
     }
 
