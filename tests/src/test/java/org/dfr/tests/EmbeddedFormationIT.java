@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.dfr.analysis.PartitionDependencies;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.Runner;
 import org.dfr.jacobi.BlockDecomposition;
@@ -71,12 +70,7 @@ class EmbeddedFormationIT {
         BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(8 * members, 8), members, 1);
         JacobiKernel jacobi = new JacobiKernel(dec);
         Set<Integer> built = ConcurrentHashMap.newKeySet();
-        PartitionKernel failingAtRank1 = new PartitionKernel() {
-            @Override
-            public PartitionDependencies dependencies() {
-                return jacobi.dependencies();
-            }
-
+        PartitionKernel failingAtRank1 = new DelegatingKernel(jacobi) {
             @Override
             public double[] initialState(int partition) {
                 built.add(partition);
@@ -84,31 +78,6 @@ class EmbeddedFormationIT {
                     throw new IllegalStateException("rank 1's kernel fails to build its state");
                 }
                 return jacobi.initialState(partition);
-            }
-
-            @Override
-            public int haloLength(int from, int to) {
-                return jacobi.haloLength(from, to);
-            }
-
-            @Override
-            public void packHalo(int from, double[] fromState, int to, double[] out) {
-                jacobi.packHalo(from, fromState, to, out);
-            }
-
-            @Override
-            public void unpackHalo(int to, double[] toState, int from, double[] in) {
-                jacobi.unpackHalo(to, toState, from, in);
-            }
-
-            @Override
-            public double update(int partition, double[] in, double[] out) {
-                return jacobi.update(partition, in, out);
-            }
-
-            @Override
-            public long cellsOf(int partition) {
-                return jacobi.cellsOf(partition);
             }
         };
         RunSpec spec = new RunSpec(members, 4, 2, 2, 0);

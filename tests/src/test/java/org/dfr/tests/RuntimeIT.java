@@ -23,7 +23,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.assertj.core.data.Percentage;
-import org.dfr.analysis.PartitionDependencies;
 import org.dfr.jacobi.BlockDecomposition;
 import org.dfr.jacobi.InThreadPartitionRunner;
 import org.dfr.jacobi.JacobiKernel;
@@ -260,33 +259,8 @@ class RuntimeIT {
         BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(37, 29), 2, 2);
         RunSpec spec = new RunSpec(4, 8, 3, 1, 0);
         JacobiKernel jacobi = new JacobiKernel(dec);
-        PartitionKernel throwsAtIteration3OfPartition2 = new PartitionKernel() {
+        PartitionKernel throwsAtIteration3OfPartition2 = new DelegatingKernel(jacobi) {
             private final AtomicInteger calls = new AtomicInteger();
-
-            @Override
-            public PartitionDependencies dependencies() {
-                return jacobi.dependencies();
-            }
-
-            @Override
-            public double[] initialState(int partition) {
-                return jacobi.initialState(partition);
-            }
-
-            @Override
-            public int haloLength(int from, int to) {
-                return jacobi.haloLength(from, to);
-            }
-
-            @Override
-            public void packHalo(int from, double[] fromState, int to, double[] out) {
-                jacobi.packHalo(from, fromState, to, out);
-            }
-
-            @Override
-            public void unpackHalo(int to, double[] toState, int from, double[] in) {
-                jacobi.unpackHalo(to, toState, from, in);
-            }
 
             @Override
             public double update(int partition, double[] in, double[] out) {
@@ -294,11 +268,6 @@ class RuntimeIT {
                     throw new IllegalStateException("no halo for partition 9");
                 }
                 return jacobi.update(partition, in, out);
-            }
-
-            @Override
-            public long cellsOf(int partition) {
-                return jacobi.cellsOf(partition);
             }
         };
 
