@@ -1,7 +1,7 @@
 package org.dfr.harness;
 
-import java.util.List;
 import java.util.Locale;
+import org.dfr.runtime.kernel.KernelProblem;
 
 /**
  * What an embedded run (every rank a Hazelcast member in this one JVM) can hold on this machine, checked before any
@@ -73,21 +73,14 @@ public final class EmbeddedLimits {
             throw new IllegalArgumentException(String.format(Locale.ROOT, "--cells %s needs at least %s of heap in"
                     + " embedded mode (two 8-byte states a cell, before any checkpoint) and this JVM may use %s: give"
                     + " fewer --cells, more heap (DFR_JAVA_OPTS=\"-Xmx...\"), or --mode processes (a heap per rank)",
-                    join(config.cells()), bytes(needed), bytes(maxHeapBytes)));
+                    KernelProblem.join(config.cells()), bytes(needed), bytes(maxHeapBytes)));
         }
     }
 
     private static String grid(RunConfig config) {
-        return join(config.ranksGrid());
+        return KernelProblem.join(config.ranksGrid());
     }
 
-    private static String join(List<Integer> sizes) {
-        StringBuilder s = new StringBuilder();
-        for (int v : sizes) {
-            s.append(s.length() == 0 ? "" : "x").append(v);
-        }
-        return s.toString();
-    }
 
     private static String bytes(long b) {
         double gib = b / (double) (1L << 30);

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 import org.dfr.runtime.CheckpointFile;
 import org.dfr.runtime.DiskCheckpoints;
 import org.dfr.runtime.kernel.KernelOptions;
+import org.dfr.runtime.kernel.KernelProblem;
 
 /**
  * The file level of a {@link RunConfig}: the problem's run key, and the restart iteration chosen from
@@ -40,15 +41,11 @@ public final class FileCheckpoints {
         String problem = config.kernel().name() + "|" + options + "|" + config.cells() + "|" + config.ranksGrid();
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(problem.getBytes(StandardCharsets.UTF_8));
-            return config.kernel().name() + "-" + join(config.cells()) + "-" + join(config.ranksGrid()) + "-"
+            return config.kernel().name() + "-" + KernelProblem.join(config.cells()) + "-" + KernelProblem.join(config.ranksGrid()) + "-"
                     + HexFormat.of().formatHex(hash, 0, 4);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static String join(List<Integer> sizes) {
-        return String.join("x", sizes.stream().map(String::valueOf).toList());
     }
 
     /**

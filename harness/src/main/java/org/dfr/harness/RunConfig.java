@@ -73,8 +73,8 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
         hostFailures = List.copyOf(hostFailures);
         failDuringRecovery = Set.copyOf(failDuringRecovery);
         if (cells.size() != ranksGrid.size()) {
-            throw new IllegalArgumentException("--cells " + KernelProblem.join(toArray(cells)) + " has " + cells.size()
-                    + (cells.size() == 1 ? " axis" : " axes") + " but --ranks-grid " + KernelProblem.join(toArray(ranksGrid)) + " has " + ranksGrid.size()
+            throw new IllegalArgumentException("--cells " + KernelProblem.join(cells) + " has " + cells.size()
+                    + (cells.size() == 1 ? " axis" : " axes") + " but --ranks-grid " + KernelProblem.join(ranksGrid) + " has " + ranksGrid.size()
                     + ": give both with the same number of axes");
         }
         if (mtbfSeconds != null && !(mtbfSeconds > 0 && !mtbfSeconds.isInfinite())) {
@@ -118,13 +118,13 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
         long n = 1;
         for (int p : grid) {
             if (p < 1) {
-                throw new IllegalArgumentException("--ranks-grid " + KernelProblem.join(toArray(grid))
+                throw new IllegalArgumentException("--ranks-grid " + KernelProblem.join(grid)
                         + ": every size must be >= 1");
             }
             n *= p;
         }
         if (n > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("--ranks-grid " + KernelProblem.join(toArray(grid)) + " has " + n
+            throw new IllegalArgumentException("--ranks-grid " + KernelProblem.join(grid) + " has " + n
                     + " partitions, more than an int id can name");
         }
         return (int) n;

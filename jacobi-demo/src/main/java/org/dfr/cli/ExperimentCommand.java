@@ -335,10 +335,7 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         List<Integer> cells = resolved.cells();
         if (!cellsGiven && cells.size() != axes) {
-            long count = 1;
-            for (int c : cells) {
-                count *= c;
-            }
+            long count = new Sizes(cells).product();
             int side = (int) Math.max(1, Math.round(Math.pow(count, 1.0 / axes)));
             cells = Collections.nCopies(axes, side);
         }

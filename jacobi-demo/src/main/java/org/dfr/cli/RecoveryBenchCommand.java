@@ -40,6 +40,7 @@ import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.RunFailedException;
+import org.dfr.runtime.kernel.KernelProblem;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -300,8 +301,8 @@ public final class RecoveryBenchCommand implements Callable<Integer> {
             progress.done();
         }
         out.printf(Locale.ROOT, "bench-recovery: %s kernel, %s cells, %s ranks, kill %s, K = %d, dfr, %s mode, %d repetition%s"
-                        + " (medians)%n", base.kernel(), String.join("x", base.cells().stream().map(String::valueOf).toList()),
-                String.join("x", base.ranksGrid().stream().map(String::valueOf).toList()), killsText(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions,
+                        + " (medians)%n", base.kernel(), KernelProblem.join(base.cells()),
+                KernelProblem.join(base.ranksGrid()), killsText(), checkpointEvery, base.mode().name().toLowerCase(Locale.ROOT), repetitions,
                 repetitions == 1 ? "" : "s");
         out.printf(Locale.ROOT, "%-12s %16s %12s %12s %12s %10s  %s%n", "replacement", "kill to resume", "detection",
                 "agreement", "recompute", "adopters", "digest");

@@ -55,6 +55,7 @@ import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunSpec;
 import org.dfr.runtime.kernel.KernelChoice;
+import org.dfr.runtime.kernel.KernelProblem;
 import org.dfr.runtime.kernel.ReferenceSolver;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -606,8 +607,8 @@ public final class RunCommand implements Callable<Integer> {
                         + " commit lag %d, %s, %s mode%n",
                 // as plan and --reference write a kernel: jacobi2d9(boundary=periodic)
                 KernelChoice.of(r.kernel(), r.kernelOptions() == null ? Map.of() : r.kernelOptions()), r.strategy(),
-                join(r.ranksGrid()),
-                join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
+                KernelProblem.join(r.ranksGrid()),
+                KernelProblem.join(r.cells()), r.iterations(), r.checkpointEvery(), ci == null ? "" : " (auto)",
                 r.commitLagIterations(), CheckpointCopiesMixin.describe(r.checkpointBackups(), r.checkpointReplication()),
                 r.mode());
         if (ci != null && ci.chosenInterval() != null) {
@@ -752,10 +753,6 @@ public final class RunCommand implements Callable<Integer> {
             }
         }
         return sum;
-    }
-
-    static String join(List<Integer> sizes) {
-        return String.join("x", sizes.stream().map(String::valueOf).toList());
     }
 
     /**

@@ -24,6 +24,7 @@ import org.dfr.power.meter.PowerModel;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.runtime.kernel.KernelCatalog;
 import org.dfr.runtime.kernel.KernelChoice;
+import org.dfr.runtime.kernel.KernelProblem;
 
 /**
  * An energy experiment: one scenario times variants, repeated. Read from YAML or JSON (the same field
@@ -156,7 +157,7 @@ public record ExperimentSpec(String name, String kernel, List<Integer> cells, Li
         if (name != null) {
             return name;
         }
-        return kernel + (cells == null ? "" : " " + String.join("x", cells.stream().map(String::valueOf).toList()));
+        return kernel + (cells == null ? "" : " " + KernelProblem.join(cells));
     }
 
     /** @return the load model, or null when not configured */

@@ -3,6 +3,7 @@ package org.dfr.cli.bench;
 import java.io.PrintWriter;
 import java.util.Locale;
 import org.dfr.cli.options.CheckpointCopiesMixin;
+import org.dfr.runtime.kernel.KernelProblem;
 
 /** Prints a {@link BenchReport} as the text table of {@code dfr bench}. */
 public final class BenchTable {
@@ -15,7 +16,7 @@ public final class BenchTable {
     /** Writes the whole report to {@code out}. */
     public static void print(BenchReport r, PrintWriter out) {
         out.printf(Locale.ROOT, "grid %s cells, %d timed iterations per row%n",
-                String.join("x", r.cells().stream().map(String::valueOf).toList()), r.iterations());
+                KernelProblem.join(r.cells()), r.iterations());
         out.println("kernel: " + r.kernel());
         out.println("runtime rows: RunReport.cellUpdatesPerSecond over loopMillis, the iteration loop only"
                 + " (cluster start, initial checkpoint and result collection excluded); no checkpoint inside the loop");

@@ -3,6 +3,7 @@ package org.dfr.cli.options;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.dfr.runtime.kernel.KernelProblem;
 
 /**
  * Sizes along 1 to 3 axes, written {@code N}, {@code AxB} or {@code AxBxC}, x first: {@code --cells 4096},
@@ -82,7 +83,7 @@ public record Sizes(List<Integer> values) {
     }
 
     private static String text(List<Integer> values) {
-        return String.join("x", values.stream().map(String::valueOf).toList());
+        return KernelProblem.join(values);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.dfr.runtime.kernel;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -91,6 +92,15 @@ public record KernelProblem(int[] cells, int[] ranksGrid, KernelOptions options)
             case 2 -> letter + "X" + "x" + letter + "Y";
             default -> letter + "X" + "x" + letter + "Y" + "x" + letter + "Z";
         };
+    }
+
+    /** {@code 256x128}: sizes along the axes as the command line writes them. */
+    public static String join(List<Integer> sizes) {
+        StringBuilder b = new StringBuilder();
+        for (int v : sizes) {
+            b.append(b.length() == 0 ? "" : "x").append(v);
+        }
+        return b.toString();
     }
 
     /** {@code 256x128}. */
