@@ -639,7 +639,8 @@ public final class ProcessLauncher {
                 if (stopping) {
                     // Ctrl-C: eight "SIGKILLed though the fault plan does not kill it" lines and "no rank wrote the
                     // report" told of a failure that was the interruption
-                    throw new RunFailedException("interrupted (SIGINT or SIGTERM): the rank processes were stopped");
+                    throw new RunFailedException(RunFailedException.Kind.INTERRUPTED,
+                            "interrupted (SIGINT or SIGTERM): the rank processes were stopped");
                 }
                 if (p == null) {
                     continue;

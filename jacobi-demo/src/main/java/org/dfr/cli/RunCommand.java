@@ -307,16 +307,26 @@ public final class RunCommand implements Callable<Integer> {
             return writeRankConfig(out, config, settings);
         }
         RunReport result;
-        try {
-            result = ssh.given()
+        try (InterruptNotice interrupted = InterruptNotice.install(spec.commandLine().getErr(),
+                () -> "dfr run: interrupted (SIGINT or SIGTERM) " + secondsSinceCommand() + " after the command, before"
+                        + " the run finished: no digest" + (report == null ? "" : ", no report (" + report + ")")
+                        + (samples == null ? "" : ", no samples (" + samples + ")"))) {
+            try {
+                result = ssh.given()
                     ? new SshLauncher(ssh.sshCommand(), ssh.remoteJava(), ssh.sharedDirectory(settings.clusterName()),
                             line -> spec.commandLine().getErr().println("dfr run: " + line)).run(config, settings)
                     : new Runner(settings).powerModel(model).samples(samples).startUpListener(startUpLines(out))
                             .rankJvmOptions(rankJvmOptions).run(config);
-        } catch (RunFailedException e) {
-            spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
-            DfrMain.printStackTraceIfAsked(e, spec.commandLine().getErr());
-            return 1;
+            } catch (RunFailedException e) {
+                if (interrupted.shuttingDown() || e.kind() == RunFailedException.Kind.INTERRUPTED) {
+                    // the launcher stopped because of the signal: the notice says so, once
+                    interrupted.sayOnce();
+                    return 130;
+                }
+                spec.commandLine().getErr().println("dfr run: the run failed: " + e.getMessage());
+                DfrMain.printStackTraceIfAsked(e, spec.commandLine().getErr());
+                return 1;
+            }
         }
         printSummary(out, result);
         printNotInjected(out, config.faultPlan(), result);

@@ -31,6 +31,8 @@ public final class RunFailedException extends RuntimeException {
          * goes on in this JVM, taking a core from whatever runs next here.
          */
         RANK_STUCK,
+        /** The launcher was stopped by SIGINT or SIGTERM (Ctrl-C) and stopped its ranks: no failure of the run's own. */
+        INTERRUPTED,
         /** Any other cause. */
         OTHER
     }
