@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -217,9 +218,14 @@ public final class CampaignCommand implements Callable<Integer> {
                 .heartbeatTimeoutMillis(heartbeatTimeoutMillis).checkpointBackups(backups)
                 .checkpointReplication(checkpointCopies.replication());
         CampaignRunner.Result result;
+        // Ctrl-C an hour into a campaign: the finished trials are written as a report stopped early, not lost
+        List<TrialResult> finished = new CopyOnWriteArrayList<>();
         try (ProgressBar bar = progressBar(plans.size());
-             TrialLog log = TrialLog.recording(logDir, TrialLog.DEFAULT_MAX_LINES)) {
+             TrialLog log = TrialLog.recording(logDir, TrialLog.DEFAULT_MAX_LINES);
+             InterruptNotice interrupted = InterruptNotice.install(spec.commandLine().getErr(),
+                     () -> interruptedLine(finished))) {
             result = runner.run(plans, maxSeconds * 1000, t -> {
+                finished.add(t);
                 printTrial(out, t);
                 Path kept = t.outcome().passes() ? null : log.keep(seed, t.plan().index(), rankLogsIn(rankLogs));
                 if (kept != null) {
@@ -250,6 +256,28 @@ public final class CampaignCommand implements Callable<Integer> {
         }
         out.flush();
         return result.passed() ? 0 : 1;
+    }
+
+    /**
+     * What an interrupted campaign says, after it wrote the trials it finished as its report (stopped early,
+     * "interrupted"), when it has one: the trial under way when the signal came is not in it.
+     */
+    private String interruptedLine(List<TrialResult> finished) {
+        CampaignRunner.Result sofar = new CampaignRunner.Result(List.copyOf(finished), true,
+                "interrupted (SIGINT or SIGTERM)");
+        String written = "";
+        if (report != null) {
+            try {
+                CampaignFiles.write(report, seed, replayPrefix(), mode.name().toLowerCase(Locale.ROOT), sofar);
+                written = "; they are in " + report + " and " + CampaignFiles.csvOf(report);
+            } catch (RuntimeException e) {
+                written = "; the report could not be written: " + e.getMessage();
+            }
+        }
+        return String.format(Locale.ROOT, "dfr campaign: interrupted (SIGINT or SIGTERM) after %d finished trial%s"
+                        + " (%d ok, %d not)%s; the trial under way is not counted", sofar.trials().size(),
+                sofar.trials().size() == 1 ? "" : "s", sofar.count(Outcome.OK),
+                sofar.trials().stream().filter(t -> !t.outcome().passes()).count(), written);
     }
 
     /** A fresh directory for the rank processes' logs of one trial at a time. */

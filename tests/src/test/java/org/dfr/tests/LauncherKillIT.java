@@ -3,6 +3,8 @@ package org.dfr.tests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -193,5 +195,37 @@ class LauncherKillIT {
                         out.resolve("samples.csv.part").toString()));
         assertThat(out.resolve("summary.json")).doesNotExist();
         assertThat(out.resolve("samples.csv.part")).exists();
+    }
+
+    /*
+     *   dfr campaign (50 small trials, --report) --SIGTERM (Ctrl-C alike) after its first trial--> the trials it
+     *   finished are its report, stopped early as "interrupted", and one line says so (it used to exit 143 without a
+     *   word or a report: an hour of trials lost)
+     */
+    @Test
+    void when_aCampaignIsInterrupted_then_theTrialsItFinishedAreItsReport() throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Path report = tmp.resolve("campaign.json");
+        Path log = tmp.resolve("campaign.log");
+        Process campaign = dfr(home, log, "campaign", "--mode", "embedded", "--seed", "5", "--trials", "50",
+                "--report", report.toString()).start();
+        started.add(campaign.toHandle());
+
+        await("a trial done").atMost(Duration.ofMinutes(3))
+                .until(() -> !campaign.isAlive() || Files.readString(log).contains("trial    0 "));
+        assertThat(campaign.isAlive()).as("the campaign ended early: " + Files.readString(log)).isTrue();
+        campaign.destroy(); // SIGTERM
+        assertThat(campaign.waitFor(60, TimeUnit.SECONDS)).as("the interrupted campaign exits").isTrue();
+
+        String said = Files.readString(log);
+        long printed = said.lines().filter(l -> l.startsWith("trial ")).count();
+        assertThat(campaign.exitValue()).as(said).isEqualTo(143);
+        assertThat(said).contains("dfr campaign: interrupted (SIGINT or SIGTERM) after " + printed + " finished trial")
+                .contains("they are in " + report);
+        JsonNode written = new ObjectMapper().readTree(report.toFile());
+        assertThat(written.get("stoppedEarly").asBoolean()).isTrue();
+        assertThat(written.get("stopReason").asText()).isEqualTo("interrupted (SIGINT or SIGTERM)");
+        assertThat(written.get("results")).as("every trial the campaign printed, none more").hasSize((int) printed);
+        assertThat(report.resolveSibling("campaign.csv")).exists();
     }
 }
