@@ -24,10 +24,7 @@ final class InterruptNotice implements AutoCloseable {
     private InterruptNotice(PrintWriter err, Supplier<String> line) {
         this.err = err;
         this.line = line;
-        this.hook = new Thread(() -> {
-            shuttingDown = true;
-            sayOnce();
-        }, "dfr-interrupt-notice");
+        this.hook = new Thread(this::onShutdown, "dfr-interrupt-notice");
     }
 
     /** Installs the notice: from now until {@link #close()}, a shutdown prints {@code line}'s text to {@code err}. */
@@ -35,6 +32,12 @@ final class InterruptNotice implements AutoCloseable {
         InterruptNotice notice = new InterruptNotice(err, line);
         Runtime.getRuntime().addShutdownHook(notice.hook);
         return notice;
+    }
+
+    /** What the shutdown hook does (a test calls it: a real shutdown would end the test's JVM). */
+    void onShutdown() {
+        shuttingDown = true;
+        sayOnce();
     }
 
     /** Whether the JVM began shutting down (a signal) while the notice was installed. */

@@ -11,7 +11,9 @@ import me.tongfei.progressbar.ProgressBarStyle;
 /**
  * Progress of a long command made of steps (runs, trials, timings): a progress bar with ETA on stderr when
  * the command runs on a terminal, one plain line per step otherwise (logs and pipes do not get carriage
- * returns). The step about to start is named, so that a user watching a slow step knows what it is.
+ * returns). The step about to start is named, so that a user watching a slow step knows what it is. A command
+ * stopped by SIGINT or SIGTERM while its steps run says so in one line, naming the step it was in (it exited
+ * without a word before), before anything was written: the results are written once every step is done.
  */
 final class Progress implements AutoCloseable {
 
@@ -20,13 +22,18 @@ final class Progress implements AutoCloseable {
     private final PrintWriter lines;
     private final ProgressBar bar;
     private final long startNanos = System.nanoTime();
-    private int started;
+    private final InterruptNotice interrupted;
+    private volatile int started;
+    private volatile String current = "";
 
     private Progress(String task, int total, PrintWriter lines, ProgressBar bar) {
         this.task = task;
         this.total = total;
         this.lines = lines;
         this.bar = bar;
+        this.interrupted = InterruptNotice.install(lines, () -> String.format(Locale.ROOT,
+                "dfr %s: interrupted (SIGINT or SIGTERM) in step %d of %d (%s) after %s: nothing written", task,
+                started, total, current, format((System.nanoTime() - startNanos) / 1e9)));
     }
 
     /**
@@ -47,6 +54,7 @@ final class Progress implements AutoCloseable {
             bar.step();
         }
         started++;
+        current = what;
         if (bar != null) {
             bar.setExtraMessage(what);
             return;
@@ -78,8 +86,14 @@ final class Progress implements AutoCloseable {
                 : d.toSeconds() + " s";
     }
 
+    /** The notice a shutdown prints while the steps run. */
+    InterruptNotice interruptNotice() {
+        return interrupted;
+    }
+
     @Override
     public void close() {
+        interrupted.close();
         if (bar != null) {
             if (started > 0) {
                 bar.step();

@@ -34,4 +34,21 @@ class ProgressTest {
 
         assertThat(text.toString()).doesNotContain("done");
     }
+
+    @Test
+    void when_theJvmShutsDownDuringAStep_then_oneLineNamesTheStepAndSaysNothingWasWritten() {
+        StringWriter text = new StringWriter();
+        try (Progress progress = Progress.start("bench-recovery", 4, new PrintWriter(text))) {
+            progress.next("global, repetition 1 of 2");
+            progress.next("dfr, repetition 1 of 2");
+            // what the shutdown hook runs on SIGINT or SIGTERM; the launcher failing with "interrupted" says it again
+            progress.interruptNotice().onShutdown();
+            progress.interruptNotice().sayOnce();
+            assertThat(progress.interruptNotice().shuttingDown()).isTrue();
+        }
+
+        assertThat(text.toString().lines().filter(l -> l.contains("interrupted")).toList()).singleElement().asString()
+                .matches("dfr bench-recovery: interrupted \\(SIGINT or SIGTERM\\) in step 2 of 4"
+                        + " \\(dfr, repetition 1 of 2\\) after \\d+ s: nothing written");
+    }
 }
