@@ -114,17 +114,8 @@ class LauncherKillIT {
     void when_aProcessesRunIsInterrupted_then_itSaysSoAndCountsNoRankAsDead() throws Exception {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path log = tmp.resolve("run.log");
-        Process run = dfr(home, log, "run", "--mode", "processes", "--ranks-grid", "2x4", "--cells", "256x256",
-                "--iterations", "1000000").start();
-        started.add(run.toHandle());
-
-        await("the loop runs").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
-                .until(() -> !run.isAlive() || Files.readString(log).contains("first iteration: "));
-        assertThat(run.isAlive()).as("the run ended before it was interrupted: " + Files.readString(log)).isTrue();
-        run.destroy(); // SIGTERM
-        assertThat(run.waitFor(60, TimeUnit.SECONDS)).as("the interrupted run exits").isTrue();
-
-        String said = Files.readString(log);
+        String said = terminatedOnceItSays("first iteration: ", log, dfr(home, log, "run", "--mode", "processes",
+                "--ranks-grid", "2x4", "--cells", "256x256", "--iterations", "1000000"));
         // the "interrupted" line comes from a shutdown hook (the JVM may halt once its hooks are done, before the main
         // thread prints anything: so it did in one full verify), and once, though the launcher fails with it too
         assertThat(said).doesNotContain("though the fault plan does not kill it")
@@ -178,19 +169,12 @@ class LauncherKillIT {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path out = tmp.resolve("exp");
         Path log = tmp.resolve("experiment.log");
-        Process experiment = dfr(home, log, "experiment", "--cells", "32x32", "--ranks-grid", "1x2", "--iterations", "6",
-                "--fail", "1@3",
-                "--repetitions", "20", "--warmups", "0", "--variants", "global,dfr", "--idle-power-watts", "40",
-                "--busy-power-watts", "120", "--out", out.toString()).start();
-        started.add(experiment.toHandle());
+        String said = terminatedOnceItSays("[2/40]", log, dfr(home, log, "experiment", "--cells", "32x32",
+                "--ranks-grid", "1x2", "--iterations", "6", "--fail", "1@3", "--repetitions", "20", "--warmups", "0",
+                "--variants", "global,dfr", "--idle-power-watts", "40", "--busy-power-watts", "120",
+                "--out", out.toString()));
 
-        await("two runs done").atMost(Duration.ofMinutes(3))
-                .until(() -> !experiment.isAlive() || Files.readString(log).contains("[2/40]"));
-        assertThat(experiment.isAlive()).as("the experiment ended early: " + Files.readString(log)).isTrue();
-        experiment.destroy(); // SIGTERM
-        assertThat(experiment.waitFor(60, TimeUnit.SECONDS)).as("the interrupted experiment exits").isTrue();
-
-        assertThat(Files.readString(log)).containsPattern("dfr experiment: interrupted after [0-9]+ of 40 runs: no runs.csv"
+        assertThat(said).containsPattern("dfr experiment: interrupted after [0-9]+ of 40 runs: no runs.csv"
                 + " or summary; the finished runs' samples are in " + Pattern.quote(
                         out.resolve("samples.csv.part").toString()));
         assertThat(out.resolve("summary.json")).doesNotExist();
@@ -207,19 +191,10 @@ class LauncherKillIT {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Path report = tmp.resolve("campaign.json");
         Path log = tmp.resolve("campaign.log");
-        Process campaign = dfr(home, log, "campaign", "--mode", "embedded", "--seed", "5", "--trials", "50",
-                "--report", report.toString()).start();
-        started.add(campaign.toHandle());
+        String said = terminatedOnceItSays("trial    0 ", log, dfr(home, log, "campaign", "--mode", "embedded",
+                "--seed", "5", "--trials", "50", "--report", report.toString()));
 
-        await("a trial done").atMost(Duration.ofMinutes(3))
-                .until(() -> !campaign.isAlive() || Files.readString(log).contains("trial    0 "));
-        assertThat(campaign.isAlive()).as("the campaign ended early: " + Files.readString(log)).isTrue();
-        campaign.destroy(); // SIGTERM
-        assertThat(campaign.waitFor(60, TimeUnit.SECONDS)).as("the interrupted campaign exits").isTrue();
-
-        String said = Files.readString(log);
         long printed = said.lines().filter(l -> l.startsWith("trial ")).count();
-        assertThat(campaign.exitValue()).as(said).isEqualTo(143);
         assertThat(said).contains("dfr campaign: interrupted (SIGINT or SIGTERM) after " + printed + " finished trial")
                 .contains("they are in " + report);
         JsonNode written = new ObjectMapper().readTree(report.toFile());
@@ -227,5 +202,22 @@ class LauncherKillIT {
         assertThat(written.get("stopReason").asText()).isEqualTo("interrupted (SIGINT or SIGTERM)");
         assertThat(written.get("results")).as("every trial the campaign printed, none more").hasSize((int) printed);
         assertThat(report.resolveSibling("campaign.csv")).exists();
+    }
+
+    /**
+     * Starts {@code command}, sends it SIGTERM (as Ctrl-C would end it) once {@code log} contains {@code marker}, and
+     * returns what it said; fails unless it was still running then and exited with 143 (128 + SIGTERM).
+     */
+    private String terminatedOnceItSays(String marker, Path log, ProcessBuilder command) throws Exception {
+        Process p = command.start();
+        started.add(p.toHandle());
+        await("\"" + marker + "\" in " + log).atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !p.isAlive() || Files.readString(log).contains(marker));
+        assertThat(p.isAlive()).as("it ended before it was interrupted: " + Files.readString(log)).isTrue();
+        p.destroy(); // SIGTERM
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the interrupted command exits").isTrue();
+        String said = Files.readString(log);
+        assertThat(p.exitValue()).as(said).isEqualTo(143);
+        return said;
     }
 }
