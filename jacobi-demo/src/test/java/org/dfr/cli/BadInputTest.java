@@ -1,5 +1,8 @@
 package org.dfr.cli;
 
+import java.util.List;
+import java.util.ArrayList;
+import org.junit.jupiter.params.provider.ValueSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -400,6 +403,22 @@ class BadInputTest {
         assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
         assertThat(r.err()).contains("--kernel-jar " + notAJar + ": not a jar file");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"run --cells 37x29 --iterations 3", "campaign --trials 1", "bench-recovery --repetitions 1",
+            "simulate --cells 37x29 --ranks-grid 2x4"})
+    void when_aKernelJarIsGivenWithoutKernel_then_exit2InsteadOfRunningTheBuiltInKernel(String command) throws Exception {
+        Path jar = CheckReferenceTest.noisyJar(Files.createDirectories(tmp.resolve("jar")));
+        List<String> args = new ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("--kernel-jar", jar.toString()));
+
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).contains("--kernel-jar " + jar + " is given without --kernel: name the kernel to run (the"
+                + " jar's: noisy1d); without --kernel the built-in jacobi2d5 would run");
     }
 
     @Test

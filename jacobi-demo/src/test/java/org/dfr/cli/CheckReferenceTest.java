@@ -76,7 +76,8 @@ class CheckReferenceTest {
         assertThat(r.err()).contains("dfr bench-recovery: a run ended with another field than the sequential reference's");
     }
 
-    private static Path noisyJar(Path dir) throws IOException {
+    /** A jar of one kernel, {@code noisy1d}, built from source. */
+    static Path noisyJar(Path dir) throws IOException {
         return TestKernelJar.build(dir, "com.example.noisy.NoisyProvider", NOISY);
     }
 }

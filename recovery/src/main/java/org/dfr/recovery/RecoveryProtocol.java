@@ -107,7 +107,14 @@ public final class RecoveryProtocol implements FailureHandler {
     public int recover(RecoveryView node, RuntimeException cause) {
         RankRecoveryState state = stateOf(node);
         node.setInRecovery(true);
-        LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
+        if (cause instanceof CommunicationException c && c.timedOut()) {
+            // no death behind it: a peer is slow or stuck (an update that never returns), and the run was silent
+            // for the whole message timeout (a walk-through, session 43): say it where the console shows it
+            LOG.warn("rank {}: {}: a rank is slow or stuck (a kernel's update that does not return?); recovering"
+                    + " without a death", node.rankId(), cause.getMessage());
+        } else {
+            LOG.info("rank {}: recovering after: {}", node.rankId(), cause.getMessage());
+        }
         while (true) {
             long stoppedAt = System.currentTimeMillis();
             Detector detectedBy = null;

@@ -222,7 +222,7 @@ public final class Mailbox {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new CommunicationException("no message " + key + " within " + timeoutMillis + " ms", null);
+                    throw CommunicationException.timedOut("no message " + key + " within " + timeoutMillis + " ms");
                 }
                 Inbound in = inbound;
                 if (in != null && in.hasConnections() && readerRole.tryLock()) {
