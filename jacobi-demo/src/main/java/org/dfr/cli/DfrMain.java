@@ -127,7 +127,10 @@ public final class DfrMain implements Runnable {
         String command = cl.getCommandSpec().qualifiedName();
         String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
         message = enumChoicesInOurWords(message);
-        cl.getErr().println(command + ": " + message + " (" + command + " --help lists the options)");
+        // a kernel's options are its own: a command's help does not list them (a walk-through, session 43)
+        boolean kernelOption = message.startsWith("kernel option ") || message.matches("kernel \\S+ has no option .*");
+        cl.getErr().println(command + ": " + message + (kernelOption ? " (dfr kernels lists each kernel's options)"
+                : " (" + command + " --help lists the options)"));
         cl.getErr().flush();
         return 2;
     }

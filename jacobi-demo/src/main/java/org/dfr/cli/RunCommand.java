@@ -243,7 +243,7 @@ public final class RunCommand implements Callable<Integer> {
             // a message about --ranks-grid when none was given must say where the value came from
             String defaulted = ranksGrid == null && String.valueOf(e.getMessage()).contains("--ranks-grid " + grid())
                     ? " (--ranks-grid was not given; " + grid() + " is the default for " + cells.values().size()
-                            + " axes)" : "";
+                            + (cells.values().size() == 1 ? " axis)" : " axes)") : "";
             throw new ParameterException(spec.commandLine(), e.getMessage() + defaulted, e);
         }
         if (config.partitionCount() > MAX_RANKS) {
@@ -652,10 +652,10 @@ public final class RunCommand implements Callable<Integer> {
                                 + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
                         rec.checkpointIteration(), fallBackNote(rec), rec.lostIterations());
             }
-            out.printf(Locale.ROOT, "                 %s%s: recomputed %d partition-iterations; participating ranks %s; "
+            out.printf(Locale.ROOT, "                 %s%s: recomputed %d partition-iteration%s; participating ranks %s; "
                             + "idle ranks %s; adoptions %s%n", rec.effectiveStrategy(),
                     rec.coversEverything() && "dfr".equals(rec.strategy()) ? " (the cone covers everything: global rollback)" : "",
-                    rec.recomputedPartitionIterations(), rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
+                    rec.recomputedPartitionIterations(), rec.recomputedPartitionIterations() == 1 ? "" : "s", rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
             out.printf(Locale.ROOT, "                 detection %s ms%s, agreement %s ms, replacement (checkpoint load) %s ms,"
                             + " recovery at the ranks %s ms, recovery wall (detection to resume) %s ms, kill to resume"
                             + " %s ms%n",

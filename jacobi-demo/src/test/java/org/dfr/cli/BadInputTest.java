@@ -406,6 +406,20 @@ class BadInputTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"--kernel-option colour=red", "--kernel heat1d3 --kernel-option boundary=open"})
+    void when_aKernelOptionIsBad_then_theLinePointsAtDfrKernelsNotAtTheCommandsHelp(String options) {
+        List<String> args = new ArrayList<>(List.of("run", "--iterations", "3"));
+        args.addAll(List.of(options.split(" ")));
+        args.addAll(options.contains("heat1d3") ? List.of("--cells", "64") : List.of("--cells", "37x29"));
+
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
+        assertThat(r.err().strip()).as(r.err()).endsWith("(dfr kernels lists each kernel's options)")
+                .doesNotContain("--help");
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"run --cells 37x29 --iterations 3", "campaign --trials 1", "bench-recovery --repetitions 1",
             "simulate --cells 37x29 --ranks-grid 2x4"})
     void when_aKernelJarIsGivenWithoutKernel_then_exit2InsteadOfRunningTheBuiltInKernel(String command) throws Exception {
