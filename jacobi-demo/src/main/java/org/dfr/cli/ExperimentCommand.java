@@ -34,6 +34,7 @@ import org.dfr.harness.experiment.RunRow;
 import org.dfr.harness.experiment.Schedule;
 import org.dfr.harness.experiment.Sweep;
 import org.dfr.harness.experiment.Variant;
+import org.dfr.runtime.kernel.KernelCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -289,6 +290,13 @@ public final class ExperimentCommand implements Callable<Integer> {
                 }
                 fromConfig = ExperimentSpec.read(config);
                 base = fromConfig.orElse(base);
+            }
+            if (flags.kernelJars() != null && !flags.kernelJars().isEmpty() && kernel == null
+                    && (fromConfig == null || fromConfig.kernel() == null)) {
+                // as in run: a jar without a kernel named ran the built-in one (a walk-through, session 43)
+                throw new IllegalArgumentException("--kernel-jar " + kernelJars.get(0) + " is given without --kernel"
+                        + " (or kernel: in --config): name the kernel to run; without it the built-in "
+                        + (base.kernel() == null ? KernelCatalog.DEFAULT_KERNEL : base.kernel()) + " would run");
             }
             ExperimentSpec resolved = shapedToKernel(flags.orElse(base),
                     flags.cells() != null || fromConfig != null && fromConfig.cells() != null,

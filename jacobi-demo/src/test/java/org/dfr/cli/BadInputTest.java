@@ -259,7 +259,10 @@ class BadInputTest {
                 row("experiment --out FILE/x --mode cloud", "(--mode) 'cloud' is not allowed: one of [embedded, processes]"),
                 row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
                 row("experiment --out FILE/x --variants dfr,global,dfr", "variants [dfr, global, dfr] name a variant twice"),
-                row("experiment --out FILE/x --kernel-jar /no/such.jar", "--kernel-jar /no/such.jar: no such readable file"),
+                row("experiment --out FILE/x --kernel heat1d3 --kernel-jar /no/such.jar",
+                        "--kernel-jar /no/such.jar: no such readable file"),
+                row("experiment --out FILE/x --kernel-jar FILE/k.jar", "k.jar is given without --kernel"
+                        + " (or kernel: in --config): name the kernel to run; without it the built-in jacobi2d5 would run"),
                 row("experiment --out FILE/x --kernel heat1d3 --cells 64 --ranks-grid 4 --fail 1@4 --kernel-option boundary=torus",
                         "torus"),
                 row("experiment --out FILE/x --sysfs-root FILE/no-such-tree", "/no-such-tree: no such directory"),
