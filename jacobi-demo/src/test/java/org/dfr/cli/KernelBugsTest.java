@@ -6,9 +6,13 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A kernel that breaks its contract is its author's bug: one line naming the kernel and the rule, exit code 1,
@@ -54,6 +58,29 @@ class KernelBugsTest {
         assertThat(r.err()).startsWith("dfr run: kernel lopsided declares its dependencies wrongly: declared symmetric,"
                         + " but partition 1 lists input 0 while partition 0 does not list 1 (a bug in the kernel")
                 .doesNotContain("--help");
+    }
+
+    /** A kernel that ignores the grid it is given: plan blamed --lost ("grid 4 has partitions 0..2"). */
+    @ParameterizedTest
+    @ValueSource(strings = {"plan --grid 4 --lost 3 --checkpoint-iteration 0 --failure-iteration 2",
+            "run --ranks-grid 4 --iterations 3"})
+    void when_aKernelDeclaresAnotherPartitionCountThanTheGrid_then_itsBugIsNamed_andExit1(String command,
+            @TempDir Path tmp) throws IOException {
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("three", "List.of()", """
+                org.dfr.analysis.BlockLayout layout = org.dfr.analysis.BlockLayout.of(problem.cells(), new int[] {3});
+                return new org.dfr.runtime.stencil.StencilSetup(org.dfr.runtime.stencil.StencilKernel.linear(layout,
+                        new org.dfr.runtime.stencil.LinearStencil(new int[][] {{-1}, {0}, {1}},
+                                new double[] {0.25, 0.5, 0.25}),
+                        org.dfr.runtime.stencil.StencilBoundary.dirichlet((x, y, z) -> 0.0), (x, y, z) -> x));"""));
+        List<String> args = new ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("--kernel-jar", jar.toString(), "--kernel", "three", "--cells", "12"));
+
+        CliRun r = CliRun.of(args.toArray(String[]::new));
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
+        assertThat(r.err()).contains("kernel three declares 3 partitions for --ranks-grid 4, which has 4 (a bug in the"
+                + " kernel, not in the command line").doesNotContain("--help").doesNotContain("--lost");
     }
 
     @Test

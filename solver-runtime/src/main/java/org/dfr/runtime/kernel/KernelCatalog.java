@@ -208,6 +208,17 @@ public final class KernelCatalog {
         try {
             KernelSetup setup = provider.create(new KernelProblem(cells, ranksGrid, options));
             PartitionDependencies declared = setup.dependencies();
+            long expected = 1;
+            for (int r : ranksGrid) {
+                expected *= r;
+            }
+            if (declared.partitionCount() != expected) {
+                // plan blamed --lost for it ("grid 4 has partitions 0..2"), run named it only as a rank's start
+                throw new KernelContractException("kernel " + provider.name() + " declares "
+                        + declared.partitionCount() + " partitions for --ranks-grid " + KernelProblem.join(ranksGrid)
+                        + ", which has " + expected + " (a bug in the kernel, not in the command line: one partition"
+                        + " per rank; docs/writing-a-kernel.md)");
+            }
             if (!declared.getClass().getPackageName().equals(PartitionDependencies.class.getPackageName())) {
                 // a declaration of the kernel's own making, read once now so that a broken one is named here and
                 // not mid-run (dfr's own declarations check themselves when made, at no second pass's cost)
