@@ -92,6 +92,11 @@ public record KernelOption(String key, Type type, String defaultValue, List<Stri
                 }
             }
         } catch (NumberFormatException e) {
+            if (type == Type.INT && v.matches("[-+]?\\d+")) {
+                // an integer all the same: "is not allowed: an integer" read as a contradiction
+                throw new IllegalArgumentException("kernel option " + key + "=" + value + " is not allowed: an integer"
+                        + " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
+            }
             throw new IllegalArgumentException("kernel option " + key + "=" + value + " is not allowed: " + expected());
         }
     }

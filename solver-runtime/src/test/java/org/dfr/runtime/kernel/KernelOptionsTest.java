@@ -20,6 +20,16 @@ class KernelOptionsTest {
     }
 
     @Test
+    void when_anIntegerOptionIsOutOfRange_then_theMessageSaysTheRangeNotThatItIsNoInteger() {
+        KernelOption stride = KernelOption.ofInt("stride", 1, "a stride");
+
+        assertThatThrownBy(() -> stride.check("99999999999")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("kernel option stride=99999999999 is not allowed: an integer from -2147483648 to 2147483647");
+        assertThatThrownBy(() -> stride.check("abc")).hasMessage("kernel option stride=abc is not allowed: an integer");
+        assertThat(stride.check(" 42 ")).isEqualTo("42");
+    }
+
+    @Test
     void when_theKernelReadsWhatItDidNotDeclare_then_itIsTheKernelsBug() {
         KernelOptions options = KernelOptions.resolve("smooth", DECLARED, Map.of("centre", "0.25"));
 
