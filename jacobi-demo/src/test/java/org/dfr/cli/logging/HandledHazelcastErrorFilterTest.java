@@ -41,6 +41,16 @@ class HandledHazelcastErrorFilterTest {
                 .isEqualTo(FilterReply.NEUTRAL);
     }
 
+    /** The runtime forms the cluster again with a warning of its own, or the rank fails in a line of its own. */
+    @Test
+    void when_aMemberCouldNotJoin_then_hazelcastsErrorIsDroppedUnlessAskedFor() {
+        String logged = "[127.0.0.1]:43140 [dfr-f58af289] [5.5.0] Could not join cluster. Shutting down now!";
+        String node = "com.hazelcast.instance.impl.Node";
+        assertThat(decide(node, Level.ERROR, logged, null, "OFF")).isEqualTo(FilterReply.DENY);
+        assertThat(decide(node, Level.ERROR, logged, null, "ERROR")).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(decide(node, Level.ERROR, "Node could not start", null, "OFF")).isEqualTo(FilterReply.NEUTRAL);
+    }
+
     @Test
     void when_hazelcastErrsBecauseAMemberStopped_then_theErrorIsDropped() {
         assertThat(decide("com.hazelcast.internal.server.tcp", Level.ERROR,
