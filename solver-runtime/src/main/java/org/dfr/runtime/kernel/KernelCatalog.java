@@ -206,12 +206,10 @@ public final class KernelCatalog {
         KernelProvider provider = get(choice.name());
         KernelOptions options = KernelOptions.resolve(provider.name(), provider.options(), choice.options());
         try {
-            KernelSetup setup = provider.create(new KernelProblem(cells, ranksGrid, options));
+            KernelProblem problem = new KernelProblem(cells, ranksGrid, options);
+            KernelSetup setup = provider.create(problem);
             PartitionDependencies declared = setup.dependencies();
-            long expected = 1;
-            for (int r : ranksGrid) {
-                expected *= r;
-            }
+            int expected = problem.partitionCount();
             if (declared.partitionCount() != expected) {
                 // plan blamed --lost for it ("grid 4 has partitions 0..2"), run named it only as a rank's start
                 throw new KernelContractException("kernel " + provider.name() + " declares "

@@ -96,11 +96,7 @@ public record KernelProblem(int[] cells, int[] ranksGrid, KernelOptions options)
 
     /** {@code 256x128}: sizes along the axes as the command line writes them. */
     public static String join(List<Integer> sizes) {
-        StringBuilder b = new StringBuilder();
-        for (int v : sizes) {
-            b.append(b.length() == 0 ? "" : "x").append(v);
-        }
-        return b.toString();
+        return join(sizes.stream().mapToInt(Integer::intValue).toArray());
     }
 
     /** {@code 256x128}. */
