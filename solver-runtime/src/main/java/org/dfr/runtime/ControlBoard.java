@@ -1,8 +1,11 @@
 package org.dfr.runtime;
 
 import com.hazelcast.map.IMap;
+import com.hazelcast.spi.exception.TargetNotMemberException;
 import java.util.NavigableMap;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -76,7 +79,18 @@ public final class ControlBoard {
      */
     public String getIfReachable(String key) {
         try {
-            return map.getAsync(key).toCompletableFuture().get(REACHABLE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            // a JDK future: Hazelcast 5.5's own timed get never times out on a ForkJoinPool thread (its ManagedBlocker
+            // parks for the whole wait again and again until the answer comes), as on JUnit's parallel test threads
+            CompletableFuture<String> answer = new CompletableFuture<>();
+            map.getAsync(key).whenComplete((value, failure) -> {
+                if (failure == null) {
+                    answer.complete(value);
+                } else {
+                    answer.completeExceptionally(failure instanceof CompletionException c && c.getCause() != null
+                            ? c.getCause() : failure);
+                }
+            });
+            return answer.get(REACHABLE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (IllegalStateException e) {
             if (retry.awaitingPromotion(e)) {
                 return null;
@@ -89,6 +103,11 @@ public final class ControlBoard {
             return null;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof IllegalStateException owner && retry.awaitingPromotion(owner)) {
+                return null;
+            }
+            if (e.getCause() instanceof TargetNotMemberException) {
+                // this member's partition table still names the dead owner the master has already dropped (seen with
+                // the machine loaded: the master's table had no owner, a survivor's the departed member)
                 return null;
             }
             if (e.getCause() instanceof RuntimeException cause) {

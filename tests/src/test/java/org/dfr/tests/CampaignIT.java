@@ -33,6 +33,7 @@ import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.kernel.KernelCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The seeded campaign as a checker, in both modes: each trial draws its kernel among every installed
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Timeout;
  * be able to fail: a port left listening or a sysfs file
  * left changed on purpose is reported.
  */
+@Isolated // starts rank processes; a trial's check looks at every port listening
 class CampaignIT {
 
     private static final long HEARTBEAT_TIMEOUT_MILLIS = ClusterSettings.DEFAULT_MAX_NO_HEARTBEAT_MILLIS;

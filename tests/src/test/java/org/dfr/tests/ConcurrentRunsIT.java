@@ -14,11 +14,13 @@ import org.dfr.recovery.FaultPlan;
 import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.kernel.KernelChoice;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Two runs at the same time on one machine never collide: each has its own cluster name, port range,
  * data-plane token and temporary files, and both recover bit-exactly from a SIGKILL.
  */
+@Isolated // starts rank processes
 class ConcurrentRunsIT {
 
     @Test

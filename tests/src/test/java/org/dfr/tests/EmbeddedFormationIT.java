@@ -32,12 +32,14 @@ import org.dfr.runtime.RankNode;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
  * Embedded members that do not form their cluster: the run fails with the formation's own kind after
  * a second attempt, and no member of either attempt is left running in this JVM.
  */
+@Isolated // looks at every Hazelcast member of this JVM
 class EmbeddedFormationIT {
 
     @Test

@@ -28,6 +28,7 @@ import org.dfr.runtime.kernel.KernelCatalog;
 import org.dfr.runtime.kernel.KernelChoice;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The example of docs/writing-a-kernel.md ({@code examples/smooth1d5}) compiled into a jar of its own,
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  *                            partition-iterations (at m = 3 it would hold every partition, and run as global)
  * </pre>
  */
+@Isolated // starts rank processes
 class ExternalKernelIT {
 
     private static final Path EXAMPLE = Path.of("..", "examples", "smooth1d5");

@@ -24,12 +24,14 @@ import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.DiskCheckpoints;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The file level of checkpoints ({@code --checkpoint-dir}, {@code --restart-from}): a run restarted from
  * the newest complete file checkpoint gives the digest of a run without failures; a corrupt newest
  * file makes the restart fall back to the previous iteration, and say so.
  */
+@Isolated // starts rank processes
 class FileCheckpointIT {
 
     /** 2x2 ranks, checkpoints every 5 iterations, a file level every 2 of them: iterations 10, 20, 30. */

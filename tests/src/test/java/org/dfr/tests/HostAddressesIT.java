@@ -22,6 +22,7 @@ import org.dfr.harness.RunReport;
 import org.dfr.recovery.FaultPlan;
 import org.dfr.runtime.ClusterSettings;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * One loopback address per simulated host, as on a real cluster: host h's ranks bind 127.0.0.(2+h)
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * While the cluster runs, every listening socket of every rank process is read from /proc and must
  * be on its host's address.
  */
+@Isolated // starts rank processes
 class HostAddressesIT {
 
     private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5");

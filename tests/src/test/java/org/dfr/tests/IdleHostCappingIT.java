@@ -32,6 +32,7 @@ import org.dfr.runtime.RunOutcome;
 import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
  *   host 3 = {6,7}  both idle                       capped during the recovery
  * </pre>
  */
+@Isolated // starts rank processes
 class IdleHostCappingIT {
 
     private static final long MIN_KHZ = 800_000;

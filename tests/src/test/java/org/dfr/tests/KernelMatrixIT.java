@@ -28,6 +28,7 @@ import org.dfr.runtime.kernel.KernelCatalog;
 import org.dfr.runtime.kernel.KernelChoice;
 import org.dfr.runtime.kernel.KernelProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -45,6 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *              ckpt         kill 1  ckpt    kill 6
  * </pre>
  */
+@Isolated // starts rank processes
 class KernelMatrixIT {
 
     private static final int ITERATIONS = 12;

@@ -19,6 +19,7 @@ import org.dfr.power.sysfs.FakeCpufreqTree;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The launcher of a processes-mode run is SIGKILLed while it holds an idle host capped:
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   dfr kernels (the next command)   finds the launcher's journal, restores host 3, says so
  * </pre>
  */
+@Isolated // starts rank processes
 class LauncherKillIT {
 
     private static final long MIN_KHZ = 1_200_000;

@@ -27,6 +27,7 @@ import org.dfr.runtime.RunSpec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A rank that is not in this member's list yet is joining, not gone: Hazelcast's member list reaches
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Timeout;
  *   rank 1 killed; rank 0 waits for {0, 1} -> returns at once with {1}: it left
  * </pre>
  */
+@Isolated // looks at every Hazelcast member of this JVM
 @Timeout(180)
 class MemberViewIT {
 

@@ -14,6 +14,7 @@ import org.dfr.recovery.FaultPlan.Point;
 import org.dfr.runtime.ClusterSettings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A rank slower than the message timeout, but not dead: its peers give up waiting and start a recovery in
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
  *   rank 3 stops for 2.5 s at the start of iteration 8: its peers time out waiting for its halos
  * </pre>
  */
+@Isolated // a rank slower than the message timeout by a margin of seconds
 @Timeout(120)
 class MessageTimeoutIT {
 

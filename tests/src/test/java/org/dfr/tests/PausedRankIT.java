@@ -21,6 +21,7 @@ import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.runtime.ClusterSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A slow rank is not a dead one: a rank process stopped with SIGSTOP for half the heartbeat timeout
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.Test;
  * that end) nor Hazelcast's heartbeat may start a recovery; the run just waits for it and ends with
  * the failure-free digest.
  */
+@Isolated // starts rank processes
 class PausedRankIT {
 
     private static final int NX = 37;

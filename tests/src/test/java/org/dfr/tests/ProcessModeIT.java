@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code dfr run --mode processes}: one JVM per rank, planned failures are real SIGKILLs. Every test
  * also checks that no rank process outlives the run.
  */
+@Isolated // starts rank processes
 class ProcessModeIT {
 
     private static final int NX = 37;

@@ -21,11 +21,13 @@ import org.dfr.runtime.HazelcastConfigs;
 import org.dfr.runtime.PromotionRetry;
 import org.dfr.runtime.PromotionWatch;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A member killed in the middle of a cluster state change ({@code BackupRepair} makes them after every
  * recovery) and the promotion of its partitions' backups; the board's reads meanwhile.
  */
+@Isolated // Hazelcast's cluster-state lock leased for 1 s
 class PromotionWatchIT {
 
     private static final long LEASE_MILLIS = 1_000;

@@ -18,6 +18,7 @@ import org.dfr.harness.RunReports;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import picocli.CommandLine;
 
 /**
@@ -25,6 +26,7 @@ import picocli.CommandLine;
  * {@code dfr rank} process per rank joins it (one takes its id from {@code SLURM_PROCID}, as under srun);
  * the planned failure SIGKILLs rank 1 and the collector's report has the reference digest.
  */
+@Isolated // starts rank processes
 class RankByHandIT {
 
     private final List<Process> ranks = new ArrayList<>();

@@ -30,8 +30,10 @@ import org.dfr.runtime.kernel.KernelChoice;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** Real reports, written as {@code dfr run --report} writes them, validate against docs/report.schema.json. */
+@Isolated // starts rank processes
 class ReportSchemaIT {
 
     private static final Path SCHEMA = Path.of("..", "docs", "report.schema.json");

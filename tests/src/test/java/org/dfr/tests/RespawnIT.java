@@ -22,6 +22,7 @@ import org.dfr.runtime.ClusterSettings;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * {@code --replacement respawn}: a rank process SIGKILLed by the fault plan is replaced by a fresh
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * recomputed as with a spare. Checked: the digest of the failure-free run, the adoption by the fresh
  * rank (not by a survivor), the cone's work, and no process left.
  */
+@Isolated // starts rank processes
 class RespawnIT {
 
     private static final int NX = 37;

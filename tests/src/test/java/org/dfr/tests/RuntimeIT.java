@@ -51,8 +51,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Isolated;
 
 /** The failure-free runtime in embedded mode: exact digests, surviving checkpoints, nothing left behind. */
+@Isolated // looks at every Hazelcast member of this JVM
 class RuntimeIT {
 
     @AfterEach

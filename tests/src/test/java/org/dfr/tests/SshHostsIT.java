@@ -15,6 +15,7 @@ import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Isolated;
 import picocli.CommandLine;
 
 /**
@@ -26,6 +27,7 @@ import picocli.CommandLine;
  *   rank 1 SIGKILLed at iteration 4 -> recovery, digest of the failure-free run
  * </pre>
  */
+@Isolated // starts rank processes
 class SshHostsIT {
 
     @Test
