@@ -17,7 +17,6 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.dfr.runtime.CheckpointFile;
 import org.dfr.runtime.DiskCheckpoints;
-import org.dfr.runtime.kernel.KernelOptions;
 import org.dfr.runtime.kernel.KernelProblem;
 
 /**
@@ -35,9 +34,7 @@ public final class FileCheckpoints {
      * Independent of the cluster, the iteration count, the checkpoint interval, the strategy and faults.
      */
     public static String runKey(RunConfig config) {
-        Map<String, String> options = new TreeMap<>(KernelOptions.resolve(config.kernel().name(),
-                KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
-                config.kernel().options()).values());
+        Map<String, String> options = new TreeMap<>(config.resolvedKernelOptions());
         String problem = config.kernel().name() + "|" + options + "|" + config.cells() + "|" + config.ranksGrid();
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(problem.getBytes(StandardCharsets.UTF_8));

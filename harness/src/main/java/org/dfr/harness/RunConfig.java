@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
@@ -12,6 +13,7 @@ import org.dfr.recovery.FaultPlan;
 import org.dfr.recovery.Strategy;
 import org.dfr.runtime.RunSpec;
 import org.dfr.runtime.kernel.KernelChoice;
+import org.dfr.runtime.kernel.KernelOptions;
 import org.dfr.runtime.kernel.KernelProblem;
 import org.dfr.runtime.kernel.KernelSetup;
 
@@ -144,6 +146,16 @@ public record RunConfig(KernelChoice kernel, List<Path> kernelJars, List<Integer
     /** Builds the kernel this run computes (in this JVM's catalog plus {@link #kernelJars}). */
     public KernelSetup kernelSetup() {
         return KernelJars.catalog(kernelJars).create(kernel, toArray(cells), toArray(ranksGrid));
+    }
+
+    /**
+     * The kernel's options as it runs with them: those given, and every other at its default (what a report names and
+     * the file level keys on; {@code --reference} shows it too).
+     */
+    @JsonIgnore
+    public Map<String, String> resolvedKernelOptions() {
+        return KernelOptions.resolve(kernel.name(), KernelJars.catalog(kernelJars).get(kernel.name()).options(),
+                kernel.options()).values();
     }
 
     /** Partitions: the product of {@link #ranksGrid}. */

@@ -23,7 +23,6 @@ import org.dfr.runtime.ClusterSettings;
 import org.dfr.runtime.CheckpointIntervalDecision;
 import org.dfr.runtime.RankStats;
 import org.dfr.runtime.RunOutcome;
-import org.dfr.runtime.kernel.KernelOptions;
 import org.dfr.runtime.kernel.KernelSetup;
 
 /** Builds, writes and reads {@link RunReport}s. */
@@ -122,9 +121,7 @@ public final class RunReports {
             ranks.add(new RunReport.RankActivity(s.rank(), s.kernelUpdates(), s.kernelUpdatesDuringRecovery(),
                     s.droppedStaleMessages(), s.sharedMemoryCopies(), s.lentCopies()));
         }
-        Map<String, String> options = KernelOptions.resolve(config.kernel().name(),
-                KernelJars.catalog(config.kernelJars()).get(config.kernel().name()).options(),
-                config.kernel().options()).values();
+        Map<String, String> options = config.resolvedKernelOptions();
         int interval = checkpointEvery(config, outcome);
         return new RunReport(config.kernel().name(), options, config.strategy().label(), config.ranksGrid(),
                 config.cells(), config.iterations(), config.tolerance() > 0 ? config.tolerance() : null, iterationsRun,

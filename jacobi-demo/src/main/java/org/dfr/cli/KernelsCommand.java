@@ -39,8 +39,9 @@ public final class KernelsCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         for (KernelProvider p : catalog.providers()) {
-            out.printf(Locale.ROOT, "%-14s %d ax%s  %s%s%n", p.name(), p.dimensions(), p.dimensions() == 1 ? "is" : "es",
-                    p.description(), p.name().equals(KernelCatalog.DEFAULT_KERNEL) ? " (default)" : "");
+            out.printf(Locale.ROOT, "%-14s %d ax%s  %s%s%s%n", p.name(), p.dimensions(), p.dimensions() == 1 ? "is" : "es",
+                    p.description(), p.name().equals(KernelCatalog.DEFAULT_KERNEL) ? " (default)" : "",
+                    catalog.jarOf(p).map(jar -> " [from " + jar + "]").orElse(""));
             for (KernelOption o : p.options()) {
                 out.printf(Locale.ROOT, "%-14s   --kernel-option %s=<%s> (default %s): %s%n", "", o.key(), o.expected(),
                         o.defaultValue(), o.description());

@@ -343,17 +343,30 @@ public final class RunCommand implements Callable<Integer> {
             if (!expected.equals(result.fieldSha256())) {
                 out.println("reference:       DIFFERENT: the sequential reference gives " + expected);
                 out.flush();
-                spec.commandLine().getErr().println("dfr run: the field differs from the sequential reference's: if a"
-                        + " run without failures differs too, the kernel is not deterministic (HashMap order, Math.random),"
-                        + " writes cells it does not own or reads an input it does not declare (whose halo never comes);"
-                        + " if only runs with failures differ, it keeps state outside its buffers (static fields,"
-                        + " counters) (docs/writing-a-kernel.md)");
+                spec.commandLine().getErr().println(referenceDiffers(result.recoveries().size()));
                 return 1;
             }
             out.println("reference:       the same digest as the sequential reference");
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * What a field that differs from the reference's says about the kernel: a run without a recovery points at the
+     * kernel's arithmetic or its declarations, one with recoveries may point at state a recovery does not restore.
+     */
+    static String referenceDiffers(int recoveries) {
+        String unsound = "the kernel is not deterministic (HashMap order, Math.random), writes cells it does not own or"
+                + " reads an input it does not declare (whose halo never comes)";
+        if (recoveries == 0) {
+            return "dfr run: the field differs from the sequential reference's in a run without a recovery: " + unsound
+                    + " (docs/writing-a-kernel.md)";
+        }
+        return "dfr run: the field differs from the sequential reference's after " + recoveries + " recover"
+                + (recoveries == 1 ? "y" : "ies") + ": run the same command without failures; if that one matches, the"
+                + " kernel keeps state outside its buffers (static fields, counters), which a recovery does not restore;"
+                + " if it differs too, " + unsound + " (docs/writing-a-kernel.md)";
     }
 
     /** The ranks start here: every host's range of --base-port must be free on its address. */
@@ -601,7 +614,9 @@ public final class RunCommand implements Callable<Integer> {
             converged = config.runSpec().converged(residual);
         }
         double seconds = Math.max(System.nanoTime() - start, 1) / 1e9;
-        out.printf(Locale.ROOT, "reference:       %s, sequential, %s cells, %d iterations%s%n", config.kernel(), cells,
+        // every option, defaults too, as the run line writes it: so the two lines of one command compare
+        out.printf(Locale.ROOT, "reference:       %s, sequential, %s cells, %d iterations%s%n",
+                KernelChoice.of(config.kernel().name(), config.resolvedKernelOptions()), cells,
                 done, converged ? " (stopped by --tolerance)" : "");
         out.println("field sha256:    " + seq.digest());
         out.printf(Locale.ROOT, "final residual:  %.17g%n", residual);

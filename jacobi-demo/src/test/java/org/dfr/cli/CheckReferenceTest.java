@@ -58,7 +58,22 @@ class CheckReferenceTest {
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
         assertThat(r.out()).contains("reference:       DIFFERENT: the sequential reference gives ");
-        assertThat(r.err()).contains("dfr run: the field differs from the sequential reference's");
+        assertThat(r.err()).contains("dfr run: the field differs from the sequential reference's in a run without a"
+                + " recovery: the kernel is not deterministic");
+        assertThat(r.err().strip().lines()).hasSize(1);
+    }
+
+    @Test
+    void when_aRunThatRecoveredDiffers_then_theLineAsksForTheSameRunWithoutFailures(@TempDir Path tmp)
+            throws IOException {
+        Path jar = noisyJar(tmp);
+
+        CliRun r = CliRun.of("run", "--kernel-jar", jar.toString(), "--kernel", "noisy1d", "--cells", "64",
+                "--ranks-grid", "4", "--iterations", "5", "--checkpoint-every", "2", "--fail", "1@3", "--check-reference");
+
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).contains("dfr run: the field differs from the sequential reference's after 1 recovery: run"
+                + " the same command without failures; if that one matches, the kernel keeps state outside its buffers");
         assertThat(r.err().strip().lines()).hasSize(1);
     }
 

@@ -112,6 +112,20 @@ class KernelBugsTest {
                 + " lowercase letters, digits and '-' (listed in " + jar.toAbsolutePath().normalize() + ")");
     }
 
+    @Test
+    void when_kernelsListsAJarsKernel_then_itsLineNamesTheJar_andBuiltInLinesNone(@TempDir Path tmp) throws IOException {
+        Path jar = TestKernelJar.build(tmp, "com.example.bugs.Bug", provider("from-a-jar", "List.of()",
+                "throw new AssertionError(\"not reached\");"));
+
+        CliRun r = CliRun.of("kernels", "--kernel-jar", jar.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out().lines().filter(l -> l.startsWith("from-a-jar "))).singleElement().asString()
+                .endsWith("a kernel with a bug [from " + jar.toAbsolutePath().normalize() + "]");
+        assertThat(r.out().lines().filter(l -> l.startsWith("jacobi2d5 "))).singleElement().asString()
+                .endsWith("(default)");
+    }
+
     /**
      * The initial state throws at the last interior cell: on one rank first in the kernel's warm-up (partition 0,
      * before any rank starts), on two as rank 1 starts. Each line names where the kernel threw and when: the warm-up,

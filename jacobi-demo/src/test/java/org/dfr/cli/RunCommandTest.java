@@ -213,6 +213,18 @@ class RunCommandTest {
     }
 
     @Test
+    void when_referenceOfAKernelWithOptions_then_itsLineNamesEveryOptionAsTheRunLineDoes() {
+        CliRun reference = run("run", "--kernel", "jacobi2d9", "--cells", "9x7", "--iterations", "2", "--reference");
+        CliRun ran = run("run", "--kernel", "jacobi2d9", "--cells", "9x7", "--ranks-grid", "1x1", "--iterations", "2");
+
+        assertThat(reference.code()).as(reference.err()).isZero();
+        assertThat(ran.code()).as(ran.err()).isZero();
+        // the default boundary, not given, is named on both lines
+        assertThat(reference.out()).contains("reference:       jacobi2d9(boundary=fixed), sequential, 9x7 cells");
+        assertThat(ran.out()).contains("run:             jacobi2d9(boundary=fixed), ");
+    }
+
+    @Test
     void when_rankConfigIsWritten_then_theCheckpointDirIsLeftToTheRanksHosts(@TempDir Path tmp) throws Exception {
         Path config = tmp.resolve("ranks.json");
         Path checkpoints = tmp.resolve("on-the-cluster/ckpt");

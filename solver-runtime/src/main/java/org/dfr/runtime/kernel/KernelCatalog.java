@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -31,23 +32,30 @@ public final class KernelCatalog {
 
     private final List<KernelProvider> providers;
     private final List<String> loadErrors;
+    private final ProviderListings listings;
 
-    private KernelCatalog(List<KernelProvider> providers, List<String> loadErrors) {
+    private KernelCatalog(List<KernelProvider> providers, List<String> loadErrors, ProviderListings listings) {
         this.providers = Collections.unmodifiableList(providers);
         this.loadErrors = List.copyOf(loadErrors);
+        this.listings = listings;
     }
 
     /**
      * The providers visible to {@code loader}, sorted by name. A provider that cannot be loaded (a class
      * missing from a jar, a failing constructor) is left out and named in {@link #loadErrors()}; the others
-     * stay usable.
+     * stay usable. What {@code loader} sees beyond its parent are the user's jars ({@link #jarOf}).
      *
-     * @throws IllegalArgumentException if two providers have the same name
+     * @throws IllegalArgumentException if two providers have the same name, naming the jar that lists each
      */
     public static KernelCatalog load(ClassLoader loader) {
+        return load(loader, true);
+    }
+
+    /** {@link #load(ClassLoader)}; {@code addsJars}: whether what {@code loader} sees beyond its parent is the user's. */
+    private static KernelCatalog load(ClassLoader loader, boolean addsJars) {
         List<KernelProvider> found = new ArrayList<>();
         List<String> errors = new ArrayList<>();
-        ProviderListings listings = ProviderListings.of(loader, SERVICES);
+        ProviderListings listings = ProviderListings.of(loader, SERVICES, addsJars);
         Iterator<KernelProvider> it = ServiceLoader.load(KernelProvider.class, loader).iterator();
         int linkageErrors = 0;
         while (true) {
@@ -78,14 +86,48 @@ public final class KernelCatalog {
             }
             for (KernelProvider q : found) {
                 if (q.name().equals(p.name())) {
-                    throw new IllegalArgumentException("two kernels are named '" + p.name() + "': "
-                            + q.getClass().getName() + " and " + p.getClass().getName());
+                    String first = q.getClass().getName();
+                    String second = p.getClass().getName();
+                    throw new IllegalArgumentException("two kernels are named '" + p.name() + "': " + first
+                            + " (listed in " + listings.sourceOrUnknown(first) + ") and " + second + " (listed in "
+                            + listings.sourceOrUnknown(second) + "); rename one, or leave one jar out");
                 }
             }
             found.add(p);
         }
+        errors.addAll(passedOver(loader, listings, found));
         found.sort(Comparator.comparing(KernelProvider::name));
-        return new KernelCatalog(found, errors);
+        return new KernelCatalog(found, errors, listings);
+    }
+
+    /**
+     * Classes a user's jar lists that ServiceLoader passed over without a word: a class of a named module, such as the
+     * JDK's, is no provider on the class path (a walk-through listed {@code java.lang.String}, and {@code dfr kernels}
+     * said nothing).
+     */
+    private static List<String> passedOver(ClassLoader loader, ProviderListings listings, List<KernelProvider> found) {
+        Set<String> loaded = new HashSet<>();
+        found.forEach(p -> loaded.add(p.getClass().getName()));
+        List<String> passed = new ArrayList<>();
+        for (String className : listings.listedByAddedSources()) {
+            String module = loaded.contains(className) ? "" : moduleOf(className, loader);
+            if (!module.isEmpty()) {
+                passed.add(className + " (listed in " + listings.sourceOrUnknown(className) + "): a class of module "
+                        + module + ", which ServiceLoader passes over: no provider on the class path (list your class"
+                        + " that implements " + KernelProvider.class.getName() + ")");
+            }
+        }
+        return passed;
+    }
+
+    /** The name of the module {@code className} is in; empty for the unnamed one or a class that cannot be loaded. */
+    private static String moduleOf(String className, ClassLoader loader) {
+        try {
+            Module module = Class.forName(className, false, loader).getModule();
+            return module.isNamed() ? module.getName() : "";
+        } catch (ClassNotFoundException | LinkageError e) {
+            return ""; // ServiceLoader's own error names it
+        }
     }
 
     /**
@@ -165,7 +207,15 @@ public final class KernelCatalog {
 
     /** The providers on this class's own class path. */
     public static KernelCatalog installed() {
-        return load(KernelCatalog.class.getClassLoader());
+        return load(KernelCatalog.class.getClassLoader(), false);
+    }
+
+    /**
+     * The jar (or class directory) a provider came from when it is one of the user's ({@code --kernel-jar}); empty
+     * for a kernel on dfr's own class path.
+     */
+    public Optional<String> jarOf(KernelProvider provider) {
+        return listings.addedSourceOf(provider.getClass().getName());
     }
 
     /** Every provider, sorted by name. */

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -35,11 +36,16 @@ final class ProviderListings {
         this.ownSources = ownSources;
     }
 
-    /** The listings of {@code services} visible to {@code loader}; empty if they cannot be read. */
-    static ProviderListings of(ClassLoader loader, String services) {
+    /**
+     * The listings of {@code services} visible to {@code loader}; empty if they cannot be read. With {@code addsJars},
+     * the sources its parent does not see are the user's jars; without, none is (dfr's own class path).
+     */
+    static ProviderListings of(ClassLoader loader, String services, boolean addsJars) {
         Map<String, String> sourceOf = new LinkedHashMap<>();
         Set<String> sources = new LinkedHashSet<>(read(loader, services, sourceOf));
-        if (loader.getParent() != null) {
+        if (!addsJars) {
+            sources.clear();
+        } else if (loader.getParent() != null) {
             sources.removeAll(read(loader.getParent(), services, new LinkedHashMap<>()));
         }
         return new ProviderListings(sourceOf, sources);
@@ -60,6 +66,26 @@ final class ProviderListings {
         }
         String source = named != null ? sourceOf.get(named) : ownSources.size() == 1 ? ownSources.iterator().next() : null;
         return source == null ? error : error + " (listed in " + source + ")";
+    }
+
+    /**
+     * The jar or directory whose service file lists {@code className} first, if it is one the loader adds (a
+     * {@code --kernel-jar}); empty for a class listed on dfr's own class path, or not listed.
+     */
+    Optional<String> addedSourceOf(String className) {
+        String source = sourceOf.get(className);
+        return source != null && ownSources.contains(source) ? Optional.of(source) : Optional.empty();
+    }
+
+    /** The jar or directory whose service file lists {@code className} first, or {@code "an unknown jar"}. */
+    String sourceOrUnknown(String className) {
+        return sourceOf.getOrDefault(className, "an unknown jar");
+    }
+
+    /** The classes listed by the service files of the jars this loader adds, in listing order. */
+    List<String> listedByAddedSources() {
+        return sourceOf.entrySet().stream().filter(e -> ownSources.contains(e.getValue())).map(Map.Entry::getKey)
+                .toList();
     }
 
     /** Reads every service file, filling {@code sourceOf}; returns the sources in order. */

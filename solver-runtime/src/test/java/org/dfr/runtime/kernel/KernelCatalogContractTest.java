@@ -128,6 +128,70 @@ class KernelCatalogContractTest {
         }
     }
 
+    public static final class Twin extends Named {
+        public Twin() {
+            super("good-1d", 1);
+        }
+    }
+
+    /** Writes a service file listing {@code classNames} under {@code dir}, as a kernel jar would hold it. */
+    private static void list(Path dir, String... classNames) throws IOException {
+        Path services = Files.createDirectories(dir.resolve("META-INF/services"));
+        Files.writeString(services.resolve(KernelProvider.class.getName()), String.join("\n", classNames) + "\n");
+    }
+
+    private static URLClassLoader loaderOf(Path... dirs) throws IOException {
+        URL[] urls = new URL[dirs.length];
+        for (int i = 0; i < dirs.length; i++) {
+            urls[i] = dirs[i].toUri().toURL();
+        }
+        return new URLClassLoader(urls, KernelCatalogContractTest.class.getClassLoader());
+    }
+
+    @Test
+    void when_twoJarsNameTheirKernelsAlike_then_theErrorNamesBothJars(@TempDir Path dir) throws IOException {
+        Path first = dir.resolve("first");
+        Path second = dir.resolve("second");
+        list(first, Good.class.getName());
+        list(second, Twin.class.getName());
+
+        try (URLClassLoader loader = loaderOf(first, second)) {
+            IllegalArgumentException e = catchThrowableOfType(IllegalArgumentException.class,
+                    () -> KernelCatalog.load(loader));
+
+            assertThat(e).hasMessage("two kernels are named 'good-1d': " + Good.class.getName() + " (listed in " + first
+                    + ") and " + Twin.class.getName() + " (listed in " + second + "); rename one, or leave one jar out");
+        }
+    }
+
+    @Test
+    void when_aJarListsAClassOfTheJdk_then_itIsNamedAsNotLoaded(@TempDir Path dir) throws IOException {
+        // ServiceLoader passes over a class of a named module without an error of its own
+        list(dir, "java.lang.String", Good.class.getName());
+
+        try (URLClassLoader loader = loaderOf(dir)) {
+            KernelCatalog catalog = KernelCatalog.load(loader);
+
+            assertThat(catalog.providers()).extracting(KernelProvider::name).contains("good-1d");
+            assertThat(catalog.loadErrors()).containsExactly("java.lang.String (listed in " + dir + "): a class of"
+                    + " module java.base, which ServiceLoader passes over: no provider on the class path (list your class"
+                    + " that implements "
+                    + KernelProvider.class.getName() + ")");
+        }
+    }
+
+    @Test
+    void when_aKernelComesFromAUsersJar_then_itsJarIsKnown(@TempDir Path dir) throws IOException {
+        list(dir, Good.class.getName());
+
+        try (URLClassLoader loader = loaderOf(dir)) {
+            KernelCatalog catalog = KernelCatalog.load(loader);
+            KernelProvider good = catalog.get("good-1d");
+
+            assertThat(catalog.jarOf(good)).contains(dir.toString());
+        }
+    }
+
     public static final class ThrowsInItsConstructor extends Named {
         public ThrowsInItsConstructor() {
             super("ctor-throws", 1);
