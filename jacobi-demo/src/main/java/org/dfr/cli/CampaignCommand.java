@@ -208,7 +208,7 @@ public final class CampaignCommand implements Callable<Integer> {
                 }
             }
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintWriter out = spec.commandLine().getOut();
         // in processes mode the ranks log on their own: their files go with a failing trial's log

@@ -15,6 +15,7 @@ import org.dfr.power.freq.LeftoverJournals;
 import org.dfr.runtime.RunFailedException;
 import org.dfr.runtime.ThrownAt;
 import org.dfr.runtime.kernel.KernelContractException;
+import org.dfr.runtime.kernel.KernelOptionException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Column;
@@ -128,11 +129,20 @@ public final class DfrMain implements Runnable {
         String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
         message = enumChoicesInOurWords(message);
         // a kernel's options are its own: a command's help does not list them (a walk-through, session 43)
-        boolean kernelOption = message.startsWith("kernel option ") || message.matches("kernel \\S+ has no option .*");
-        cl.getErr().println(command + ": " + message + (kernelOption ? " (dfr kernels lists each kernel's options)"
-                : " (" + command + " --help lists the options)"));
+        cl.getErr().println(command + ": " + message + (causedBy(e, KernelOptionException.class)
+                ? " (dfr kernels lists each kernel's options)" : " (" + command + " --help lists the options)"));
         cl.getErr().flush();
         return 2;
+    }
+
+    /** Whether {@code type} is in {@code e}'s chain of causes (a command wraps what it caught as the cause). */
+    static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static final Pattern ENUM_CHOICES = Pattern.compile("expected one of \\[([A-Z0-9_, ]+)\\] \\(case-insensitive\\) ");

@@ -35,7 +35,7 @@ public final class KernelsCommand implements Callable<Integer> {
         try {
             catalog = KernelJars.catalog(kernelJars);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         PrintWriter out = spec.commandLine().getOut();
         for (KernelProvider p : catalog.providers()) {

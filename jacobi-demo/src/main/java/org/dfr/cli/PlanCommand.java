@@ -219,7 +219,7 @@ public final class PlanCommand implements Callable<Integer> {
             return KernelJars.catalog(kernel.jars()).create(kernel.choice(), cells.values().stream()
                     .mapToInt(Integer::intValue).toArray(), Arrays.copyOf(written, cells.axes())).dependencies();
         } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
+            throw usage(e.getMessage(), e);
         }
     }
 
@@ -294,7 +294,7 @@ public final class PlanCommand implements Callable<Integer> {
                 advice = new CheckpointIntervalAdvice(checkpointSeconds, 1.0 / model.systemFailureRatePerSecond(),
                         iterationSeconds);
             } catch (IllegalArgumentException e) {
-                throw usage("--checkpoint-seconds " + checkpointSeconds + ": " + e.getMessage());
+                throw usage("--checkpoint-seconds " + checkpointSeconds + ": " + e.getMessage(), e);
             }
             if (checkpointInterval == null) {
                 checkpointInterval = advice.dalyIterations();
@@ -339,7 +339,7 @@ public final class PlanCommand implements Callable<Integer> {
         try {
             return new EnergyModel(nodeCount, nodeMtbfSeconds, iterationSeconds, busyPowerWatts, idlePowerWatts);
         } catch (IllegalArgumentException e) {
-            throw usage("bad energy model input: " + e.getMessage());
+            throw usage("bad energy model input: " + e.getMessage(), e);
         }
     }
 
@@ -371,11 +371,15 @@ public final class PlanCommand implements Callable<Integer> {
     }
 
     private ParameterException usage(String message) {
+        return usage(message, null);
+    }
+
+    private ParameterException usage(String message, IllegalArgumentException cause) {
         // a message about the grid when none was given must say where the value came from
         boolean quotesDefault = gridDefaulted && message.contains("grid " + grid.text());
         return new ParameterException(spec.commandLine(), message + (quotesDefault ? " (--ranks-grid was not given; "
                 + grid.text() + " is the default for " + grid.writtenDimensions() + " ax"
-                + (grid.writtenDimensions() == 1 ? "is" : "es") + ")" : ""));
+                + (grid.writtenDimensions() == 1 ? "is" : "es") + ")" : ""), cause);
     }
 
     /** {@code --layout} values. */

@@ -229,7 +229,7 @@ public final class SimulateCommand implements Callable<Integer> {
             set(out, b::out);
             options = b.build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         requireHeap(options, Runtime.getRuntime().maxMemory());
         CliFiles.requireWritableDirectory(spec, "--out", options.out());
@@ -295,7 +295,7 @@ public final class SimulateCommand implements Callable<Integer> {
             set(maxFailures, v -> b.maxFailures(v));
             o = b.build();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         SimulationSpec base = SimulationSpec.paper(dependencies)
                 .withIterations(o.iterations(), o.checkpointEvery())

@@ -409,17 +409,24 @@ class BadInputTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"--kernel-option colour=red", "--kernel heat1d3 --kernel-option boundary=open"})
-    void when_aKernelOptionIsBad_then_theLinePointsAtDfrKernelsNotAtTheCommandsHelp(String options) {
-        List<String> args = new ArrayList<>(List.of("run", "--iterations", "3"));
-        args.addAll(List.of(options.split(" ")));
-        args.addAll(options.contains("heat1d3") ? List.of("--cells", "64") : List.of("--cells", "37x29"));
+    @ValueSource(strings = {"run --iterations 3 --cells 37x29 --kernel-option colour=red",
+            "run --iterations 3 --cells 64 --kernel heat1d3 --kernel-option boundary=open",
+            "plan --kernel jacobi2d9 --kernel-option colour=red --cells 16x16 --ranks-grid 2x2 --lost 1"
+                    + " --checkpoint-iteration 0 --failure-iteration 3",
+            "campaign --trials 1 --kernel jacobi2d9 --kernel-option boundary=open",
+            "bench-recovery --repetitions 1 --kernel jacobi2d9 --kernel-option boundary=open",
+            "simulate --cells 37x29 --ranks-grid 2x4 --kernel jacobi2d9 --kernel-option boundary=open",
+            "experiment --repetitions 1 --out FILE --kernel jacobi2d9 --kernel-option boundary=open"})
+    void when_aKernelOptionIsBad_then_theLinePointsAtDfrKernelsNotAtTheCommandsHelp(String command) {
+        Path out = tmp.resolve("experiment-out");
+        String[] args = command.replace("FILE", out.toString()).split(" ");
 
-        CliRun r = CliRun.of(args.toArray(String[]::new));
+        CliRun r = CliRun.of(args);
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
-        assertThat(r.err().strip()).as(r.err()).endsWith("(dfr kernels lists each kernel's options)")
-                .doesNotContain("--help");
+        assertThat(r.err().strip().lines()).as(r.err()).singleElement().asString()
+                .endsWith("(dfr kernels lists each kernel's options)").doesNotContain("--help");
+        assertThat(out).doesNotExist();
     }
 
     @ParameterizedTest

@@ -59,7 +59,7 @@ public record KernelOption(String key, Type type, String defaultValue, List<Stri
      * Checks {@code value} against this option's type.
      *
      * @return the value in canonical form (e.g. {@code "TRUE"} becomes {@code "true"})
-     * @throws IllegalArgumentException naming the key, the value and what is allowed
+     * @throws KernelOptionException naming the key, the value and what is allowed
      */
     public String check(String value) {
         String v = value.trim();
@@ -94,10 +94,10 @@ public record KernelOption(String key, Type type, String defaultValue, List<Stri
         } catch (NumberFormatException e) {
             if (type == Type.INT && v.matches("[-+]?\\d+")) {
                 // an integer all the same: "is not allowed: an integer" read as a contradiction
-                throw new IllegalArgumentException("kernel option " + key + "=" + value + " is not allowed: an integer"
+                throw new KernelOptionException("kernel option " + key + "=" + value + " is not allowed: an integer"
                         + " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE);
             }
-            throw new IllegalArgumentException("kernel option " + key + "=" + value + " is not allowed: " + expected());
+            throw new KernelOptionException("kernel option " + key + "=" + value + " is not allowed: " + expected());
         }
     }
 

@@ -25,7 +25,7 @@ public record KernelOptions(SortedMap<String, String> values) {
     /**
      * Resolves {@code given} against the options a kernel declares.
      *
-     * @throws IllegalArgumentException for a key the kernel does not declare (naming those it does) or
+     * @throws KernelOptionException for a key the kernel does not declare (naming those it does) or
      *         a value of the wrong type
      */
     public static KernelOptions resolve(String kernel, List<KernelOption> declared, Map<String, String> given) {
@@ -35,7 +35,7 @@ public record KernelOptions(SortedMap<String, String> values) {
         }
         for (Map.Entry<String, String> e : given.entrySet()) {
             KernelOption option = declared.stream().filter(o -> o.key().equals(e.getKey())).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("kernel " + kernel + " has no option '" + e.getKey()
+                    .orElseThrow(() -> new KernelOptionException("kernel " + kernel + " has no option '" + e.getKey()
                             + "'; its options are " + (declared.isEmpty() ? "none"
                             : String.join(", ", declared.stream().map(KernelOption::key).toList()))));
             out.put(e.getKey(), option.check(e.getValue()));
