@@ -20,6 +20,7 @@ import me.tongfei.progressbar.ProgressBarStyle;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.dfr.cli.options.CliFiles;
 import org.dfr.cli.options.ConfigFileErrors;
+import org.dfr.cli.options.KernelMixin;
 import org.dfr.cli.options.KernelOptionArgument;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.Sizes;
@@ -294,9 +295,8 @@ public final class ExperimentCommand implements Callable<Integer> {
             if (flags.kernelJars() != null && !flags.kernelJars().isEmpty() && kernel == null
                     && (fromConfig == null || fromConfig.kernel() == null)) {
                 // as in run: a jar without a kernel named ran the built-in one (a walk-through, session 43)
-                throw new IllegalArgumentException("--kernel-jar " + kernelJars.get(0) + " is given without --kernel"
-                        + " (or kernel: in --config): name the kernel to run; without it the built-in "
-                        + (base.kernel() == null ? KernelCatalog.DEFAULT_KERNEL : base.kernel()) + " would run");
+                throw new IllegalArgumentException(KernelMixin.jarWithoutKernel(kernelJars, "--kernel (or kernel: in"
+                        + " --config)", base.kernel() == null ? KernelCatalog.DEFAULT_KERNEL : base.kernel()));
             }
             ExperimentSpec resolved = shapedToKernel(flags.orElse(base),
                     flags.cells() != null || fromConfig != null && fromConfig.cells() != null,

@@ -261,8 +261,7 @@ class BadInputTest {
                 row("experiment --out FILE/x --variants dfr,global,dfr", "variants [dfr, global, dfr] name a variant twice"),
                 row("experiment --out FILE/x --kernel heat1d3 --kernel-jar /no/such.jar",
                         "--kernel-jar /no/such.jar: no such readable file"),
-                row("experiment --out FILE/x --kernel-jar FILE/k.jar", "k.jar is given without --kernel"
-                        + " (or kernel: in --config): name the kernel to run; without it the built-in jacobi2d5 would run"),
+                row("experiment --out FILE/x --kernel-jar FILE/k.jar", "k.jar: no such readable file"),
                 row("experiment --out FILE/x --kernel heat1d3 --cells 64 --ranks-grid 4 --fail 1@4 --kernel-option boundary=torus",
                         "torus"),
                 row("experiment --out FILE/x --sysfs-root FILE/no-such-tree", "/no-such-tree: no such directory"),
@@ -431,18 +430,20 @@ class BadInputTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"run --cells 37x29 --iterations 3", "campaign --trials 1", "bench-recovery --repetitions 1",
-            "simulate --cells 37x29 --ranks-grid 2x4"})
+            "simulate --cells 37x29 --ranks-grid 2x4", "experiment --repetitions 1 --out FILE"})
     void when_aKernelJarIsGivenWithoutKernel_then_exit2InsteadOfRunningTheBuiltInKernel(String command) throws Exception {
         Path jar = CheckReferenceTest.noisyJar(Files.createDirectories(tmp.resolve("jar")));
-        List<String> args = new ArrayList<>(List.of(command.split(" ")));
+        Path out = tmp.resolve("experiment-out");
+        List<String> args = new ArrayList<>(List.of(command.replace("FILE", out.toString()).split(" ")));
         args.addAll(List.of("--kernel-jar", jar.toString()));
 
         CliRun r = CliRun.of(args.toArray(String[]::new));
 
         assertThat(r.exitCode()).as(r.err()).isEqualTo(2);
         assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
-        assertThat(r.err()).contains("--kernel-jar " + jar + " is given without --kernel: name the kernel to run (the"
-                + " jar's: noisy1d); without --kernel the built-in jacobi2d5 would run");
+        assertThat(r.err()).contains("--kernel-jar " + jar + " is given without --kernel")
+                .contains(": name the kernel to run (the jar's: noisy1d); without it the built-in jacobi2d5 would run");
+        assertThat(out).doesNotExist();
     }
 
     @Test

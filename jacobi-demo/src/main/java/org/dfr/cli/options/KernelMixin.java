@@ -3,8 +3,6 @@ package org.dfr.cli.options;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.dfr.harness.KernelJars;
 import org.dfr.runtime.kernel.KernelCatalog;
 import org.dfr.runtime.kernel.KernelChoice;
@@ -54,20 +52,28 @@ public final class KernelMixin {
      */
     private void requireKernelNamedWithJar() {
         if (!kernelJars.isEmpty() && !mixee.commandLine().getParseResult().hasMatchedOption("--kernel")) {
-            KernelCatalog withJars;
+            String line;
             try {
-                withJars = KernelJars.catalog(kernelJars); // a jar's own fault (missing, no provider) comes first
+                line = jarWithoutKernel(kernelJars, "--kernel", KernelCatalog.DEFAULT_KERNEL);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(mixee.commandLine(), e.getMessage(), e);
             }
-            Set<String> builtIn = KernelCatalog.installed().providers().stream().map(KernelProvider::name)
-                    .collect(Collectors.toSet());
-            List<String> fromJars = withJars.providers().stream().map(KernelProvider::name)
-                    .filter(n -> !builtIn.contains(n)).sorted().toList();
-            throw new ParameterException(mixee.commandLine(), "--kernel-jar " + kernelJars.get(0) + " is given without"
-                    + " --kernel: name the kernel to run" + (fromJars.isEmpty() ? "" : " (the jar's: "
-                    + String.join(", ", fromJars) + ")") + "; without --kernel the built-in "
-                    + KernelCatalog.DEFAULT_KERNEL + " would run");
+            throw new ParameterException(mixee.commandLine(), line);
         }
+    }
+
+    /**
+     * The line for {@code jars} given without a kernel named ({@code namedBy}: where a kernel could have been named),
+     * naming the jars' kernels and the one that would have run instead; for every command, experiment's too.
+     *
+     * @throws IllegalArgumentException for a jar's own fault (missing, no provider), which comes first
+     */
+    public static String jarWithoutKernel(List<Path> jars, String namedBy, String wouldRun) {
+        KernelCatalog withJars = KernelJars.catalog(jars);
+        List<String> fromJars = withJars.providers().stream().filter(p -> withJars.jarOf(p).isPresent())
+                .map(KernelProvider::name).sorted().toList();
+        return "--kernel-jar " + jars.get(0) + " is given without " + namedBy + ": name the kernel to run"
+                + (fromJars.isEmpty() ? "" : " (the jar's: " + String.join(", ", fromJars) + ")") + "; without it the"
+                + " built-in " + wouldRun + " would run";
     }
 }
