@@ -29,6 +29,11 @@ final class CappingRelay {
         this.answersBusy = answersBusy;
     }
 
+    /** {@code rank}'s process was SIGKILLed: its host's other ranks decide alone whether the host is idle. */
+    void rankGone(int rank) {
+        hosts.rankGone(rank);
+    }
+
     /**
      * Handles one protocol line printed by {@code rank}.
      *

@@ -654,6 +654,7 @@ public final class ProcessLauncher {
                     graceDeadline = Math.min(graceDeadline,
                             System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EXIT_GRACE_MILLIS));
                 } else if (code == SIGKILL_EXIT_CODE) {
+                    capping.rankGone(p.rank());
                     if (!plannedDeaths.contains(p.rank())) {
                         LOG.warn("rank {} was SIGKILLed though the fault plan does not kill it; the run recovers", p.rank());
                     }

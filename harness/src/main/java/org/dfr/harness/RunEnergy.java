@@ -156,6 +156,14 @@ final class RunEnergy {
             }
 
             @Override
+            public void rankGone(int rank) {
+                // may cap the dead rank's host, which the sampler reads with the frequency it sets, as for rankIdle
+                synchronized (frequencyLock) {
+                    delegate.rankGone(rank);
+                }
+            }
+
+            @Override
             public void rankBusy(int rank) {
                 if (ratios.isEmpty()) {
                     delegate.rankBusy(rank);

@@ -111,6 +111,12 @@ final class DirectiveExecutor {
         return d.failureIteration();
     }
 
+    /** This rank waits idle for the resume; the ranks the directive counts dead go before it, for its host's sake. */
+    private void goIdle(RecoveryView node, RecoveryDirective d) {
+        d.deadRanks().forEach(idleListener::rankGone);
+        idleListener.rankIdle(node.rankId());
+    }
+
     private void recomputeGlobally(RecoveryView node, RecoveryDirective d, RecoveryProtocol.RankRecoveryState state,
                                    int[] owned, Set<Integer> previouslyOwned, int c, int target) {
         state.pendingTarget = target;
@@ -166,7 +172,7 @@ final class DirectiveExecutor {
                     states.install(p, loadCheckpoint(node, d, p, previouslyOwned, state));
                 }
             }
-            idleListener.rankIdle(node.rankId());
+            goIdle(node, d);
             return;
         }
         Set<Integer> level1 = levels.get(0);
@@ -200,7 +206,7 @@ final class DirectiveExecutor {
                     consumersIn(comm, e.getKey(), level1));
         }
         if (!participates) {
-            idleListener.rankIdle(node.rankId());
+            goIdle(node, d);
             node.afterRecoveryStep(d.failureIteration(), 1);
             return;
         }

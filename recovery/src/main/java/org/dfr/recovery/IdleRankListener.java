@@ -21,4 +21,12 @@ public interface IdleRankListener {
 
     /** The rank is about to compute; must return only once it may run at full speed. */
     void rankBusy(int rank);
+
+    /**
+     * The rank died: its host's other ranks decide alone whether the host is idle (a dead rank never says it is
+     * idle, and its host stayed uncapped while its survivor waited: an energy researcher's walk-through). Told by
+     * every survivor, so more than once; a replacement on its host reports itself busy as any rank does.
+     */
+    default void rankGone(int rank) {
+    }
 }

@@ -132,6 +132,42 @@ class IdleHostCappingIT {
         assertThat(tmp.resolve("journals")).isEmptyDirectory();
     }
 
+    /*
+     *   2x4 grid, two ranks per host, one spare (rank 8, host 4):
+     *     host0 = {0, 1}   rank 1 killed at the start of iteration 7, checkpoint at 5: m = 1, the cone is {1}
+     *     the spare adopts partition 1; rank 0 waits idle beside its dead neighbour
+     *   host0 is idle and is capped (before: a dead rank never said "idle", and host0 stayed uncapped)
+     */
+    @Test
+    void when_theDeadRanksHostHasOnlyIdleSurvivors_then_itIsCappedToo() throws IOException {
+        for (int h = 0; h < 5; h++) {
+            fakeHost(h);
+        }
+        RunSpec spec = new RunSpec(8, 10, 5, 2, 1);
+        JacobiProblem problem = new JacobiProblem(37, 29);
+        BlockDecomposition dec = new BlockDecomposition(problem, 2, 4);
+        RunOutcome outcome;
+        Map<String, Object> summary;
+        try (IdleHostCapping capping = new IdleHostCapping(spec, tmp.resolve("sysfs"), Set.of(0, 1, 2, 3, 4),
+                tmp.resolve("journals"))) {
+            outcome = new ResilientRun(new JacobiKernel(dec), spec)
+                    .strategy(Strategy.DFR)
+                    .faults(new FaultPlan(List.of(new FaultPlan.Kill(1, 7, FaultPlan.Point.ITERATION_START)), Set.of()))
+                    .idleListener(capping)
+                    .runEmbedded();
+            capping.liftRemaining();
+            summary = capping.summary();
+        }
+        SequentialJacobi seq = new SequentialJacobi(problem);
+        seq.iterate(10);
+        assertThat(FieldDigest.ofPartitions(dec, outcome.finalStates())).isEqualTo(seq.digest());
+        assertThat(summary).extractingByKey("host0").asString().contains("capEvents=1");
+        assertThat(summary).extractingByKey("host1").asString().contains("capEvents=1");
+        for (int h = 0; h < 5; h++) {
+            assertThat(scalingMax(h)).as("host %d after the run", h).isEqualTo(MAX_KHZ);
+        }
+    }
+
     @Test
     void when_aHostCannotCap_then_theReportSaysWhy() throws IOException {
         Path noCpufreq = Files.createDirectories(tmp.resolve("bare/sys"));

@@ -45,6 +45,7 @@ public final class HostCapArbiter implements AutoCloseable {
     private final Ticker ticker;
     private final Listener listener;
     private final Set<Integer> idle = new TreeSet<>();
+    private final Set<Integer> gone = new TreeSet<>();
     private boolean capped;
     private long capEvents;
     private long liftEvents;
@@ -83,7 +84,26 @@ public final class HostCapArbiter implements AutoCloseable {
     public synchronized boolean rankIdle(int rank) {
         requireOnHost(rank);
         idle.add(rank);
-        if (!capped && idle.size() == ranks.size()) {
+        return capIfAllIdle();
+    }
+
+    /**
+     * Marks {@code rank} dead: it counts as idle from now on, so the host is capped once its live ranks are all idle
+     * (a dead rank never calls {@link #rankIdle}). A rank in its place comes through {@link #replaceRank} or
+     * {@link #rankBusy}. A host whose ranks are all dead is not capped: no rank of it is left to lift the cap.
+     *
+     * @return whether the host is capped after the call
+     * @throws IllegalArgumentException when {@code rank} is not on this host
+     */
+    public synchronized boolean rankGone(int rank) {
+        requireOnHost(rank);
+        gone.add(rank);
+        idle.add(rank);
+        return capIfAllIdle();
+    }
+
+    private boolean capIfAllIdle() {
+        if (!capped && idle.size() == ranks.size() && !gone.containsAll(ranks)) {
             try {
                 CapOutcome outcome = controller.capToMinimum();
                 if (controller.isCapped()) {
@@ -111,6 +131,7 @@ public final class HostCapArbiter implements AutoCloseable {
     public synchronized void rankBusy(int rank) {
         requireOnHost(rank);
         idle.remove(rank);
+        gone.remove(rank);
         if (capped) {
             lift();
         }
@@ -140,6 +161,7 @@ public final class HostCapArbiter implements AutoCloseable {
         requireOnHost(replaced);
         ranks.remove(replaced);
         idle.remove(replaced);
+        gone.remove(replaced);
         ranks.add(fresh);
         if (capped) {
             lift();

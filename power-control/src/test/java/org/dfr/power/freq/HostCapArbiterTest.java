@@ -96,6 +96,45 @@ class HostCapArbiterTest {
         assertThatThrownBy(() -> arbiter.rankIdle(3)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /*
+     *   host of ranks 0 and 1:   rank 1 SIGKILLed (never says idle)   rank 0 outside the cone, idle
+     *   before: idle {0} of {0, 1}: never capped while rank 0 waited (2x4, --fail 1@12, m = 1)
+     */
+    @Test
+    void when_a_rank_of_the_host_died_then_its_live_rank_going_idle_caps_the_host() {
+        HostCapArbiter deathFirst = arbiter(Set.of(0, 1));
+        assertThat(deathFirst.rankGone(1)).as("rank 0 still computes").isFalse();
+        assertThat(fake.readLong(MAX0)).isEqualTo(2_600_000);
+        assertThat(deathFirst.rankIdle(0)).isTrue();
+        assertThat(fake.readLong(MAX0)).isEqualTo(1_200_000);
+        deathFirst.rankBusy(0);
+        assertThat(fake.readLong(MAX0)).isEqualTo(2_600_000);
+        // the next recovery: the dead rank still counts as idle
+        assertThat(deathFirst.rankIdle(0)).isTrue();
+    }
+
+    @Test
+    void when_a_death_is_told_after_the_live_rank_went_idle_then_the_host_is_capped_once() {
+        HostCapArbiter idleFirst = arbiter(Set.of(0, 1));
+        assertThat(idleFirst.rankIdle(0)).isFalse();
+        assertThat(idleFirst.rankGone(1)).as("the death told after rank 0 went idle").isTrue();
+        assertThat(idleFirst.capEvents()).isEqualTo(1);
+        assertThat(idleFirst.rankGone(1)).as("told again by another survivor: no second cap").isTrue();
+        assertThat(idleFirst.capEvents()).isEqualTo(1);
+    }
+
+    @Test
+    void when_every_rank_of_the_host_died_then_it_is_not_capped() {
+        HostCapArbiter arbiter = arbiter(Set.of(0, 1));
+
+        arbiter.rankGone(0);
+        boolean capped = arbiter.rankGone(1);
+
+        assertThat(capped).isFalse();
+        assertThat(fake.readLong(MAX0)).isEqualTo(2_600_000);
+        assertThat(fake.fs().writeLog()).isEmpty();
+    }
+
     @Test
     void when_a_rank_is_not_on_the_host_then_it_is_rejected() {
         HostCapArbiter arbiter = arbiter(Set.of(2, 3));

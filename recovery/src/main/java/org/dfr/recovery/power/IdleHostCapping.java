@@ -113,6 +113,17 @@ public final class IdleHostCapping implements IdleRankListener, AutoCloseable {
     }
 
     @Override
+    public synchronized void rankGone(int rank) {
+        if (closed) {
+            return;
+        }
+        HostCapArbiter arbiter = arbiters.get(spec.hostOf(rank));
+        if (arbiter != null && arbiter.ranks().contains(rank)) {
+            arbiter.rankGone(rank);
+        }
+    }
+
+    @Override
     public synchronized void rankBusy(int rank) {
         HostCapArbiter arbiter = arbiterOf(rank);
         if (arbiter != null) {
