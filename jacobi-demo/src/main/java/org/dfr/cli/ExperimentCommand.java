@@ -542,14 +542,11 @@ public final class ExperimentCommand implements Callable<Integer> {
         if (text == null) {
             return null;
         }
-        List<Integer> values = new ArrayList<>();
-        for (String part : text.toLowerCase(Locale.ROOT).split("x")) {
-            try {
-                values.add(Integer.parseInt(part.trim()));
-            } catch (NumberFormatException e) {
-                throw new ParameterException(spec.commandLine(), option + " " + text + ": give sizes like 256x256");
-            }
+        try {
+            // "512x" was 512 here, and the line that followed quoted --cells 512 (a walk-through)
+            return Sizes.parse(text).values();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), option + " " + e.getMessage(), e);
         }
-        return values;
     }
 }

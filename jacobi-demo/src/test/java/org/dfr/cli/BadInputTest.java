@@ -256,6 +256,8 @@ class BadInputTest {
                 // experiment
                 row("experiment --out FILE/x --sample-period-millis 0", "(--sample-period-millis) 0 is not allowed: give a period >= 1 ms"),
                 row("experiment --out FILE/x --config /no/such.yaml", "--config /no/such.yaml: no such readable file"),
+                // was read as 512, and the line quoted "--cells 512 and --ranks-grid 8"
+                row("experiment --out FILE/x --cells 512x", "--cells '512x' is not of the form N, AxB or AxBxC"),
                 row("experiment --out FILE/x --mode cloud", "(--mode) 'cloud' is not allowed: one of [embedded, processes]"),
                 row("experiment --out /proc/dfr-experiment", "--out /proc/dfr-experiment cannot be created"),
                 row("experiment --out FILE/x --variants dfr,global,dfr", "variants [dfr, global, dfr] name a variant twice"),
@@ -378,7 +380,10 @@ class BadInputTest {
                 Arguments.of("sweep:\n  parameter: nope\n  values: [1, 2]\n", "--config CONFIG (line 2",
                         "unknown sweep parameter 'nope'"),
                 Arguments.of("sweep:\n  parameter: iterations\n  values: [5]\n", "--config CONFIG (line",
-                        "give 2..100 values"));
+                        "give 2..100 values"),
+                // Jackson's "Cannot construct instance of `org.dfr.harness.experiment.Variant`" (a walk-through)
+                Arguments.of("name: v\nvariants: [global, dfr+caping]\n", "--config CONFIG (line 2, column",
+                        "'variants': unknown variant 'dfr+caping': use global, dfr or dfr+capping"));
     }
 
     @ParameterizedTest(name = "{2}")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,9 +46,19 @@ public final class ConfigFileErrors {
             String given = m instanceof InvalidFormatException f && f.getValue() != null ? ", got '" + f.getValue() + "'" : "";
             return option + " " + file + lineOf(file, key) + ": '" + key + "' takes " + expected + given;
         }
+        if (e instanceof ValueInstantiationException v && v.getCause() instanceof IllegalArgumentException bad) {
+            // a value our own types refuse (a variant's name): their message, not Jackson's "Cannot construct
+            // instance of `org.dfr...Variant`, problem: ..."
+            String key = v.getPath().isEmpty() ? null : keyOf(v.getPath());
+            return option + " " + file + at(e) + ": " + (key == null ? "" : "'" + key + "': ") + bad.getMessage();
+        }
+        return option + " " + file + at(e) + ": " + e.getOriginalMessage();
+    }
+
+    /** Where Jackson was in the file, {@code " (line N, column M)"}; empty when it does not say. */
+    private static String at(JacksonException e) {
         JsonLocation at = e.getLocation();
-        return option + " " + file + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr()
-                + ")") + ": " + e.getOriginalMessage();
+        return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
     }
 
     /** The top-level key of a path: the field of the record the file fills. */
