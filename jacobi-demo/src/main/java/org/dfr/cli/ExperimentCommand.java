@@ -5,11 +5,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -34,6 +35,7 @@ import org.dfr.harness.experiment.ExperimentSweep;
 import org.dfr.harness.experiment.RunRow;
 import org.dfr.harness.experiment.Schedule;
 import org.dfr.harness.experiment.Sweep;
+import org.dfr.harness.experiment.SweepParameter;
 import org.dfr.harness.experiment.Variant;
 import org.dfr.runtime.kernel.KernelCatalog;
 import picocli.CommandLine.Command;
@@ -168,10 +170,15 @@ public final class ExperimentCommand implements Callable<Integer> {
                 : resolved.sweep().points(resolved).get(0));
         int points = resolved.sweep() == null ? 1 : resolved.sweep().size();
         int total = schedule.size() * points;
-        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %d iterations, failures %s, %s; %d run%s"
+        // a swept setting's base value is no run's: "[512, 512] cells" while cells were swept misled (a walk-through)
+        Set<SweepParameter> swept = sweptParameters(resolved.sweep());
+        out.printf(Locale.ROOT, "experiment%s: %s %s cells on %s ranks, %s iterations, failures %s, %s; %d run%s"
                         + " (%d warm-up%s) -> %s%n", resolved.name() == null ? "" : " " + resolved.name(),
-                resolved.kernel(), resolved.cells(),
-                resolved.ranksGrid(), resolved.iterations(), resolved.failures(), resolved.variants(), total,
+                resolved.kernel(), swept.contains(SweepParameter.CELLS) ? "(swept)" : resolved.cells(),
+                swept.contains(SweepParameter.RANKS_GRID) ? "(swept)" : resolved.ranksGrid(),
+                swept.contains(SweepParameter.ITERATIONS) ? "(swept)" : resolved.iterations(),
+                swept.contains(SweepParameter.FAIL) || swept.contains(SweepParameter.FAIL_ITERATION) ? "(swept)"
+                        : resolved.failures(), resolved.variants(), total,
                 total == 1 ? "" : "s", resolved.warmups(), points == 1 ? "" : " per point", this.out);
         if (resolved.sweep() != null) {
             Sweep.By by = resolved.sweep().by();
@@ -256,6 +263,18 @@ public final class ExperimentCommand implements Callable<Integer> {
         }
         out.flush();
         return failed ? 1 : 0;
+    }
+
+    /** The settings {@code sweep} varies (its parameter and its second one); none without a sweep. */
+    private static Set<SweepParameter> sweptParameters(Sweep sweep) {
+        Set<SweepParameter> swept = EnumSet.noneOf(SweepParameter.class);
+        if (sweep != null) {
+            swept.add(sweep.parameter());
+            if (sweep.by() != null) {
+                swept.add(sweep.by().parameter());
+            }
+        }
+        return swept;
     }
 
     /** The experiment of --preset, then --config, then the flags, checked whole (every point of a sweep too). */

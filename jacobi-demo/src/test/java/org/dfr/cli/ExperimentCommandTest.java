@@ -66,6 +66,9 @@ class ExperimentCommandTest {
                 "--sweep", "fail-iteration=2,3", "--out", out.toString());
 
         assertThat(run.code()).as(run.err()).isZero();
+        // the header names no failure the sweep replaced: 1@3 is no point's
+        assertThat(run.out().lines().findFirst()).get().asString().contains("[16, 16] cells on [1, 2] ranks, 4 iterations,"
+                + " failures (swept),").doesNotContain("1@3");
         Map<String, String[]> csv = new HashMap<>();
         List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
         for (String line : lines.subList(1, lines.size())) {
