@@ -127,7 +127,7 @@ public final class SimulateCommand implements Callable<Integer> {
             description = "Intervals of the checkpoint-interval sweep.")
     List<Integer> checkpointSweep;
 
-    @Option(names = "--checkpoint-sweep-nodes", converter = Ranges.AtLeastOne.class, paramLabel = "N", description = "Nodes of the checkpoint-interval sweep.")
+    @Option(names = "--checkpoint-sweep-nodes", converter = Ranges.AtLeastOne.class, paramLabel = "N", description = "Nodes of the checkpoint-interval sweep (in the --dimensions given when it is one, else 1D).")
     Integer checkpointSweepNodes;
 
     @Option(names = "--skip-checkpoint-sweep", description = "Leave out the checkpoint-interval sweep.")

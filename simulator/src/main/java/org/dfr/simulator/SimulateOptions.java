@@ -26,7 +26,8 @@ import org.dfr.analysis.CommitLag;
  * @param iterations             iterations per run (default 1000)
  * @param checkpointEvery        K of the node sweep, iterations (default 6)
  * @param checkpointSweep        K values of the checkpoint-interval sweep; empty = the preset's
- * @param checkpointSweepNodes   nodes (1D) of the checkpoint-interval sweep; 0 = the preset's
+ * @param checkpointSweepNodes   nodes of the checkpoint-interval sweep (in the dimension of {@code dimensions} when it
+ *                              names one, else 1D); 0 = the preset's
  * @param skipCheckpointSweep    whether to skip the checkpoint-interval sweep (default false)
  * @param mtbfHours              MTBF of one node, h (default 100)
  * @param taskSeconds            compute time of a task, s (default 10)

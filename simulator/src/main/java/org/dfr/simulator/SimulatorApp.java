@@ -69,8 +69,18 @@ public final class SimulatorApp {
         return points;
     }
 
+    /**
+     * The checkpoint-interval sweep, in the one dimension the node sweep has (--dimensions 2 gave a 1D sweep titled
+     * so, and nothing said it: a resilience researcher's walk-through), in 1D when it has several.
+     */
+    static int checkpointSweepDimensions(SimulateOptions options) {
+        List<Integer> dimensions = options.resolvedDimensions();
+        return dimensions.size() == 1 ? dimensions.get(0) : 1;
+    }
+
     private static List<SweepPoint> checkpointSweepPoints(SimulateOptions options) {
-        Decomposition layout = Decomposition.balanced(1, options.resolvedCheckpointSweepNodes());
+        Decomposition layout = Decomposition.balanced(checkpointSweepDimensions(options),
+                options.resolvedCheckpointSweepNodes());
         return options.resolvedCheckpointSweep().stream().map(k -> new SweepPoint(layout, k)).toList();
     }
 
@@ -204,16 +214,18 @@ public final class SimulatorApp {
                 // K = 1 is the smallest interval there is: an optimum there is not cut off by the sweep
                 boolean atEdge = ks.size() > 1 && ((o.simulatedBestK() == lowest && lowest > 1)
                         || o.simulatedBestK() == highest);
-                out.printf(Locale.ROOT, "  checkpoint interval, %d nodes, %s: simulated optimum K=%d (%.4g h)%s; Young/Daly %.4g s = %.3g iterations%n",
-                        layout.nodes(), s, o.simulatedBestK(), o.simulatedBestRuntimeHours(),
+                out.printf(Locale.ROOT, "  checkpoint interval, %dD, %d nodes, %s: simulated optimum K=%d (%.4g h)%s; Young/Daly %.4g s = %.3g iterations%n",
+                        checkpointSweepDimensions(options), layout.nodes(), s, o.simulatedBestK(),
+                        o.simulatedBestRuntimeHours(),
                         atEdge ? " at the edge of the sweep " + lowest + ".." + highest + " (widen --checkpoint-sweep)" : "",
                         o.youngDalySeconds(), o.youngDalyIterations());
             }
             files.add(write(dir.resolve("checkpoint-interval.csv"), PointSummary.class, intervalPoints));
             files.add(write(dir.resolve("checkpoint-optimum.csv"), CheckpointOptimum.class, optima));
             Path png = dir.resolve("checkpoint-interval.png");
-            Charts.checkpointInterval(png, String.format(Locale.ROOT, "Runtime vs checkpoint interval, 1D, %d nodes, MTBF %.4g h/node",
-                    layout.nodes(), options.mtbfHours()), intervalPoints, strategies, optima);
+            Charts.checkpointInterval(png, String.format(Locale.ROOT, "Runtime vs checkpoint interval, %dD, %d nodes,"
+                    + " MTBF %.4g h/node", checkpointSweepDimensions(options), layout.nodes(), options.mtbfHours()),
+                    intervalPoints, strategies, optima);
             files.add(png);
             tasks += intervals.tasksSimulated();
             seconds += intervals.simulatorSeconds();

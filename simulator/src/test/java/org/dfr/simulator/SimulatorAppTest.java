@@ -17,6 +17,20 @@ import org.junit.jupiter.api.io.TempDir;
 class SimulatorAppTest {
 
     @Test
+    void when_the_nodes_are_swept_in_2d_then_the_checkpoint_sweep_is_2d_too(@TempDir Path dir) throws Exception {
+        SimulateOptions options = SimulateOptions.defaults().toBuilder().preset("custom")
+                .nodes(List.of(16)).dimensions(List.of(2)).seeds(2).iterations(200)
+                .mtbfHours(2).checkpointSweep(List.of(2, 4)).checkpointSweepNodes(64).threads(2).out(dir).build();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+
+        SimulatorApp.run(options, new PrintStream(text, true, StandardCharsets.UTF_8));
+
+        assertThat(CsvFiles.read(dir.resolve("checkpoint-interval.csv"), PointSummary.class))
+                .isNotEmpty().allSatisfy(p -> assertThat(p.dimensions()).isEqualTo(2));
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("checkpoint interval, 2D, 64 nodes");
+    }
+
+    @Test
     void when_a_small_custom_sweep_runs_then_csv_and_png_files_describe_every_point(@TempDir Path dir) throws Exception {
         SimulateOptions options = SimulateOptions.defaults().toBuilder().preset("custom")
                 .nodes(List.of(16, 32, 64, 128)).dimensions(List.of(1, 2)).seeds(3).iterations(300)
