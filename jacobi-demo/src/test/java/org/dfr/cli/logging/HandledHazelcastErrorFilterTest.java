@@ -51,6 +51,19 @@ class HandledHazelcastErrorFilterTest {
         assertThat(decide(node, Level.ERROR, "Node could not start", null, "OFF")).isEqualTo(FilterReply.NEUTRAL);
     }
 
+    /** The survivors refuse a claim of a member that died with another: what keeps them one cluster. */
+    @Test
+    void when_aRemovedMemberClaimsMastership_then_theRefusalIsDroppedUnlessAskedFor() {
+        String logged = "[127.0.0.1]:31834 [dfr-bc821fad] [5.5.0] [127.0.0.1]:31831 claims mastership but it is not a member!";
+        String op = "com.hazelcast.internal.cluster.impl.operations.FetchMembersViewOp";
+        IllegalArgumentException thrown = new IllegalArgumentException("[127.0.0.1]:31831 claims mastership but it is not"
+                + " a member!");
+        assertThat(decide(op, Level.ERROR, logged, thrown, "OFF")).isEqualTo(FilterReply.DENY);
+        assertThat(decide(op, Level.ERROR, logged, thrown, "ERROR")).isEqualTo(FilterReply.NEUTRAL);
+        assertThat(decide(op, Level.ERROR, "[127.0.0.1]:31831 claims mastership", thrown, "OFF"))
+                .isEqualTo(FilterReply.NEUTRAL);
+    }
+
     @Test
     void when_hazelcastErrsBecauseAMemberStopped_then_theErrorIsDropped() {
         assertThat(decide("com.hazelcast.internal.server.tcp", Level.ERROR,
