@@ -651,7 +651,8 @@ public final class RunCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "restarted from:  file checkpoint of iteration %d; ran iterations %d..%d%n",
                     r.restartedFromIteration(), r.restartedFromIteration() + 1, r.iterationsRun());
         }
-        for (RunReport.Recovery rec : r.recoveries()) {
+        for (int i = 0; i < r.recoveries().size(); i++) {
+            RunReport.Recovery rec = r.recoveries().get(i);
             // t is the recovery's, one past what every survivor computed: the kill's iteration unless no partition
             // reads the lost one (docs/design.md), so it is not printed as "died at"
             int activeRanks = r.ranksGrid().stream().reduce(1, (a, b) -> a * b);
@@ -667,10 +668,15 @@ public final class RunCommand implements Callable<Integer> {
                                 + "m = %d%n", rec.epoch(), rec.deadRanks(), rec.failureIteration(), rec.lostPartitions(),
                         rec.checkpointIteration(), fallBackNote(rec), rec.lostIterations());
             }
-            out.printf(Locale.ROOT, "                 %s%s: recomputed %d partition-iteration%s; participating ranks %s; "
+            // a recovery a failure during it cut short did not do its cone: "recomputed 9" beside the next one's 14 summed
+            // to more work than was done (a resilience researcher's walk-through)
+            boolean cutShort = rec.wallMillis() == null && i < r.recoveries().size() - 1;
+            out.printf(Locale.ROOT, "                 %s%s: %s %d partition-iteration%s; participating ranks %s; "
                             + "idle ranks %s; adoptions %s%n", rec.effectiveStrategy(),
                     rec.coversEverything() && "dfr".equals(rec.strategy()) ? " (the cone covers everything: global rollback)" : "",
-                    rec.recomputedPartitionIterations(), rec.recomputedPartitionIterations() == 1 ? "" : "s", rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
+                    cutShort ? "cut short by a failure during it (recovery " + (rec.epoch() + 1) + " starts over); its plan"
+                            : "recomputed", rec.recomputedPartitionIterations(),
+                    rec.recomputedPartitionIterations() == 1 ? "" : "s", rec.participatingRanks(), rec.idleRanks(), rec.adoptions());
             out.printf(Locale.ROOT, "                 detection %s ms%s, agreement %s ms, replacement (checkpoint load) %s ms,"
                             + " recovery at the ranks %s ms, recovery wall (detection to resume) %s ms, kill to resume"
                             + " %s ms%n",

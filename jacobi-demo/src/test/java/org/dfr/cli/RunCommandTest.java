@@ -159,6 +159,20 @@ class RunCommandTest {
      * Spares 4 and 5 wait; one of them (the lowest, or the one holding a copy) adopts rank 1's partition. Spare 4
      * is to die during the recovery: it does if it adopted; if not, it took no part in it, and the output says so.
      */
+    /** Rank 2 dies during the recovery of rank 1: the first recovery's cone is its plan, not work done. */
+    @Test
+    void when_aFailureCutsARecoveryShort_then_itsLineSaysSoAndTheNextOneSaysRecomputed() {
+        CliRun r = run("run", "--ranks-grid", "2x4", "--cells", "32x32", "--iterations", "6", "--checkpoint-every", "6",
+                "--fail", "1@4", "--fail-during-recovery", "2");
+
+        assertThat(r.code()).as(r.err()).isZero();
+        List<String> strategyLines = r.out().lines().filter(l -> l.startsWith("                 dfr")).toList();
+        assertThat(strategyLines).as(r.out()).hasSize(2);
+        assertThat(strategyLines.get(0)).contains("dfr: cut short by a failure during it (recovery 2 starts over); its"
+                + " plan 9 partition-iterations");
+        assertThat(strategyLines.get(1)).contains("dfr: recomputed 14 partition-iterations");
+    }
+
     @Test
     void when_aSpareIsToDieDuringTheRecovery_then_itDiesIfItAdoptedAndIsNamedAsNotInjectedIfNot(@TempDir Path tmp)
             throws Exception {
