@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
                 + " seeded interleaved order, and write samples.csv, runs.csv, summary.csv, summary.json, PNG plots"
                 + " and index.html to --out. Settings come from --preset, then --config (YAML or JSON), then flags.",
                 "With --sweep, the whole experiment once per value of one setting, each into a directory of its own,"
-                        + " and sweep.csv, sweep.json, sweep plots and index.html across them.",
+                        + " and sweep.csv, sweep-runs.csv, sweep.json, sweep plots and index.html across them.",
                 "See docs/experiments.md."})
 public final class ExperimentCommand implements Callable<Integer> {
 

@@ -69,6 +69,11 @@ class ExperimentCommandTest {
         // the header names no failure the sweep replaced: 1@3 is no point's
         assertThat(run.out().lines().findFirst()).get().asString().contains("[16, 16] cells on [1, 2] ranks, 4 iterations,"
                 + " failures (swept),").doesNotContain("1@3");
+        // every run in one table: 2 points x 2 variants x 2 repetitions, each with its point's value
+        List<String> runs = Files.readAllLines(out.resolve("sweep-runs.csv"));
+        assertThat(runs.get(0)).startsWith("parameter,value,run,variant,repetition,warmup,");
+        assertThat(runs.subList(1, runs.size())).hasSize(8)
+                .filteredOn(l -> l.startsWith("fail-iteration,3,")).hasSize(4);
         Map<String, String[]> csv = new HashMap<>();
         List<String> lines = Files.readAllLines(out.resolve("sweep.csv"));
         for (String line : lines.subList(1, lines.size())) {

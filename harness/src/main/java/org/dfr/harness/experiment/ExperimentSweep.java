@@ -16,7 +16,7 @@ import org.dfr.power.AtomicFiles;
  * Runs an {@link ExperimentSpec} with a {@link Sweep}: the whole experiment once per value (per pair of values in a
  * grid), each into a directory of its own under the output ({@code 01-fail-iteration-2/}, ... each as a single
  * experiment writes it), then across the points {@code sweep.csv} (every point's summary.csv rows, its parameters
- * and values in front), {@code sweep.json},
+ * and values in front), {@code sweep-runs.csv} (every run of every point, likewise), {@code sweep.json},
  * {@code sweep-energy.png} and {@code sweep-recovery.png} (a metric per panel, the value on the x axis, a series per
  * variant with 95 % intervals) and {@code index.html} (docs/experiments.md, "Sweeping one setting").
  *
@@ -133,6 +133,7 @@ public final class ExperimentSweep {
                     + " on the machine over the sweep");
         }
         AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
+        AtomicFiles.writeString(out.resolve("sweep-runs.csv"), runsCsv(sweep, points));
         SweepPlots plots = new SweepPlots(spec, points);
         plots.writeAll(out);
         notes.addAll(plots.notes());
@@ -168,6 +169,7 @@ public final class ExperimentSweep {
             points.add(new Point(sweep.valueAt(i), sweep.byValueAt(i), dir, result));
             // after every point, whole: an interrupted sweep keeps the rows of the points it finished
             AtomicFiles.writeString(out.resolve("sweep.csv"), csv(sweep, points));
+            AtomicFiles.writeString(out.resolve("sweep-runs.csv"), runsCsv(sweep, points));
         }
         return points;
     }
@@ -207,6 +209,50 @@ public final class ExperimentSweep {
                 s.close();
             }
         }
+    }
+
+    /**
+     * Every run of every point in one table: the point's parameter(s) and value(s), then its runs.csv columns; a
+     * column that only some points have (a host's, when the hosts are swept) is empty in the others' rows. For one's
+     * own statistics in R or pandas without a glob over the points' directories (an energy researcher's walk-through).
+     */
+    static String runsCsv(Sweep sweep, List<Point> points) throws IOException {
+        List<String> columns = new ArrayList<>();
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (Point p : points) {
+            List<String> lines = Files.readAllLines(p.result().out().resolve("runs.csv"));
+            if (lines.isEmpty()) {
+                continue;
+            }
+            List<String> header = List.of(lines.get(0).split(",", -1));
+            header.stream().filter(c -> !columns.contains(c)).forEach(columns::add);
+            for (String line : lines.subList(1, lines.size())) {
+                if (line.isEmpty()) {
+                    continue;
+                }
+                String[] cells = line.split(",", -1);
+                Map<String, String> row = new LinkedHashMap<>();
+                row.put("parameter", sweep.parameter().label());
+                row.put("value", p.value());
+                if (sweep.by() != null) {
+                    row.put("by_parameter", sweep.by().parameter().label());
+                    row.put("by_value", p.byValue());
+                }
+                for (int i = 0; i < header.size() && i < cells.length; i++) {
+                    row.put(header.get(i), cells[i]);
+                }
+                rows.add(row);
+            }
+        }
+        List<String> all = new ArrayList<>(sweep.by() == null ? List.of("parameter", "value")
+                : List.of("parameter", "value", "by_parameter", "by_value"));
+        all.addAll(columns);
+        StringBuilder csv = new StringBuilder(String.join(",", all)).append('\n');
+        for (Map<String, String> row : rows) {
+            csv.append(String.join(",", all.stream().map(c -> c.equals("value") || c.equals("by_value")
+                    ? csvCell(row.get(c)) : row.getOrDefault(c, "")).toList())).append('\n');
+        }
+        return csv.toString();
     }
 
     /** The meter's title of the first of {@code points} whose summary names one, else {@code none}. */

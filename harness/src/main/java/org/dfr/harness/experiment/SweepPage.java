@@ -66,7 +66,7 @@ final class SweepPage {
                 h.append("<td>").append(p.result().failures().size()).append("</td></tr>\n");
             }
         }
-        h.append("</table>\n<p>Files: <a href=\"sweep.csv\">sweep.csv</a>, <a href=\"sweep.json\">sweep.json</a>, "
+        h.append("</table>\n<p>Files: <a href=\"sweep.csv\">sweep.csv</a>, <a href=\"sweep-runs.csv\">sweep-runs.csv</a>, <a href=\"sweep.json\">sweep.json</a>, "
                 + "<a href=\"experiment.json\">experiment.json</a>; each point's own files in its directory.</p>\n"
                 + "</body></html>\n");
         AtomicFiles.writeString(out.resolve("index.html"), h.toString());
