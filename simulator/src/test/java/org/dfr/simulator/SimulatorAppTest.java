@@ -17,6 +17,22 @@ import org.junit.jupiter.api.io.TempDir;
 class SimulatorAppTest {
 
     @Test
+    void when_no_failure_happens_at_a_point_then_a_note_says_its_rows_are_failure_free(@TempDir Path dir)
+            throws Exception {
+        // 4 nodes of 10^6 hours each, 50 iterations: no failure in any seed
+        SimulateOptions options = SimulateOptions.defaults().toBuilder().preset("custom")
+                .nodes(List.of(4)).dimensions(List.of(1)).seeds(2).iterations(50).mtbfHours(1e6)
+                .skipCheckpointSweep(true).threads(2).out(dir).build();
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+
+        SimulatorApp.Report report = SimulatorApp.run(options, new PrintStream(text, true, StandardCharsets.UTF_8));
+
+        assertThat(report.points()).allSatisfy(p -> assertThat(p.failuresMean()).isZero());
+        assertThat(text.toString(StandardCharsets.UTF_8)).contains("note: no failure happened in any seed at 4 nodes (1D)"
+                + " in 50 iterations");
+    }
+
+    @Test
     void when_the_nodes_are_swept_in_2d_then_the_checkpoint_sweep_is_2d_too(@TempDir Path dir) throws Exception {
         SimulateOptions options = SimulateOptions.defaults().toBuilder().preset("custom")
                 .nodes(List.of(16)).dimensions(List.of(2)).seeds(2).iterations(200)
