@@ -29,11 +29,32 @@ public final class Charts {
 
     /** Fig. 6a: recomputed iterations per node against nodes, one series per strategy (mean, sd bars). */
     public static void recomputed(Path file, String title, List<PointSummary> points, List<String> strategies, boolean logX) {
-        XYChart chart = chart(title, "nodes", "recomputed iterations per node", logX);
+        boolean logY = spansDecades(points, strategies, PointSummary::recomputedPerNodeMean);
+        XYChart chart = chart(logY ? title + " (log scale, no error bars)" : title, "nodes",
+                "recomputed iterations per node", logX);
+        // global's tens of thousands flattened DFR and the message log onto the axis (a walk-through)
+        chart.getStyler().setYAxisLogarithmic(logY);
         for (String s : strategies) {
-            addSeries(chart, s, points, s, PointSummary::recomputedPerNodeMean, PointSummary::recomputedPerNodeSd);
+            if (logY) {
+                addSeries(chart, s, points, s, PointSummary::recomputedPerNodeMean, null);
+            } else {
+                addSeries(chart, s, points, s, PointSummary::recomputedPerNodeMean, PointSummary::recomputedPerNodeSd);
+            }
         }
         save(chart, file);
+    }
+
+    /**
+     * Whether {@code strategies}' values in {@code points} are all positive and span two decades or more: a linear
+     * axis then shows the small ones as zero. (Error bars are left out on a log axis, where a mean minus its
+     * deviation can be below zero.)
+     */
+    static boolean spansDecades(List<PointSummary> points, List<String> strategies, ToDoubleFunction<PointSummary> value) {
+        double[] values = points.stream().filter(p -> strategies.contains(p.strategy())).mapToDouble(value).toArray();
+        if (values.length == 0 || Arrays.stream(values).anyMatch(v -> !(v > 0))) {
+            return false;
+        }
+        return Arrays.stream(values).max().orElseThrow() / Arrays.stream(values).min().orElseThrow() >= 100;
     }
 
     /** Fig. 6c: simulated runtime against nodes, one series per strategy. */
@@ -137,8 +158,13 @@ public final class Charts {
         if (mine.isEmpty()) {
             return;
         }
-        chart.addSeries(name, mine.stream().mapToDouble(PointSummary::nodes).toArray(),
-                mine.stream().mapToDouble(mean).toArray(), mine.stream().mapToDouble(sd).toArray());
+        double[] x = mine.stream().mapToDouble(PointSummary::nodes).toArray();
+        double[] y = mine.stream().mapToDouble(mean).toArray();
+        if (sd == null) {
+            chart.addSeries(name, x, y);
+        } else {
+            chart.addSeries(name, x, y, mine.stream().mapToDouble(sd).toArray());
+        }
     }
 
     private static void save(XYChart chart, Path file) {
