@@ -239,7 +239,9 @@ public final class Experiment {
             List<String> hostNames = hostNames(rows);
             writeRuns(rows, hostNames);
             Map<String, Object> summary = summary(rows, hostNames, meterOrNone, schedule, failures);
-            summary.put("notes", RunNotes.summarize(runNotes));
+            List<String> runNoteLines = new ArrayList<>(RunNotes.summarize(runNotes));
+            runNoteLines.addAll(RunNotes.slowRuns(rows));
+            summary.put("notes", runNoteLines);
             JSON.writeValue(out.resolve("summary.json").toFile(), summary);
             if (rows.isEmpty()) {
                 // statistics of nothing (n = 0), plots without bars and a page of them read as results
@@ -251,7 +253,7 @@ public final class Experiment {
             String title = String.valueOf(meterOrNone.get("title"));
             Plots plots = new Plots(spec, title, rows, samplesByRun, timelines);
             plots.writeAll(out);
-            List<String> notes = new ArrayList<>(RunNotes.summarize(runNotes));
+            List<String> notes = new ArrayList<>(runNoteLines);
             notes.addAll(plots.notes());
             IndexPage.write(out, spec, title, summary, plots.files(), notes);
             return new Result(out, rows, summary, failures, List.copyOf(notes));

@@ -3,6 +3,7 @@ package org.dfr.harness.experiment;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.dfr.harness.RunReport;
@@ -65,6 +66,38 @@ final class RunNotes {
             }
         }
         return notes;
+    }
+
+    /** How many times its variant's median iteration time a run must take to be named as an outlier. */
+    static final double SLOW_FACTOR = 5;
+
+    /**
+     * Runs whose iterations took more than {@link #SLOW_FACTOR} times their variant's median (three runs or more): one
+     * stalled run made a sweep point's mean 545 J with an interval of 0..2591 J, and nothing said why (an energy
+     * researcher's walk-through).
+     */
+    static List<String> slowRuns(List<RunRow> rows) {
+        Map<Variant, List<RunRow>> byVariant = new LinkedHashMap<>();
+        rows.stream().filter(r -> r.iterationSeconds() > 0)
+                .forEach(r -> byVariant.computeIfAbsent(r.variant(), v -> new ArrayList<>()).add(r));
+        List<String> out = new ArrayList<>();
+        byVariant.forEach((variant, mine) -> {
+            if (mine.size() < 3) {
+                return;
+            }
+            double[] sorted = mine.stream().mapToDouble(RunRow::iterationSeconds).sorted().toArray();
+            double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
+                    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+            for (RunRow r : mine) {
+                if (r.iterationSeconds() > SLOW_FACTOR * median) {
+                    out.add(String.format(Locale.ROOT, "%s: run %d iterated %.0f times slower than the variant's median"
+                                    + " (%.4g s against %.4g s an iteration): something else ran on the machine? It weighs"
+                                    + " on the variant's means and intervals (runs.csv has every run)", variant.label(),
+                            r.run(), r.iterationSeconds() / median, r.iterationSeconds(), median));
+                }
+            }
+        });
+        return out;
     }
 
     /** One line per variant and kind: {@code dfr: in runs [2, 5] the cone covered every partition ... (m = 6)}. */
