@@ -113,7 +113,9 @@ final class DirectiveExecutor {
 
     /** This rank waits idle for the resume; the ranks the directive counts dead go before it, for its host's sake. */
     private void goIdle(RecoveryView node, RecoveryDirective d) {
-        d.deadRanks().forEach(idleListener::rankGone);
+        if (d.deadRanks() != null) {
+            d.deadRanks().forEach(idleListener::rankGone);
+        }
         idleListener.rankIdle(node.rankId());
     }
 
