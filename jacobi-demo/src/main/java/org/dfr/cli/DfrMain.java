@@ -1,6 +1,7 @@
 package org.dfr.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -128,11 +129,48 @@ public final class DfrMain implements Runnable {
         String command = cl.getCommandSpec().qualifiedName();
         String message = String.valueOf(e.getMessage()).replace(System.lineSeparator(), " ").replace('\n', ' ').trim();
         message = enumChoicesInOurWords(message);
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
+            message += elsewhere(cl, unmatched.getUnmatched());
+        }
         // a kernel's options are its own: a command's help does not list them (a walk-through, session 43)
         cl.getErr().println(command + ": " + message + (causedBy(e, KernelOptionException.class)
                 ? " (dfr kernels lists each kernel's options)" : " (" + command + " --help lists the options)"));
         cl.getErr().flush();
         return 2;
+    }
+
+    /**
+     * For an option this command does not take, the commands that do: "Unknown options: '--strategy', 'dfr'" left a
+     * researcher guessing that bench-recovery always compares both strategies (a walk-through).
+     */
+    static String elsewhere(CommandLine command, List<String> unmatched) {
+        CommandLine root = command;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        List<String> notes = new ArrayList<>();
+        for (String arg : unmatched) {
+            String option = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if (!option.startsWith("--")) {
+                continue;
+            }
+            List<String> takers = new ArrayList<>();
+            collectTakers(root, option, takers);
+            if (!takers.isEmpty()) {
+                notes.add(option + " is an option of " + String.join(", ", takers));
+            }
+        }
+        return notes.isEmpty() ? "" : "; " + String.join("; ", notes);
+    }
+
+    private static void collectTakers(CommandLine command, String option, List<String> takers) {
+        for (CommandLine sub : command.getSubcommands().values()) {
+            if (sub.getCommandSpec().findOption(option) != null
+                    && !takers.contains(sub.getCommandSpec().qualifiedName())) {
+                takers.add(sub.getCommandSpec().qualifiedName());
+            }
+            collectTakers(sub, option, takers);
+        }
     }
 
     /** Whether {@code type} is in {@code e}'s chain of causes (a command wraps what it caught as the cause). */

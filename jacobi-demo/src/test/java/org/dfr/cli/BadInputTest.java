@@ -193,6 +193,10 @@ class BadInputTest {
                         "'Data-Plane' is not a checkpoint replication: allowed are hazelcast, data-plane"),
                 row("campaign --checkpoint-backups 5", "--checkpoint-backups 5 is not allowed: 1..2"),
                 row("bench-recovery --checkpoint-backups -1", "--checkpoint-backups -1 is not allowed: 1..2"),
+                // it compares both strategies; "Unknown options" alone left the reader guessing (a walk-through)
+                row("bench-recovery --strategy dfr", "Unknown options: '--strategy', 'dfr'; --strategy is an option of"
+                        + " dfr run"),
+                row("plan --repetitions 3", "--repetitions is an option of dfr bench-recovery, dfr experiment"),
                 row("bench --commit-lag-iterations -2", "--commit-lag-iterations must be >= 0, got -2"),
                 row("bench --ranks 0", "'0': a rank count must be >= 1"),
                 row("bench --iterations 0 --ranks 1", "--iterations must be >= 1, got 0"),
