@@ -206,7 +206,9 @@ class RunCommandTest {
         if ("model".equals(energy.get("source").asText())) {
             // the console gives the report's energy, so that nobody has to open the file for it
             assertThat(r.out()).contains(String.format(Locale.ROOT, "energy:          %.1f J without start-up",
-                    energy.get("joules").asDouble())).contains(String.format(Locale.ROOT,
+                    energy.get("joules").asDouble())).contains(String.format(Locale.ROOT, "and %.1f J in the finish (the"
+                    + " members stopping)", energy.get("phases").get("finish").get("joules").asDouble()))
+                    .contains(String.format(Locale.ROOT,
                     "%.1f W per simulated host on average", energy.get("meanWatts").asDouble()));
             assertThat(energy.get("parameters").get("alpha").asDouble()).isEqualTo(2.5);
             assertThat(energy.get("parameters").get("idleClockShare").asDouble()).isEqualTo(0.3);
