@@ -32,7 +32,10 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * <ol>
  *   <li>{@code sweep-energy.png}: the energy of the loop (start-up and finish excluded) and recovery energy (drawn when a meter or the model gave
  *       watts);</li>
- *   <li>{@code sweep-recovery.png}: recomputed work and recovery wall time.</li>
+ *   <li>{@code sweep-recovery.png}: recomputed work and recovery wall time;</li>
+ *   <li>{@code sweep-power.png}: the idle hosts' power during the recovery, where the capping saving shows (drawn when
+ *       a variant had idle hosts and watts; an energy researcher's walk-through found the study's key figure in no
+ *       sweep plot).</li>
  * </ol>
  */
 final class SweepPlots {
@@ -47,6 +50,8 @@ final class SweepPlots {
     private static final List<Panel> RECOVERY = List.of(
             new Panel("recomputed_partition_iterations", "Recomputed work", "partition-iterations"),
             new Panel("recovery_wall_ms", "Recovery wall (death to resume)", "ms"));
+    private static final List<Panel> POWER = List.of(
+            new Panel("idle_host_watts", "Idle hosts' power during the recovery", "W"));
 
     /** Markers and lines of the second setting's values, in order (the first is a one-setting sweep's). */
     private static final Marker[] BY_MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
@@ -80,6 +85,9 @@ final class SweepPlots {
                     + " --idle-power-watts and --busy-power-watts, or run where RAPL is readable");
         }
         write(out.resolve("sweep-recovery.png"), RECOVERY);
+        if (POWER.stream().anyMatch(this::anyValue)) {
+            write(out.resolve("sweep-power.png"), POWER);
+        }
     }
 
     private void write(Path file, List<Panel> panels) throws IOException {
@@ -93,7 +101,7 @@ final class SweepPlots {
 
     /** @return the panel of {@code metric} (as summary.json names it), as it is drawn */
     XYChart chart(String metric) {
-        return chart(Stream.concat(ENERGY.stream(), RECOVERY.stream())
+        return chart(Stream.of(ENERGY, RECOVERY, POWER).flatMap(List::stream)
                 .filter(p -> p.metric().equals(metric)).findFirst().orElseThrow());
     }
 

@@ -2,13 +2,16 @@ package org.dfr.harness.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 
@@ -88,6 +91,25 @@ class SweepPlotsTest {
         assertThat(label.apply(1.5)).isEmpty();
     }
 
+    @Test
+    void when_aVariantHadIdleHostsWithWatts_then_sweepPowerPngIsDrawn_andNotWithoutThem(@TempDir Path dir)
+            throws Exception {
+        Sweep s = Sweep.parse("fail-iteration=2,4");
+        List<ExperimentSweep.Point> withWatts = new ArrayList<>();
+        List<ExperimentSweep.Point> without = new ArrayList<>();
+        for (String value : s.values()) {
+            withWatts.add(pointWith(value, Map.of(RECOMPUTED, stats(1.0, 0.5, 1.5), "idle_host_watts",
+                    stats(52, 50.0, 54.0))));
+            without.add(pointWith(value, Map.of(RECOMPUTED, stats(1.0, 0.5, 1.5))));
+        }
+
+        new SweepPlots(specOf(s), withWatts).writeAll(Files.createDirectories(dir.resolve("with")));
+        new SweepPlots(specOf(s), without).writeAll(Files.createDirectories(dir.resolve("without")));
+
+        assertThat(ImageIO.read(dir.resolve("with/sweep-power.png").toFile()).getWidth()).isGreaterThan(500);
+        assertThat(dir.resolve("without/sweep-power.png")).doesNotExist();
+    }
+
     private static SweepPlots plotsOf(String sweep) {
         Sweep s = Sweep.parse(sweep);
         List<ExperimentSweep.Point> points = new ArrayList<>();
@@ -103,8 +125,12 @@ class SweepPlotsTest {
     }
 
     private static ExperimentSweep.Point point(String value, Map<String, Object> dfrStats) {
-        Map<String, Object> summary = Map.of("variants", Map.of(Variant.DFR.label(),
-                Map.of("metrics", Map.of(RECOMPUTED, dfrStats))));
+        return pointWith(value, Map.of(RECOMPUTED, dfrStats));
+    }
+
+    /** A point whose dfr variant has {@code metrics}' statistics (by summary.json's metric names). */
+    private static ExperimentSweep.Point pointWith(String value, Map<String, Map<String, Object>> metrics) {
+        Map<String, Object> summary = Map.of("variants", Map.of(Variant.DFR.label(), Map.of("metrics", metrics)));
         return new ExperimentSweep.Point(value, null, value,
                 new Experiment.Result(Path.of(value), List.of(), summary, List.of(), List.of()));
     }
