@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.dfr.harness.RunReport;
 import org.dfr.power.AtomicFiles;
 
 /**
@@ -36,11 +37,13 @@ public final class CampaignFiles {
      * @param failures its faults only ({@link TrialPlan#faults}), e.g. {@code 4@8/after_checkpoint_write host1@6}
      * @param capped   whether idle hosts were capped
      * @param commitLagIterations the commit lag in force (drawn, or the run's default)
+     * @param recoveries the run report's recoveries, as docs/report.md describes them (empty without a report)
      */
     public record Trial(int index, String kernel, String strategy, int spares, String replacement, boolean capped,
                         Integer commitLagIterations, String failures, List<String> kinds,
                         String outcome, long millis, long recomputedPartitionIterations, String detail,
-                        List<String> violations, String replay, List<String> ports) {
+                        List<String> violations, String replay, List<String> ports,
+                        List<RunReport.Recovery> recoveries) {
     }
 
     /** A CSV row, its columns in this order (Jackson would sort them by name). */
@@ -58,7 +61,8 @@ public final class CampaignFiles {
                 t.plan().replacement().optionValue(), t.plan().config().capIdleHosts(),
                 // the lag in force, not only a drawn one: the default's cell was empty while a drawn 0 read "0"
                 t.plan().config().runSpec().commitLagFor(t.plan().config().checkpointEvery()), t.plan().faults(), t.plan().kinds().stream().map(Enum::name).toList(), t.outcome().name(), t.millis(),
-                t.recomputedPartitionIterations(), t.detail(), t.violations(), t.replay(), t.ports())).toList();
+                t.recomputedPartitionIterations(), t.detail(), t.violations(), t.replay(), t.ports(), t.recoveries()))
+                .toList();
         CampaignReport report = new CampaignReport(seed, command, mode, trials.size(), result.count(Outcome.OK),
                 result.count(Outcome.UNRECOVERABLE), result.count(Outcome.WRONG), result.count(Outcome.ERROR),
                 result.count(Outcome.HUNG), result.count(Outcome.LEFTOVER), result.stoppedEarly(), result.stopReason(),

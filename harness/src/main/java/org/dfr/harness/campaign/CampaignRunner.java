@@ -197,11 +197,13 @@ public final class CampaignRunner {
             Future<RunReport> future = executor.submit(() -> run(run, plan.replacement(), children));
             Outcome outcome;
             long work = 0;
+            List<RunReport.Recovery> recoveries = List.of();
             String detail;
             List<String> violations = List.of();
             try {
                 RunReport report = future.get(trialBoundMillis, TimeUnit.MILLISECONDS);
                 work = report.recoveries().stream().mapToLong(RunReport.Recovery::recomputedPartitionIterations).sum();
+                recoveries = report.recoveries();
                 violations = TrialChecker.violations(plan.config(), plan.replacement(), report,
                         new ConeAnalyzer(plan.config().kernelSetup().dependencies()));
                 boolean same = expected.equals(report.fieldSha256());
@@ -236,7 +238,8 @@ public final class CampaignRunner {
                 left.add(0, detail);
                 detail = String.join("; ", left.stream().filter(x -> !x.isEmpty()).toList());
             }
-            return result(plan, outcome, start, work, detail, violations, replay, names(ports.seen()));
+            return new TrialResult(plan, outcome, (System.nanoTime() - start) / 1_000_000, work, detail, violations, replay,
+                    names(ports.seen()), recoveries);
         } finally {
             ports.close();
             executor.shutdownNow();

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.dfr.harness.Campaign;
 import org.dfr.harness.Mode;
 import org.dfr.harness.RunConfig;
+import org.dfr.harness.RunReport;
 import org.dfr.runtime.kernel.KernelCatalog;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,5 +60,27 @@ class CampaignFilesTest {
         assertThat(rows).anyMatch(r -> r.get("capped").equals("true")).anyMatch(r -> r.get("capped").equals("false"));
         JsonNode json = new ObjectMapper().readTree(report.toFile());
         assertThat(json.get("results").get(0).get("failures").asText()).isEqualTo(plans.get(0).faults());
+        assertThat(json.get("results").get(0).get("recoveries")).as("no report, no recovery").isEmpty();
+    }
+
+    /** A trial that passed keeps its recoveries: cone, c, m and timings, as its run report gave them. */
+    @Test
+    void when_aTrialRecovered_then_itsRecoveriesAreInTheJsonReport() throws IOException {
+        TrialPlan plan = new TrialDraw(BASES, FaultKind.ALL, 3, true, Mode.EMBEDDED).draw(21L, 1).get(0);
+        RunReport.Recovery recovery = new RunReport.Recovery(1, "dfr", "dfr", List.of(1), List.of(1), 10, 13, 2,
+                List.of(List.of(0, 1, 2), List.of(1)), 4, List.of(0, 1), List.of(2, 3), List.of("1:0"), false, 3L,
+                "same-jvm", 40L, 2L, 9L, 51L, "copies");
+        TrialResult result = new TrialResult(plan, Outcome.OK, 1000, 4, "", List.of(), "dfr campaign --replay 0",
+                List.of(), List.of(recovery));
+        Path report = tmp.resolve("r.json");
+
+        CampaignFiles.write(report, 21L, "dfr campaign --seed 21", "embedded",
+                new CampaignRunner.Result(List.of(result), false, null));
+
+        JsonNode written = new ObjectMapper().readTree(report.toFile()).get("results").get(0).get("recoveries").get(0);
+        assertThat(written.get("checkpointIteration").asInt()).isEqualTo(10);
+        assertThat(written.get("lostIterations").asInt()).isEqualTo(2);
+        assertThat(written.get("levels").toString()).isEqualTo("[[0,1,2],[1]]");
+        assertThat(written.get("wallMillis").asLong()).isEqualTo(51);
     }
 }
