@@ -316,7 +316,7 @@ public final class Experiment {
         return energy != null && energy.get("timeline") instanceof Map<?, ?> t ? (Map<String, Object>) t : Map.of();
     }
 
-    private static List<String> hostNames(List<RunRow> rows) {
+    static List<String> hostNames(List<RunRow> rows) {
         Set<String> names = new TreeSet<>((a, b) -> {
             int c = Integer.compare(a.length(), b.length());
             return c != 0 ? c : a.compareTo(b);
@@ -325,12 +325,17 @@ public final class Experiment {
         return List.copyOf(names);
     }
 
-    private void writeRuns(List<RunRow> rows, List<String> hosts) throws IOException {
-        StringBuilder csv = new StringBuilder(String.join(",", RunRow.COLUMNS));
+    /** runs.csv's header: {@link RunRow#COLUMNS}, then a column per host of {@code hosts}. */
+    static String runsCsvHeader(List<String> hosts) {
+        StringBuilder header = new StringBuilder(String.join(",", RunRow.COLUMNS));
         for (String h : hosts) {
-            csv.append(',').append(h.replaceAll("[^A-Za-z0-9]", "_")).append("_recovery_watts");
+            header.append(',').append(h.replaceAll("[^A-Za-z0-9]", "_")).append("_recovery_watts");
         }
-        csv.append('\n');
+        return header.toString();
+    }
+
+    private void writeRuns(List<RunRow> rows, List<String> hosts) throws IOException {
+        StringBuilder csv = new StringBuilder(runsCsvHeader(hosts)).append('\n');
         for (RunRow r : rows) {
             csv.append(r.csv(hosts)).append('\n');
         }

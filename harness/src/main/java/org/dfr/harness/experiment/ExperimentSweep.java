@@ -212,45 +212,21 @@ public final class ExperimentSweep {
     }
 
     /**
-     * Every run of every point in one table: the point's parameter(s) and value(s), then its runs.csv columns; a
-     * column that only some points have (a host's, when the hosts are swept) is empty in the others' rows. For one's
-     * own statistics in R or pandas without a glob over the points' directories (an energy researcher's walk-through).
+     * Every run of every point in one table: the point's parameter(s) and value(s), then runs.csv's columns, with a
+     * host column for every host of any point (empty in the rows of a point without that host, when the hosts are
+     * swept). For one's own statistics in R or pandas without a glob over the points' directories (an energy
+     * researcher's walk-through).
      */
-    static String runsCsv(Sweep sweep, List<Point> points) throws IOException {
-        List<String> columns = new ArrayList<>();
-        List<Map<String, String>> rows = new ArrayList<>();
+    static String runsCsv(Sweep sweep, List<Point> points) {
+        List<String> hosts = Experiment.hostNames(points.stream().flatMap(p -> p.result().rows().stream()).toList());
+        StringBuilder csv = new StringBuilder(sweep.by() == null ? "parameter,value,"
+                : "parameter,value,by_parameter,by_value,").append(Experiment.runsCsvHeader(hosts)).append('\n');
         for (Point p : points) {
-            List<String> lines = Files.readAllLines(p.result().out().resolve("runs.csv"));
-            if (lines.isEmpty()) {
-                continue;
+            String prefix = sweep.parameter().label() + "," + csvCell(p.value()) + ","
+                    + (sweep.by() == null ? "" : sweep.by().parameter().label() + "," + csvCell(p.byValue()) + ",");
+            for (RunRow r : p.result().rows()) {
+                csv.append(prefix).append(r.csv(hosts)).append('\n');
             }
-            List<String> header = List.of(lines.get(0).split(",", -1));
-            header.stream().filter(c -> !columns.contains(c)).forEach(columns::add);
-            for (String line : lines.subList(1, lines.size())) {
-                if (line.isEmpty()) {
-                    continue;
-                }
-                String[] cells = line.split(",", -1);
-                Map<String, String> row = new LinkedHashMap<>();
-                row.put("parameter", sweep.parameter().label());
-                row.put("value", p.value());
-                if (sweep.by() != null) {
-                    row.put("by_parameter", sweep.by().parameter().label());
-                    row.put("by_value", p.byValue());
-                }
-                for (int i = 0; i < header.size() && i < cells.length; i++) {
-                    row.put(header.get(i), cells[i]);
-                }
-                rows.add(row);
-            }
-        }
-        List<String> all = new ArrayList<>(sweep.by() == null ? List.of("parameter", "value")
-                : List.of("parameter", "value", "by_parameter", "by_value"));
-        all.addAll(columns);
-        StringBuilder csv = new StringBuilder(String.join(",", all)).append('\n');
-        for (Map<String, String> row : rows) {
-            csv.append(String.join(",", all.stream().map(c -> c.equals("value") || c.equals("by_value")
-                    ? csvCell(row.get(c)) : row.getOrDefault(c, "")).toList())).append('\n');
         }
         return csv.toString();
     }
