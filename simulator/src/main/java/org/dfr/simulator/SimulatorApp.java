@@ -73,7 +73,7 @@ public final class SimulatorApp {
      * The checkpoint-interval sweep, in the one dimension the node sweep has (--dimensions 2 gave a 1D sweep titled
      * so, and nothing said it: a resilience researcher's walk-through), in 1D when it has several.
      */
-    static int checkpointSweepDimensions(SimulateOptions options) {
+    private static int checkpointSweepDimensions(SimulateOptions options) {
         List<Integer> dimensions = options.resolvedDimensions();
         return dimensions.size() == 1 ? dimensions.get(0) : 1;
     }
@@ -224,7 +224,7 @@ public final class SimulatorApp {
                 boolean atEdge = ks.size() > 1 && ((o.simulatedBestK() == lowest && lowest > 1)
                         || o.simulatedBestK() == highest);
                 out.printf(Locale.ROOT, "  checkpoint interval, %dD, %d nodes, %s: simulated optimum K=%d (%.4g h)%s; Young/Daly %.4g s = %.3g iterations%n",
-                        checkpointSweepDimensions(options), layout.nodes(), s, o.simulatedBestK(),
+                        layout.dimensions(), layout.nodes(), s, o.simulatedBestK(),
                         o.simulatedBestRuntimeHours(),
                         atEdge ? " at the edge of the sweep " + lowest + ".." + highest + " (widen --checkpoint-sweep)" : "",
                         o.youngDalySeconds(), o.youngDalyIterations());
@@ -233,7 +233,7 @@ public final class SimulatorApp {
             files.add(write(dir.resolve("checkpoint-optimum.csv"), CheckpointOptimum.class, optima));
             Path png = dir.resolve("checkpoint-interval.png");
             Charts.checkpointInterval(png, String.format(Locale.ROOT, "Runtime vs checkpoint interval, %dD, %d nodes,"
-                    + " MTBF %.4g h/node", checkpointSweepDimensions(options), layout.nodes(), options.mtbfHours()),
+                    + " MTBF %.4g h/node", layout.dimensions(), layout.nodes(), options.mtbfHours()),
                     intervalPoints, strategies, optima);
             files.add(png);
             tasks += intervals.tasksSimulated();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import org.apache.commons.math3.stat.descriptive.rank.Median;
 import org.dfr.harness.RunReport;
 
 /**
@@ -85,9 +86,7 @@ final class RunNotes {
             if (mine.size() < 3) {
                 return;
             }
-            double[] sorted = mine.stream().mapToDouble(RunRow::iterationSeconds).sorted().toArray();
-            double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                    : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+            double median = new Median().evaluate(mine.stream().mapToDouble(RunRow::iterationSeconds).toArray());
             for (RunRow r : mine) {
                 if (r.iterationSeconds() > SLOW_FACTOR * median) {
                     out.add(String.format(Locale.ROOT, "%s: run %d iterated %.0f times slower than the variant's median"
