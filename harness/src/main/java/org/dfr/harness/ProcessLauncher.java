@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -187,6 +188,7 @@ public final class ProcessLauncher {
     private PowerModel powerModel;
     private Path samples;
     private Consumer<List<TimelineSample>> sampleSink;
+    private RankJvmPool pool;
 
     /** A launcher whose ranks form their cluster with {@code settings} (a free port range if its base port is -1). */
     public ProcessLauncher(ClusterSettings settings) {
@@ -277,6 +279,30 @@ public final class ProcessLauncher {
         }
     }
 
+    /**
+     * Claims the rank JVMs from {@code pool} where it has them and they would be started as the run's would
+     * ({@link RankJvmPool#incompatibility}: otherwise, and for ranks the pool has no JVM left for, fresh JVMs, and a
+     * line on the log says why); null (the default) for none.
+     */
+    public ProcessLauncher rankPool(RankJvmPool value) {
+        this.pool = value;
+        return this;
+    }
+
+    /**
+     * The command of a rank JVM for a pool ({@link RankJvmPool#start}): a rank's, with a heap of {@code heapMib} and
+     * the class path of this JVM (no kernel jars), the class data archive when there is one already.
+     */
+    public List<String> pooledJvmCommand(long heapMib) {
+        String classPath = classPath(List.of());
+        List<String> cmd = new ArrayList<>(jvmCommand(heapMib, classPath));
+        // its warm-up is before the run: compiling what it runs early is what makes the claimed rank quick
+        cmd.removeAll(START_UP_JIT);
+        // a rank above 0 only uses the archive: rank 0 of a run may be the one to make it
+        cmd.addAll(cmd.size() - 1, RankJvmArchive.forClassPath(classPath).optionsFor(1));
+        return cmd;
+    }
+
     public ProcessLauncher listener(RankProcessListener value) {
         this.listener = Objects.requireNonNull(value);
         return this;
@@ -328,8 +354,9 @@ public final class ProcessLauncher {
         try {
             Path configFile = dir.resolve("run.json");
             Path resultFile = dir.resolve("report.json");
-            List<String> jvm = jvmCommand(config);
-            RankJvmArchive archive = RankJvmArchive.forClassPath(classPath(config));
+            List<String> jvm = jvmCommand(heapMib(config), classPath(config.kernelJars()));
+            RankJvmArchive archive = RankJvmArchive.forClassPath(classPath(config.kernelJars()));
+            RankJvmPool usablePool = usablePool(jvm, heapMib(config));
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
             RunEnergy power = RunEnergy.open(config, powerModel);
             // the ranks' idle and busy lines place the recovery phases whether or not hosts are capped
@@ -344,15 +371,15 @@ public final class ProcessLauncher {
                             ProcessHandle.current().pid()).withSharedMemoryDirectory(shared).write(configFile);
                     Path founderUp = dir.resolve("founder-up-" + attempt);
                     Supervision supervision = new Supervision(config, deadline, timeoutMillis, dir, shared, relay,
-                            power::loopEntered);
+                            power::loopEntered, usablePool);
                     try {
                         supervision.run(rank -> {
-                            List<String> cmd = command(jvm, archive.optionsFor(rank), configFile, rank, resultFile,
-                                    founderUp);
+                            List<String> arguments = new ArrayList<>(rankArguments(configFile, rank, resultFile,
+                                    founderUp));
                             if (config.runSpec().isRespawned(rank)) {
-                                cmd.add(RankProcessMain.RESPAWNED);
+                                arguments.add(RankProcessMain.RESPAWNED);
                             }
-                            return cmd;
+                            return new RankCommand(command(jvm, archive.optionsFor(rank), rank), arguments);
                         });
                         return null;
                     } catch (RunFailedException e) {
@@ -419,6 +446,20 @@ public final class ProcessLauncher {
         return List.copyOf(out);
     }
 
+    /** The pool the run claims its rank JVMs from, or null: none set, or it cannot serve this run (said on the log). */
+    private RankJvmPool usablePool(List<String> jvm, long heapMib) {
+        if (pool == null) {
+            return null;
+        }
+        Optional<String> why = pool.incompatibility(jvm, heapMib);
+        if (why.isPresent()) {
+            log.println("dfr: the rank JVM pool in " + pool.directory() + " cannot serve this run (fresh JVMs): "
+                    + why.get());
+            return null;
+        }
+        return pool;
+    }
+
     /** {@code -Xmx} of each rank process, in MiB (see the class comment). */
     public static long heapMib(RunConfig config) {
         FaultPlan plan = config.faultPlan();
@@ -442,12 +483,12 @@ public final class ProcessLauncher {
         return 120_000 + bytes / 10_000; // 100 MB/s
     }
 
-    private List<String> jvmCommand(RunConfig config) {
+    private List<String> jvmCommand(long heapMib, String classPath) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String extra = System.getProperty(RANK_JVM_OPTIONS_PROPERTY, "").trim();
         List<String> extraOptions = extra.isEmpty() ? List.of() : List.of(extra.split("\\s+"));
-        cmd.add("-Xmx" + heapMib(config) + "m");
+        cmd.add("-Xmx" + heapMib + "m");
         cmd.addAll(defaultCollector(jvmOptions, extraOptions));
         cmd.addAll(HUGE_PAGES);
         cmd.add("-XX:+ExitOnOutOfMemoryError");
@@ -464,7 +505,7 @@ public final class ProcessLauncher {
         cmd.addAll(jvmOptions);
         cmd.addAll(extraOptions);
         cmd.add("-cp");
-        cmd.add(classPath(config));
+        cmd.add(classPath);
         cmd.add(RankProcessMain.class.getName());
         return cmd;
     }
@@ -485,9 +526,9 @@ public final class ProcessLauncher {
      * stops the JVM from writing a class data archive at all ({@link RankJvmArchive}), while one after
      * the jars only keeps its own classes out of it (a test's or an IDE's {@code target/classes}).
      */
-    static String classPath(RunConfig config) {
+    static String classPath(List<Path> kernelJars) {
         List<String> entries = new ArrayList<>(List.of(System.getProperty("java.class.path").split(File.pathSeparator)));
-        for (Path jar : config.kernelJars()) {
+        for (Path jar : kernelJars) {
             entries.add(jar.toAbsolutePath().normalize().toString());
         }
         Map<Boolean, List<String>> byDirectory = entries.stream().filter(e -> !e.isEmpty())
@@ -496,15 +537,30 @@ public final class ProcessLauncher {
                 .collect(Collectors.joining(File.pathSeparator));
     }
 
-    private static List<String> command(List<String> jvm, List<String> rankJvmOptions, Path configFile, int rank,
-                                        Path resultFile, Path founderUp) {
+    /** A rank's JVM command up to its main class, without arguments. */
+    private static List<String> command(List<String> jvm, List<String> rankJvmOptions, int rank) {
         List<String> cmd = new ArrayList<>(jvm);
         // JVM options go before the main class, which is the last element of the JVM command
         cmd.addAll(cmd.size() - 1, rankJvmOptions);
         cmd.add(cmd.size() - 1, "-D" + RANK_PROPERTY + "=" + rank);
-        cmd.addAll(List.of("--config", configFile.toString(), "--rank", Integer.toString(rank),
-                "--result", resultFile.toString(), RankProcessMain.FOUNDER_UP_FILE, founderUp.toString()));
         return cmd;
+    }
+
+    private static List<String> rankArguments(Path configFile, int rank, Path resultFile, Path founderUp) {
+        return List.of("--config", configFile.toString(), "--rank", Integer.toString(rank),
+                "--result", resultFile.toString(), RankProcessMain.FOUNDER_UP_FILE, founderUp.toString());
+    }
+
+    /**
+     * How a rank is started: {@code jvm} (up to the main class) and {@code arguments} for a fresh JVM, the arguments
+     * alone for a pooled one.
+     */
+    record RankCommand(List<String> jvm, List<String> arguments) {
+        List<String> full() {
+            List<String> cmd = new ArrayList<>(jvm);
+            cmd.addAll(arguments);
+            return cmd;
+        }
     }
 
     /** One run's rank processes, from the first start to the last exit. */
@@ -522,12 +578,14 @@ public final class ProcessLauncher {
         private final Path shared;
         private final CappingRelay capping;
         private final LongConsumer loopEntered;
+        /** Where the rank JVMs are claimed from first, or null. */
+        private final RankJvmPool pool;
         /** Set when the launcher's JVM shuts down (SIGINT, SIGTERM): it kills the ranks itself, see {@link #onShutdown}. */
         private volatile boolean stopping;
 
         /** @param loopEntered told when the first rank began its first iteration (this JVM's nanoTime) */
         Supervision(RunConfig config, long deadlineNanos, long timeoutMillis, Path dir, Path shared,
-                    CappingRelay capping, LongConsumer loopEntered) {
+                    CappingRelay capping, LongConsumer loopEntered, RankJvmPool pool) {
             this.config = config;
             this.deadlineNanos = deadlineNanos;
             this.timeoutMillis = timeoutMillis;
@@ -535,9 +593,10 @@ public final class ProcessLauncher {
             this.shared = shared;
             this.capping = capping;
             this.loopEntered = loopEntered;
+            this.pool = pool;
         }
 
-        void run(IntFunction<List<String>> commandOf) {
+        void run(IntFunction<RankCommand> commandOf) {
             Thread reaper = new Thread(this::onShutdown, "dfr-reap-ranks");
             Runtime.getRuntime().addShutdownHook(reaper);
             try {
@@ -559,9 +618,18 @@ public final class ProcessLauncher {
             }
         }
 
-        private RankProcess start(int rank, IntFunction<List<String>> commandOf) {
-            RankProcess p = RankProcess.start(rank, commandOf.apply(rank), log, ERROR_TAIL_LINES, capping,
-                    failuresSaid);
+        private RankProcess start(int rank, IntFunction<RankCommand> commandOf) {
+            RankCommand command = commandOf.apply(rank);
+            Optional<RankJvm> pooled = pool == null ? Optional.empty()
+                    : pool.claim(new PoolClaim(rank, command.arguments(),
+                            dir.resolve("exit-" + rank + "-" + ranks.size()).toString()));
+            if (pool != null && pooled.isEmpty()) {
+                log.println("dfr: the rank JVM pool in " + pool.directory() + " has no JVM left: rank " + rank
+                        + " starts a fresh one");
+            }
+            RankProcess p = pooled.isPresent()
+                    ? RankProcess.of(rank, pooled.get(), log, ERROR_TAIL_LINES, capping, failuresSaid)
+                    : RankProcess.start(rank, command.full(), log, ERROR_TAIL_LINES, capping, failuresSaid);
             ranks.add(p);
             p.onExit().thenRun(() -> exited.add(p));
             listener.started(rank, p.handle());
@@ -613,7 +681,7 @@ public final class ProcessLauncher {
          * With respawned replacements, a rank SIGKILLed before the run ended is replaced at once by a
          * fresh process ({@link RunSpec#respawnedRank}), which joins and adopts its partitions.
          */
-        private void awaitExits(int initialMembers, IntFunction<List<String>> commandOf) {
+        private void awaitExits(int initialMembers, IntFunction<RankCommand> commandOf) {
             Set<Integer> plannedDeaths = config.faultPlan().ranks();
             boolean respawn = settings.respawnWaitMillis() > 0;
             int members = initialMembers;

@@ -28,7 +28,7 @@ final class RankProcess {
     private static final Logger LOG = LoggerFactory.getLogger(RankProcess.class);
 
     private final int rank;
-    private final Process process;
+    private final RankJvm process;
     private final int tailLines;
     private final Deque<String> tail = new ArrayDeque<>();
     private final CompletableFuture<Long> up = new CompletableFuture<>();
@@ -43,7 +43,7 @@ final class RankProcess {
     /** What a JVM started with the vector module prints first. */
     static final String INCUBATOR_NOTICE = "WARNING: Using incubator modules";
 
-    private RankProcess(int rank, Process process, PrintStream log, int tailLines, CappingRelay capping,
+    private RankProcess(int rank, RankJvm process, PrintStream log, int tailLines, CappingRelay capping,
                         Set<String> failuresSaid) {
         this.rank = rank;
         this.failuresSaid = failuresSaid;
@@ -67,20 +67,26 @@ final class RankProcess {
                              Set<String> failuresSaid) {
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            return new RankProcess(rank, p, log, tailLines, capping, failuresSaid);
+            return new RankProcess(rank, RankJvm.child(p), log, tailLines, capping, failuresSaid);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the process of rank " + rank + ": " + e.getMessage(), e);
         }
     }
 
+    /** As {@link #start}, for a JVM claimed from a pool: it runs already. */
+    static RankProcess of(int rank, RankJvm jvm, PrintStream log, int tailLines, CappingRelay capping,
+                          Set<String> failuresSaid) {
+        return new RankProcess(rank, jvm, log, tailLines, capping, failuresSaid);
+    }
+
     private void pump(PrintStream log) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.output(),
                 StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (capping != null && line.startsWith(CappingLines.PREFIX)) {
                     try {
-                        capping.onLine(rank, line, process.getOutputStream());
+                        capping.onLine(rank, line, process.input());
                     } catch (RuntimeException e) {
                         // the pump must go on: a rank whose output is no longer read blocks on its next line
                         LOG.warn("rank {}: capping line '{}' not handled: {}", rank, line, e.toString());
@@ -128,19 +134,21 @@ final class RankProcess {
     }
 
     ProcessHandle handle() {
-        return process.toHandle();
+        return process.handle();
     }
 
-    CompletableFuture<Process> onExit() {
-        return process.onExit();
+    CompletableFuture<Integer> onExit() {
+        return process.exit();
     }
 
+    /** Whether the JVM's exit was not seen yet. */
     boolean isAlive() {
-        return process.isAlive();
+        return !process.exit().isDone();
     }
 
+    /** The exit code; only once {@link #onExit} completed. */
     int exitValue() {
-        return process.exitValue();
+        return process.exit().join();
     }
 
     /** System.nanoTime() at which the rank reported that it enters the iteration loop, if it did. */
@@ -166,7 +174,7 @@ final class RankProcess {
      */
     boolean awaitUp(long timeoutMillis) throws TimeoutException, InterruptedException {
         try {
-            CompletableFuture.anyOf(up, process.onExit()).get(timeoutMillis, TimeUnit.MILLISECONDS);
+            CompletableFuture.anyOf(up, process.exit()).get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }
@@ -174,17 +182,24 @@ final class RankProcess {
     }
 
     void kill() {
-        process.destroyForcibly();
+        process.kill();
     }
 
     /** Waits for the process to exit; true if it did. */
     boolean awaitExit(long timeoutMillis) throws InterruptedException {
-        return process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS);
+        try {
+            process.exit().get(timeoutMillis, TimeUnit.MILLISECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
     }
 
     /** The last lines the process printed (waits briefly for the pump to drain a dead process). */
     List<String> lastLines() {
-        if (!process.isAlive()) {
+        if (!isAlive()) {
             try {
                 pump.join(2_000);
             } catch (InterruptedException e) {

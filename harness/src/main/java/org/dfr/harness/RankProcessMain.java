@@ -393,10 +393,20 @@ public final class RankProcessMain implements Callable<Integer> {
         watch.start();
     }
 
-    /** Milliseconds since this JVM started (its process's start time), for the start-up log. */
+    /** Where the start-up log counts from: the JVM's start, or a pooled JVM's claim ({@link #startUpFromNow}). */
+    private static volatile Instant startUpBegan = ProcessHandle.current().info().startInstant().orElse(null);
+    private static volatile long startUpCpuMillisBefore;
+
+    /** A pooled JVM was claimed: its start-up log counts wall and CPU time from now, not from its JVM's start. */
+    static void startUpFromNow() {
+        startUpCpuMillisBefore = cpuMillis();
+        startUpBegan = Instant.now();
+    }
+
+    /** Milliseconds since this JVM started (its process's start time) or was claimed, for the start-up log. */
     private static long sinceJvmStart() {
-        return ProcessHandle.current().info().startInstant()
-                .map(t -> Duration.between(t, Instant.now()).toMillis()).orElse(-1L);
+        Instant began = startUpBegan;
+        return began == null ? -1 : Duration.between(began, Instant.now()).toMillis();
     }
 
     /**
@@ -431,9 +441,10 @@ public final class RankProcessMain implements Callable<Integer> {
         }
     }
 
-    /** CPU time this process used so far (every thread), for the start-up log. */
+    /** CPU time this process used so far (every thread; since its claim if pooled), for the start-up log. */
     private static long cpuMillis() {
-        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis).orElse(-1L);
+        return ProcessHandle.current().info().totalCpuDuration().map(Duration::toMillis).orElse(-1L)
+                - startUpCpuMillisBefore;
     }
 
     /** Halts this JVM the moment the launcher is gone (also if it is gone already). */

@@ -38,6 +38,7 @@ public final class Runner {
     private Path samples;
     private Consumer<List<TimelineSample>> sampleSink;
     private List<String> rankJvmOptions = List.of();
+    private RankJvmPool rankPool;
 
     public Runner() {
         this(new ClusterSettings());
@@ -84,6 +85,12 @@ public final class Runner {
      * More options for every rank JVM in processes mode ({@link ProcessLauncher#jvmOptions}): a log configuration of
      * the ranks' own, say. Ignored in embedded mode, which starts no JVM.
      */
+    /** Processes mode: claim the rank JVMs from this pool where it can serve the run ({@link ProcessLauncher#rankPool}). */
+    public Runner rankPool(RankJvmPool pool) {
+        this.rankPool = pool;
+        return this;
+    }
+
     public Runner rankJvmOptions(List<String> options) {
         this.rankJvmOptions = List.copyOf(options);
         return this;
@@ -119,7 +126,7 @@ public final class Runner {
         RunReport report;
         if (config.mode() == Mode.PROCESSES) {
             report = new ProcessLauncher(settings).powerModel(powerModel).samples(samples).sampleSink(sampleSink)
-                    .listener(startUpListener).jvmOptions(rankJvmOptions).run(config);
+                    .listener(startUpListener).jvmOptions(rankJvmOptions).rankPool(rankPool).run(config);
         } else {
             report = runEmbedded(config);
         }

@@ -193,7 +193,7 @@ public final class SshLauncher {
         words.addAll(ProcessLauncher.HAZELCAST_MODULE_ACCESS);
         words.addAll(ProcessLauncher.VECTOR_MODULE_ACCESS);
         words.add("-cp");
-        words.add(ProcessLauncher.classPath(config));
+        words.add(ProcessLauncher.classPath(config.kernelJars()));
         words.add(RankProcessMain.class.getName());
         words.addAll(List.of("--config", configFile.toString(), "--rank", Integer.toString(rank), "--result",
                 report.toString(), RankProcessMain.EXIT_WHEN_STDIN_CLOSES));

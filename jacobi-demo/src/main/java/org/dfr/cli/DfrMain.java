@@ -41,6 +41,7 @@ import picocli.CommandLine.Model.UsageMessageSpec;
                 RecoveryBenchCommand.class,
                 PowerCommand.class,
                 ExperimentCommand.class,
+                PoolCommand.class,
                 CommandLine.HelpCommand.class
         })
 public final class DfrMain implements Runnable {

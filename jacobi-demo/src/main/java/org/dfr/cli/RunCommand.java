@@ -27,6 +27,7 @@ import org.dfr.cli.options.GivenOptions;
 import org.dfr.cli.options.HostList;
 import org.dfr.cli.options.HostListConverter;
 import org.dfr.cli.options.KernelMixin;
+import org.dfr.cli.options.PoolDirectoryOption;
 import org.dfr.cli.options.PowerModelOptions;
 import org.dfr.cli.options.Ranges;
 import org.dfr.cli.options.Sizes;
@@ -37,6 +38,7 @@ import org.dfr.harness.Campaign;
 import org.dfr.harness.EmbeddedLimits;
 import org.dfr.harness.Mode;
 import org.dfr.harness.ProcessLauncher;
+import org.dfr.harness.RankJvmPool;
 import org.dfr.harness.RankProcessConfig;
 import org.dfr.harness.RankProcessListener;
 import org.dfr.harness.Replacement;
@@ -192,6 +194,14 @@ public final class RunCommand implements Callable<Integer> {
                     + " logs of an earlier run in it are replaced.")
     Path rankLogDir;
 
+    @Option(names = "--pool", description = "Processes mode: claim the rank JVMs from the pool of warm JVMs `dfr pool"
+            + " start` keeps (see --pool-dir): the run starts in seconds instead of 10-20 s, and new JVMs warm up for"
+            + " the next run after it. Ranks the pool cannot serve start fresh JVMs, with a line that says why.")
+    boolean pool;
+
+    @Mixin
+    PoolDirectoryOption poolDirectory;
+
     @Option(names = "--reference", description = "Run the plain sequential implementation instead and print its digest.")
     boolean reference;
 
@@ -303,6 +313,7 @@ public final class RunCommand implements Callable<Integer> {
             settings.basePort(basePort);
         }
         List<String> rankJvmOptions = rankLogOptions(config);
+        RankJvmPool rankPool = rankPool(config);
         if (writeRankConfig != null) {
             return writeRankConfig(out, config, settings);
         }
@@ -316,7 +327,7 @@ public final class RunCommand implements Callable<Integer> {
                     ? new SshLauncher(ssh.sshCommand(), ssh.remoteJava(), ssh.sharedDirectory(settings.clusterName()),
                             line -> spec.commandLine().getErr().println("dfr run: " + line)).run(config, settings)
                     : new Runner(settings).powerModel(model).samples(samples).startUpListener(startUpLines(out))
-                            .rankJvmOptions(rankJvmOptions).run(config);
+                            .rankJvmOptions(rankJvmOptions).rankPool(rankPool).run(config);
             } catch (RunFailedException e) {
                 if (interrupted.shuttingDown() || e.kind() == RunFailedException.Kind.INTERRUPTED) {
                     // the launcher stopped because of the signal: the notice says so, once
@@ -330,6 +341,9 @@ public final class RunCommand implements Callable<Integer> {
         }
         printSummary(out, result);
         printNotInjected(out, config.faultPlan(), result);
+        if (rankPool != null) {
+            refill(out, rankPool);
+        }
         if (report != null) {
             RunReports.write(result, report);
             out.println("report:          " + report);
@@ -424,6 +438,42 @@ public final class RunCommand implements Callable<Integer> {
         if (conflict != null) {
             throw new ParameterException(spec.commandLine(), "--hosts cannot be combined with " + conflict);
         }
+    }
+
+    /** The pool {@code --pool} asks for, or null; refused where no local launcher starts rank JVMs. */
+    private RankJvmPool rankPool(RunConfig config) {
+        if (!pool) {
+            if (poolDirectory.given()) {
+                throw new ParameterException(spec.commandLine(), "--pool-dir is only used with --pool");
+            }
+            return null;
+        }
+        String without = config.mode() != Mode.PROCESSES ? "--mode embedded (its ranks share this JVM; add --mode"
+                + " processes)"
+                : ssh.given() ? "--hosts (the pool's JVMs are on this machine)"
+                : writeRankConfig != null ? "--write-rank-config (it starts nothing)"
+                : null;
+        if (without != null) {
+            throw new ParameterException(spec.commandLine(), "--pool cannot be used with " + without);
+        }
+        return poolDirectory.pool(spec.commandLine());
+    }
+
+    /**
+     * Starts, in the background, as many JVMs as the run took from the pool: the next run finds it full again. The
+     * pool's own options (heap, idle time) hold; its JVMs outlive this command.
+     */
+    private void refill(PrintWriter out, RankJvmPool rankPool) {
+        int missing = rankPool.size() - rankPool.unclaimed().size();
+        if (rankPool.size() == 0 || missing <= 0) {
+            return;
+        }
+        List<String> command = new ProcessLauncher(new ClusterSettings()).pooledJvmCommand(rankPool.heapMib());
+        if (!rankPool.startedWith(command, rankPool.heapMib())) {
+            return; // this run could not use it: refilling would only replace it
+        }
+        rankPool.start(command, rankPool.heapMib(), rankPool.size(), missing, rankPool.idleSeconds());
+        out.println("pool:            " + missing + " new warm JVMs for the next run (" + rankPool.directory() + ")");
     }
 
     /** The rank JVMs' options for {@code --rank-log-dir}, with its directory made and emptied of earlier rank logs. */

@@ -1,0 +1,377 @@
+package org.dfr.harness;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.stream.Stream;
+import org.dfr.power.AtomicFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A pool of warm rank JVMs in a directory: JVMs started ahead of the runs ({@link #start}), each warmed up and then
+ * waiting for one claim ({@link PooledRankMain}); a processes-mode run claims one per rank ({@link #claim}) instead of
+ * starting a JVM, and so skips the 1.5-2 s of CPU a fresh rank JVM spends on class loading and Hazelcast's start-up
+ * code, which 8 ranks on 2 cores pay in series (as Open MPI's persistent daemons or Gradle's daemon do for theirs).
+ *
+ * <p>A pooled JVM serves one run and exits with it: nothing of a run (static state, a member, threads) meets the
+ * next one. A run uses the pool only when its rank JVMs would be started exactly as the pool's were
+ * ({@link #incompatibility}): the same java, options and class path (so an external kernel's jar means fresh
+ * JVMs), and a heap at least what the run needs; a rank that finds no JVM left in the pool starts a fresh one.
+ *
+ * <p>The directory holds the pool's {@value #MANIFEST} (how its JVMs were started), one {@code slot-PID.json} per
+ * JVM ready for a claim (readable by its owner only: it holds the claim's token), and the JVMs' log.
+ */
+public final class RankJvmPool {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RankJvmPool.class);
+
+    /** System property: the pool's directory (default {@code ~/.dfr/pool}). */
+    public static final String DIRECTORY_PROPERTY = "dfr.poolDir";
+    /** What a pooled JVM answers once it took a claim. */
+    static final String CLAIMED_LINE = "claimed\n";
+    static final String MANIFEST = "pool.json";
+    static final String LOG_FILE = "pool.log";
+    private static final String SLOT_PREFIX = "slot-";
+    private static final String SLOT_SUFFIX = ".json";
+    private static final String WARMING_PREFIX = "warming-";
+    /** How long a claimant waits for a pooled JVM's connection and its answer. */
+    static final int CLAIM_TIMEOUT_MILLIS = 2_000;
+
+    /**
+     * How the pool's JVMs were started.
+     *
+     * @param command the JVM's command as {@link #comparable} keeps it
+     * @param heapMib their {@code -Xmx}
+     * @param size how many JVMs the pool keeps ready
+     * @param idleSeconds how long an unclaimed JVM waits before it exits
+     */
+    record Manifest(List<String> command, long heapMib, int size, long idleSeconds) {
+    }
+
+    private final Path directory;
+
+    public RankJvmPool(Path directory) {
+        this.directory = directory.toAbsolutePath().normalize();
+    }
+
+    /** {@value #DIRECTORY_PROPERTY}, else {@code ~/.dfr/pool}. */
+    public static Path defaultDirectory() {
+        String dir = System.getProperty(DIRECTORY_PROPERTY);
+        return dir != null && !dir.isBlank() ? Path.of(dir) : Path.of(System.getProperty("user.home"), ".dfr", "pool");
+    }
+
+    public Path directory() {
+        return directory;
+    }
+
+    static Path slotFile(Path dir, long pid) {
+        return dir.resolve(SLOT_PREFIX + pid + SLOT_SUFFIX);
+    }
+
+    /** The file a pooled JVM has while it warms up (gone once it is ready, or exited). */
+    static Path warmingFile(Path dir, long pid) {
+        return dir.resolve(WARMING_PREFIX + pid);
+    }
+
+    /**
+     * The parts of a rank JVM's command that decide whether a pooled JVM can stand in for it: all but the heap size,
+     * the rank id, the class data archive's options (a rank's own, and the same classes either way), when the JIT
+     * compiles (a pooled JVM compiles early: its warm-up is not the run's time) and the main class.
+     */
+    static List<String> comparable(List<String> command) {
+        return command.subList(0, command.size() - 1).stream()
+                .filter(o -> !o.startsWith("-Xmx"))
+                .filter(o -> !o.startsWith("-D" + ProcessLauncher.RANK_PROPERTY + "="))
+                .filter(o -> !o.startsWith("-XX:SharedArchiveFile=") && !o.startsWith("-XX:ArchiveClassesAtExit=")
+                        && !o.startsWith("-Xlog:cds") && !o.startsWith("-XX:CompileThresholdScaling="))
+                .toList();
+    }
+
+    /** How many JVMs the pool started last in this directory keeps ready (0: none was started). */
+    public int size() {
+        return manifest().map(Manifest::size).orElse(0);
+    }
+
+    /** The heap of the pool's JVMs in MiB (0: no pool was started). */
+    public long heapMib() {
+        return manifest().map(Manifest::heapMib).orElse(0L);
+    }
+
+    /** How long an unclaimed JVM of the pool waits before it exits, in seconds. */
+    public long idleSeconds() {
+        return manifest().map(Manifest::idleSeconds).orElse(3600L);
+    }
+
+    /** The manifest of the pool started last in this directory, if any. */
+    Optional<Manifest> manifest() {
+        Path file = directory.resolve(MANIFEST);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(RunReports.JSON.readValue(file.toFile(), Manifest.class));
+        } catch (IOException e) {
+            LOG.warn("cannot read the rank JVM pool's {}: {}", file, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * Why a run whose rank JVMs would be started with {@code command} cannot use this pool, or empty when it can.
+     *
+     * @param heapMib the heap the run's ranks need
+     */
+    Optional<String> incompatibility(List<String> command, long heapMib) {
+        Optional<Manifest> manifest = manifest();
+        if (manifest.isEmpty()) {
+            return Optional.of("no pool was started in " + directory);
+        }
+        if (manifest.get().heapMib() < heapMib) {
+            return Optional.of("its JVMs have a heap of " + manifest.get().heapMib() + " MiB and the run's ranks need "
+                    + heapMib + " MiB (dfr pool start --heap-mib)");
+        }
+        List<String> mine = manifest.get().command();
+        List<String> theirs = comparable(command);
+        if (!mine.equals(theirs)) {
+            List<String> onlyRun = new ArrayList<>(theirs);
+            onlyRun.removeAll(mine);
+            List<String> onlyPool = new ArrayList<>(mine);
+            onlyPool.removeAll(theirs);
+            return Optional.of("the run's rank JVMs would be started otherwise (the run only: " + onlyRun
+                    + "; the pool only: " + onlyPool + ")");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether a pool started with {@code command} and {@code heapMib} is the one started last here (then more JVMs
+     * join it; otherwise a new start replaces it).
+     */
+    public boolean startedWith(List<String> command, long heapMib) {
+        return manifest().map(m -> m.command().equals(comparable(command)) && m.heapMib() == heapMib).orElse(false);
+    }
+
+    /** The JVMs ready for a claim; files of JVMs that are gone are deleted. */
+    public List<Long> readyPids() {
+        return readySlots().stream().map(PoolSlot::pid).toList();
+    }
+
+    List<PoolSlot> readySlots() {
+        List<PoolSlot> slots = new ArrayList<>();
+        if (!Files.isDirectory(directory)) {
+            return slots;
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            for (Path f : files.sorted().toList()) {
+                String name = f.getFileName().toString();
+                if (!name.startsWith(SLOT_PREFIX) || !name.endsWith(SLOT_SUFFIX)) {
+                    continue;
+                }
+                try {
+                    PoolSlot slot = RunReports.JSON.readValue(f.toFile(), PoolSlot.class);
+                    if (ProcessHandle.of(slot.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+                        slots.add(slot);
+                    } else {
+                        Files.deleteIfExists(f);
+                    }
+                } catch (IOException e) {
+                    LOG.debug("skipping {}: {}", f, e.toString());
+                }
+            }
+        } catch (IOException e) {
+            LOG.warn("cannot list the rank JVM pool in {}: {}", directory, e.getMessage());
+        }
+        return slots;
+    }
+
+    /**
+     * Claims a ready JVM for {@code claim}: it runs the rank at once, its output and input on the returned
+     * {@link RankJvm}. Empty when no JVM of the pool took it (none left, or all taken by other runs meanwhile).
+     */
+    Optional<RankJvm> claim(PoolClaim claim) {
+        for (PoolSlot slot : readySlots()) {
+            Optional<RankJvm> jvm = claim(slot, claim);
+            if (jvm.isPresent()) {
+                return jvm;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<RankJvm> claim(PoolSlot slot, PoolClaim claim) {
+        Socket socket = new Socket();
+        try {
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), slot.port()), CLAIM_TIMEOUT_MILLIS);
+            socket.setSoTimeout(CLAIM_TIMEOUT_MILLIS);
+            socket.setTcpNoDelay(true);
+            OutputStream out = socket.getOutputStream();
+            out.write((slot.token() + "\n" + RunReports.JSON.writer().without(SerializationFeature.INDENT_OUTPUT)
+                    .writeValueAsString(claim) + "\n")
+                    .getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String answer = readLine(in);
+            if (!CLAIMED_LINE.strip().equals(answer)) {
+                LOG.warn("pooled JVM {} refused the claim (it answered {})", slot.pid(), answer);
+                socket.close();
+                return Optional.empty();
+            }
+            socket.setSoTimeout(0);
+            return Optional.of(new PooledRankJvm(socket, in, slot.pid(), Path.of(claim.exitFile())));
+        } catch (IOException e) {
+            // taken by another run, or gone: the next one
+            LOG.debug("pooled JVM {} not claimed: {}", slot.pid(), e.toString());
+            try {
+                socket.close();
+            } catch (IOException ignored) {
+                // closing only
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** One line, byte by byte (what follows is the rank's output, read by someone else). */
+    private static String readLine(InputStream in) throws IOException {
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        for (int b = in.read(); b != '\n'; b = in.read()) {
+            if (b < 0 || line.size() > 1_000) {
+                return null;
+            }
+            line.write(b);
+        }
+        return line.toString(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Starts {@code count} pooled JVMs with {@code command} ({@link ProcessLauncher#pooledJvmCommand}, its main class
+     * last, which is replaced) and records how in the manifest, with the {@code size} the pool keeps; they warm up in
+     * the background.
+     *
+     * @return their process handles
+     */
+    public List<ProcessHandle> start(List<String> command, long heapMib, int size, int count, long idleSeconds) {
+        try {
+            Files.createDirectories(directory);
+            try {
+                Files.setPosixFilePermissions(directory, PosixFilePermissions.fromString("rwx------"));
+            } catch (UnsupportedOperationException noPosix) {
+                // the slot files are private themselves
+            }
+            AtomicFiles.write(directory.resolve(MANIFEST),
+                    tmp -> RunReports.JSON.writeValue(tmp.toFile(), new Manifest(comparable(command), heapMib, size, idleSeconds)));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot set up the rank JVM pool in " + directory + ": " + e.getMessage(), e);
+        }
+        List<String> cmd = new ArrayList<>();
+        // its own session: a Ctrl-C in the terminal that started the pool is not for its JVMs
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            cmd.add("/usr/bin/setsid");
+        }
+        cmd.addAll(command.subList(0, command.size() - 1));
+        cmd.addAll(List.of(PooledRankMain.class.getName(), "--dir", directory.toString(),
+                "--idle-seconds", Long.toString(idleSeconds)));
+        List<ProcessHandle> started = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            try {
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve(LOG_FILE).toFile()))
+                        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+                started.add(p.toHandle());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start a pooled rank JVM: " + e.getMessage(), e);
+            }
+        }
+        return started;
+    }
+
+    /**
+     * Waits until {@code count} JVMs are ready, telling {@code progress} each new count.
+     *
+     * @return whether they are; false when the time ran out or too many JVMs of {@code starting} exited to reach it
+     */
+    public boolean awaitReady(int count, List<ProcessHandle> starting, long timeoutMillis, IntConsumer progress)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        int said = -1;
+        while (true) {
+            int ready = readySlots().size();
+            if (ready != said) {
+                progress.accept(ready);
+                said = ready;
+            }
+            if (ready >= count) {
+                return true;
+            }
+            List<Long> readyNow = readyPids();
+            long stillWarming = starting.stream().filter(ProcessHandle::isAlive)
+                    .filter(p -> !readyNow.contains(p.pid())).count();
+            if (System.nanoTime() > deadline || readyNow.size() + stillWarming < count) {
+                return false;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /**
+     * The pool's JVMs that are not claimed: ready ones and those still warming up (a JVM of this pool by its command
+     * line, with its file in the directory).
+     */
+    public List<ProcessHandle> unclaimed() {
+        String dirArgument = directory.toString();
+        return ProcessHandle.allProcesses()
+                .filter(p -> Files.exists(slotFile(directory, p.pid())) || Files.exists(warmingFile(directory, p.pid())))
+                .filter(p -> p.info().arguments().map(args -> isPooledJvmOf(List.of(args), dirArgument))
+                        .orElse(false))
+                .toList();
+    }
+
+    private static boolean isPooledJvmOf(List<String> args, String dir) {
+        int main = args.indexOf(PooledRankMain.class.getName());
+        int dirAt = args.indexOf("--dir");
+        return main >= 0 && dirAt > main && dirAt + 1 < args.size() && args.get(dirAt + 1).equals(dir);
+    }
+
+    /**
+     * Stops every JVM of the pool that waits for a claim or warms up (a claimed one belongs to its run) and deletes
+     * their files.
+     *
+     * @return how many were stopped
+     */
+    public int stop() throws InterruptedException {
+        List<ProcessHandle> all = unclaimed();
+        all.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle p : all) {
+            try {
+                p.onExit().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                LOG.warn("pooled JVM {} did not exit within 10 s of SIGKILL", p.pid());
+            }
+        }
+        for (ProcessHandle p : all) {
+            try {
+                Files.deleteIfExists(slotFile(directory, p.pid()));
+                Files.deleteIfExists(warmingFile(directory, p.pid()));
+            } catch (IOException e) {
+                LOG.warn("cannot delete the files of pooled JVM {}: {}", p.pid(), e.getMessage());
+            }
+        }
+        return all.size();
+    }
+}
