@@ -293,6 +293,9 @@ public final class RankJvmPool {
                 Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve(LOG_FILE).toFile()))
                         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+                // the JVM writes it too, once it runs: `stop` finds it from now on (by its command line once it is
+                // a JVM, which takes a few milliseconds)
+                Files.writeString(warmingFile(directory, p.pid()), "");
                 started.add(p.toHandle());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start a pooled rank JVM: " + e.getMessage(), e);
@@ -334,12 +337,23 @@ public final class RankJvmPool {
      * line, with its file in the directory).
      */
     public List<ProcessHandle> unclaimed() {
-        String dirArgument = directory.toString();
         return ProcessHandle.allProcesses()
                 .filter(p -> Files.exists(slotFile(directory, p.pid())) || Files.exists(warmingFile(directory, p.pid())))
-                .filter(p -> p.info().arguments().map(args -> isPooledJvmOf(List.of(args), dirArgument))
-                        .orElse(false))
+                .filter(p -> isPooledJvmOf(commandLine(p), directory.toString()))
                 .toList();
+    }
+
+    /**
+     * The process's command line: from {@code /proc} where there is one ({@link ProcessHandle.Info#arguments} leaves
+     * out the end of a long one, such as a test's class path followed by the main class).
+     */
+    private static List<String> commandLine(ProcessHandle p) {
+        Path cmdline = Path.of("/proc", Long.toString(p.pid()), "cmdline");
+        try {
+            return List.of(Files.readString(cmdline, StandardCharsets.UTF_8).split("\0"));
+        } catch (IOException | UncheckedIOException e) {
+            return p.info().arguments().map(List::of).orElse(List.of());
+        }
     }
 
     private static boolean isPooledJvmOf(List<String> args, String dir) {

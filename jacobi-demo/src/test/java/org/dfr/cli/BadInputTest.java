@@ -176,6 +176,19 @@ class BadInputTest {
                 row("bench --report /proc/dfr-bench.json", "--report /proc/dfr-bench.json: directory /proc is not writable"),
                 row("bench-recovery --json /proc/dfr-bench.json", "--json /proc/dfr-bench.json: directory /proc is not writable"),
                 row("run --cells 37x29 --iterations 3 --colour red", "Unknown options: '--colour'"),
+                // the pool of warm rank JVMs
+                row("run --cells 37x29 --iterations 3 --pool", "--pool cannot be used with --mode embedded (its ranks share"
+                        + " this JVM; add --mode processes)"),
+                row("run --cells 37x29 --iterations 3 --mode processes --pool-dir FILE", "--pool-dir is only used with --pool"),
+                row("run --cells 37x29 --iterations 3 --mode processes --pool --write-rank-config FILE/r.json",
+                        "--pool cannot be used with --write-rank-config (it starts nothing)"),
+                row("run --cells 37x29 --iterations 3 --mode processes --pool --pool-dir pom.xml",
+                        "--pool-dir pom.xml is not a directory"),
+                row("pool start --size 0 --pool-dir FILE", "--size 0 is not allowed: 1..256"),
+                row("pool start --heap-mib 100 --pool-dir FILE", "--heap-mib 100 is not allowed: 256..1048576"),
+                row("pool start --idle-minutes 0 --pool-dir FILE", "--idle-minutes 0 is not allowed: 1..525600"),
+                row("pool status --pool-dir pom.xml", "--pool-dir pom.xml is not a directory"),
+                row("pool", "Missing subcommand: one of start, status, stop"),
                 row("run --iterations 3", "Missing required option: '--cells"),
                 // campaign
                 row("campaign --trials 0", "--trials must be >= 1, got 0"),
