@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -61,8 +64,10 @@ public final class RankJvmPool {
      * @param heapMib their {@code -Xmx}
      * @param size how many JVMs the pool keeps ready
      * @param idleSeconds how long an unclaimed JVM waits before it exits
+     * @param build {@link #buildOf} the class path of {@code command}: the same path holds another build after a
+     *              rebuild, which the JVMs started before do not run
      */
-    record Manifest(List<String> command, long heapMib, int size, long idleSeconds) {
+    record Manifest(List<String> command, long heapMib, int size, long idleSeconds, String build) {
     }
 
     private final Path directory;
@@ -104,6 +109,49 @@ public final class RankJvmPool {
                 .toList();
     }
 
+    /**
+     * What the class path of {@code command} holds now: each entry's path, size and modification time (of the newest
+     * file under it, for a directory of classes).
+     */
+    static String buildOf(List<String> command) {
+        int cp = command.indexOf("-cp");
+        if (cp < 0 || cp + 1 >= command.size()) {
+            return "";
+        }
+        StringBuilder build = new StringBuilder();
+        for (String entry : command.get(cp + 1).split(File.pathSeparator)) {
+            Path p = Path.of(entry);
+            build.append(entry).append('|');
+            try {
+                if (Files.isDirectory(p)) {
+                    try (Stream<Path> files = Files.walk(p)) {
+                        build.append(files.filter(Files::isRegularFile).mapToLong(RankJvmPool::modified).max()
+                                .orElse(0));
+                    }
+                } else if (Files.exists(p)) {
+                    build.append(Files.size(p)).append('@').append(modified(p));
+                }
+            } catch (IOException | UncheckedIOException e) {
+                build.append("unreadable");
+            }
+            build.append(File.pathSeparator);
+        }
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(build.toString().getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            return build.toString(); // every JVM has SHA-256; the text itself would do as well
+        }
+    }
+
+    private static long modified(Path file) {
+        try {
+            return Files.getLastModifiedTime(file).toMillis();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** How many JVMs the pool started last in this directory keeps ready (0: none was started). */
     public int size() {
         return manifest().map(Manifest::size).orElse(0);
@@ -143,6 +191,9 @@ public final class RankJvmPool {
         if (manifest.isEmpty()) {
             return Optional.of("no pool was started in " + directory);
         }
+        if (!manifest.get().build().equals(buildOf(command))) {
+            return Optional.of("its JVMs run another build of the class path (`dfr pool start` again starts them anew)");
+        }
         if (manifest.get().heapMib() < heapMib) {
             return Optional.of("its JVMs have a heap of " + manifest.get().heapMib() + " MiB and the run's ranks need "
                     + heapMib + " MiB (dfr pool start --heap-mib)");
@@ -165,7 +216,8 @@ public final class RankJvmPool {
      * join it; otherwise a new start replaces it).
      */
     public boolean startedWith(List<String> command, long heapMib) {
-        return manifest().map(m -> m.command().equals(comparable(command)) && m.heapMib() == heapMib).orElse(false);
+        return manifest().map(m -> m.command().equals(comparable(command)) && m.heapMib() == heapMib
+                && m.build().equals(buildOf(command))).orElse(false);
     }
 
     /** The JVMs ready for a claim; files of JVMs that are gone are deleted. */
@@ -275,7 +327,7 @@ public final class RankJvmPool {
                 // the slot files are private themselves
             }
             AtomicFiles.write(directory.resolve(MANIFEST),
-                    tmp -> RunReports.JSON.writeValue(tmp.toFile(), new Manifest(comparable(command), heapMib, size, idleSeconds)));
+                    tmp -> RunReports.JSON.writeValue(tmp.toFile(), new Manifest(comparable(command), heapMib, size, idleSeconds, buildOf(command))));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up the rank JVM pool in " + directory + ": " + e.getMessage(), e);
         }

@@ -114,6 +114,21 @@ public final class Membership {
         });
     }
 
+    /**
+     * Whether Hazelcast assigned its partitions yet (it does at the cluster's first partition operation, with the
+     * members there are then); true where its internals cannot be read.
+     */
+    public boolean partitionsAssigned() {
+        if (hazelcast instanceof HazelcastInstanceProxy proxy) {
+            try {
+                return proxy.getOriginal().node.getPartitionService().getPartitionStateManager().isInitialized();
+            } catch (RuntimeException | LinkageError e) {
+                return true;
+            }
+        }
+        return true;
+    }
+
     /** The Hazelcast member of this rank. */
     public HazelcastInstance hazelcast() {
         return hazelcast;
