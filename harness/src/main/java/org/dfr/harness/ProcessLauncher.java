@@ -345,6 +345,7 @@ public final class ProcessLauncher {
      *     written; every rank process has exited when this is thrown
      */
     public RunReport run(RunConfig requested) {
+        LOG.debug("launcher: run begins {} ms after this JVM started", ManagementFactory.getRuntimeMXBean().getUptime());
         RunConfig config = requested.withMode(Mode.PROCESSES);
         RunSpec spec = config.runSpec();
         long timeoutMillis = runTimeoutMillis > 0 ? runTimeoutMillis : derivedTimeoutMillis(config);
@@ -607,6 +608,8 @@ public final class ProcessLauncher {
             try {
                 int members = config.runSpec().memberCount();
                 long launchedAt = System.nanoTime();
+                LOG.debug("launcher: starting the ranks {} ms after this JVM started",
+                        ManagementFactory.getRuntimeMXBean().getUptime());
                 for (int r = 0; r < members; r++) {
                     start(r, commandOf);
                 }

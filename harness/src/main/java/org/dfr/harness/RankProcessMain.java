@@ -2,6 +2,7 @@ package org.dfr.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
@@ -412,7 +413,8 @@ public final class RankProcessMain implements Callable<Integer> {
     }
 
     /** Where the start-up log counts from: the JVM's start, or a pooled JVM's claim ({@link #startUpFromNow}). */
-    private static volatile Instant startUpBegan = ProcessHandle.current().info().startInstant().orElse(null);
+    private static volatile Instant startUpBegan =
+            Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
     private static volatile long startUpCpuMillisBefore;
 
     /** A pooled JVM was claimed: its start-up log counts wall and CPU time from now, not from its JVM's start. */
@@ -421,10 +423,12 @@ public final class RankProcessMain implements Callable<Integer> {
         startUpBegan = Instant.now();
     }
 
-    /** Milliseconds since this JVM started (its process's start time) or was claimed, for the start-up log. */
+    /**
+     * Milliseconds since this JVM started or was claimed, for the start-up log (not the process's start instant,
+     * which the JDK rounds to the boot time's whole second).
+     */
     private static long sinceJvmStart() {
-        Instant began = startUpBegan;
-        return began == null ? -1 : Duration.between(began, Instant.now()).toMillis();
+        return Duration.between(startUpBegan, Instant.now()).toMillis();
     }
 
     /**

@@ -2,15 +2,15 @@ package org.dfr.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -568,11 +568,32 @@ public final class RunCommand implements Callable<Integer> {
         };
     }
 
-    /** Seconds since this JVM started, e.g. {@code "2.41 s"}. */
+    /**
+     * Environment variable: when the command began, in milliseconds since the epoch (the {@code ./dfr} script sets
+     * it before it checks the build and starts this JVM).
+     */
+    static final String COMMAND_START_VARIABLE = "DFR_COMMAND_START_MILLIS";
+
+    /**
+     * Seconds since the command began, e.g. {@code "2.41 s"}: {@value #COMMAND_START_VARIABLE}, else this JVM's
+     * start. Not the process's start instant: the JDK derives it from the boot time in whole seconds, and it was a
+     * second early on the development machine (every start-up figure before session 45 included that second).
+     */
     static String secondsSinceCommand() {
-        long millis = ProcessHandle.current().info().startInstant()
-                .map(t -> Duration.between(t, Instant.now()).toMillis()).orElse(-1L);
+        long millis = System.currentTimeMillis() - commandStartMillis(System.getenv(COMMAND_START_VARIABLE),
+                ManagementFactory.getRuntimeMXBean().getStartTime(), System.currentTimeMillis());
         return String.format(Locale.ROOT, "%.2f s", millis / 1000.0);
+    }
+
+    /** {@code given} when it is a time between an hour before {@code jvmStart} and {@code jvmStart}, else jvmStart. */
+    static long commandStartMillis(String given, long jvmStartMillis, long nowMillis) {
+        try {
+            long start = Long.parseLong(given == null ? "" : given.strip());
+            return start <= jvmStartMillis && jvmStartMillis - start < TimeUnit.HOURS.toMillis(1) ? start
+                    : jvmStartMillis;
+        } catch (NumberFormatException e) {
+            return jvmStartMillis;
+        }
     }
 
     /** Writes the rank processes' configuration and prints the command of every rank. */
