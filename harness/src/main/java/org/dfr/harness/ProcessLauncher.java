@@ -101,11 +101,6 @@ public final class ProcessLauncher {
      * fresh ports costs less than the whole run. Each attempt is logged; the run's deadline holds.
      */
     public static final int FORMATION_ATTEMPTS = 2;
-    /**
-     * How much later each pooled rank joins than the one before (session 44: warm joiners 100 ms apart were mostly in
-     * within 0.74 s, together they took 3.5 s).
-     */
-    static final long POOLED_JOIN_STAGGER_MILLIS = 100;
     /** How long a killed rank may take to disappear. */
     public static final long REAP_TIMEOUT_MILLIS = 10_000;
     /** Log lines of a failed rank quoted in the error. */
@@ -629,7 +624,7 @@ public final class ProcessLauncher {
         private RankProcess start(int rank, IntFunction<RankCommand> commandOf) {
             RankCommand command = commandOf.apply(rank);
             Optional<RankJvm> pooled = pool == null ? Optional.empty()
-                    : pool.claim(new PoolClaim(rank, pooledArguments(rank, command.arguments()),
+                    : pool.claim(new PoolClaim(rank, command.arguments(),
                             dir.resolve("exit-" + rank + "-" + ranks.size()).toString()));
             if (pool != null && pooled.isEmpty()) {
                 log.println("dfr: the rank JVM pool in " + pool.directory() + " has no JVM left: rank " + rank
@@ -642,19 +637,6 @@ public final class ProcessLauncher {
             p.onExit().thenRun(() -> exited.add(p));
             listener.started(rank, p.handle());
             return p;
-        }
-
-        /**
-         * A pooled rank's arguments: a warm JVM's member is up in a fraction of a second, so the first ranks' joins
-         * would overlap and be turned away for a second; rank r waits (r - 1) times {@link #POOLED_JOIN_STAGGER_MILLIS}.
-         */
-        private List<String> pooledArguments(int rank, List<String> arguments) {
-            if (rank == 0 || rank >= config.runSpec().memberCount()) {
-                return arguments; // the founder, or a respawned rank that joins a running cluster alone
-            }
-            List<String> out = new ArrayList<>(arguments);
-            out.addAll(List.of(RankProcessMain.JOIN_DELAY, Long.toString((rank - 1) * POOLED_JOIN_STAGGER_MILLIS)));
-            return out;
         }
 
         /** Whether any rank entered the iteration loop (then a failure is the run's, not start-up's). */

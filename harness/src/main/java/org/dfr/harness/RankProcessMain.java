@@ -135,16 +135,6 @@ public final class RankProcessMain implements Callable<Integer> {
             "launcher starts all ranks at once: a member that tried to join before rank 0 listened gave up)."})
     Path founderUpFile;
 
-    /** The option that makes a rank wait before it joins (the launcher gives it to ranks from a pool). */
-    public static final String JOIN_DELAY = "--join-delay-millis";
-
-    @Option(names = JOIN_DELAY, paramLabel = "MS", defaultValue = "0", description = {
-            "Wait MS after rank 0's member is up before joining (default: ${DEFAULT-VALUE}). Hazelcast's master turns",
-            "away a member that asks to join during another join, and it asks again 1 s later: warm JVMs that join",
-            "one after the other are all in sooner than ones that join at once."})
-    long joinDelayMillis;
-    static final long MAX_JOIN_DELAY_MILLIS = 60_000;
-
     /** The option of a rank process started in place of a dead rank ({@link Replacement#RESPAWN}). */
     public static final String RESPAWNED = "--respawned";
 
@@ -193,11 +183,6 @@ public final class RankProcessMain implements Callable<Integer> {
             }
             haltWhenStdinCloses();
         }
-        if (joinDelayMillis < 0 || joinDelayMillis > MAX_JOIN_DELAY_MILLIS) {
-            System.err.println("dfr rank: " + JOIN_DELAY + " " + joinDelayMillis + " is not allowed: 0.."
-                    + MAX_JOIN_DELAY_MILLIS);
-            return EXIT_USAGE;
-        }
         RunConfig config = rc.run();
         RunSpec spec = config.runSpec();
         if (respawned && (!spec.isRespawned(rank) || rc.respawnWaitMillis() <= 0)) {
@@ -230,9 +215,6 @@ public final class RankProcessMain implements Callable<Integer> {
         try {
             if (founderUpFile != null && rank != 0 && !respawned) {
                 awaitFounder(founderUpFile, FOUNDER_TIMEOUT_MILLIS);
-            }
-            if (joinDelayMillis > 0) {
-                delayJoin(joinDelayMillis);
             }
             node = startMember(spec, kernel, settings, resilient);
             if (founderUpFile != null && rank == 0) {
@@ -449,15 +431,6 @@ public final class RankProcessMain implements Callable<Integer> {
                 Thread.currentThread().interrupt();
                 throw new RunFailedException("interrupted while waiting for rank 0", e);
             }
-        }
-    }
-
-    private static void delayJoin(long millis) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RunFailedException("interrupted while waiting to join", e);
         }
     }
 
