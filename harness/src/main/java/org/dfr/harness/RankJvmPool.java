@@ -66,8 +66,11 @@ public final class RankJvmPool {
      * @param idleSeconds how long an unclaimed JVM waits before it exits
      * @param build {@link #buildOf} the class path of {@code command}: the same path holds another build after a
      *              rebuild, which the JVMs started before do not run
+     * @param workingDirectory the JVMs' working directory, where a run's relative paths ({@code --checkpoint-dir},
+     *                         a kernel option's file) lead them
      */
-    record Manifest(List<String> command, long heapMib, int size, long idleSeconds, String build) {
+    record Manifest(List<String> command, long heapMib, int size, long idleSeconds, String build,
+                    String workingDirectory) {
     }
 
     private final Path directory;
@@ -107,6 +110,11 @@ public final class RankJvmPool {
                 .filter(o -> !o.startsWith("-XX:SharedArchiveFile=") && !o.startsWith("-XX:ArchiveClassesAtExit=")
                         && !o.startsWith("-Xlog:cds") && !o.startsWith("-XX:CompileThresholdScaling="))
                 .toList();
+    }
+
+    /** This JVM's working directory, which the pool's JVMs it starts inherit. */
+    private static String workingDirectory() {
+        return Path.of(System.getProperty("user.dir")).toAbsolutePath().normalize().toString();
     }
 
     /**
@@ -194,6 +202,10 @@ public final class RankJvmPool {
         if (!manifest.get().build().equals(buildOf(command))) {
             return Optional.of("its JVMs run another build of the class path (`dfr pool start` again starts them anew)");
         }
+        if (!workingDirectory().equals(manifest.get().workingDirectory())) {
+            return Optional.of("its JVMs work in " + manifest.get().workingDirectory() + " and this run in "
+                    + workingDirectory() + ": the run's relative paths would lead them elsewhere");
+        }
         if (manifest.get().heapMib() < heapMib) {
             return Optional.of("its JVMs have a heap of " + manifest.get().heapMib() + " MiB and the run's ranks need "
                     + heapMib + " MiB (dfr pool start --heap-mib)");
@@ -217,7 +229,7 @@ public final class RankJvmPool {
      */
     public boolean startedWith(List<String> command, long heapMib) {
         return manifest().map(m -> m.command().equals(comparable(command)) && m.heapMib() == heapMib
-                && m.build().equals(buildOf(command))).orElse(false);
+                && m.build().equals(buildOf(command)) && workingDirectory().equals(m.workingDirectory())).orElse(false);
     }
 
     /** The JVMs ready for a claim; files of JVMs that are gone are deleted. */
@@ -327,7 +339,8 @@ public final class RankJvmPool {
                 // the slot files are private themselves
             }
             AtomicFiles.write(directory.resolve(MANIFEST),
-                    tmp -> RunReports.JSON.writeValue(tmp.toFile(), new Manifest(comparable(command), heapMib, size, idleSeconds, buildOf(command))));
+                    tmp -> RunReports.JSON.writeValue(tmp.toFile(), new Manifest(comparable(command), heapMib, size, idleSeconds, buildOf(command),
+                            workingDirectory())));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up the rank JVM pool in " + directory + ": " + e.getMessage(), e);
         }
