@@ -1,6 +1,5 @@
 package org.dfr.harness;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -113,30 +112,19 @@ public final class PooledRankMain implements Callable<Integer> {
         try {
             socket.setSoTimeout(CLAIM_READ_TIMEOUT_MILLIS);
             InputStream in = socket.getInputStream();
-            if (!token.equals(readLine(in))) {
+            if (!token.equals(RankJvmPool.readLine(in, MAX_CLAIM_BYTES))) {
                 return null;
             }
-            PoolClaim claim = RunReports.JSON.readValue(readLine(in), PoolClaim.class);
+            String line = RankJvmPool.readLine(in, MAX_CLAIM_BYTES);
+            if (line == null) {
+                return null;
+            }
+            PoolClaim claim = RunReports.JSON.readValue(line, PoolClaim.class);
             socket.setSoTimeout(0);
             return claim;
         } catch (IOException | RuntimeException e) {
             return null;
         }
-    }
-
-    /**
-     * One line, read byte by byte: a buffering reader could take bytes that follow it, which belong to the rank's
-     * stdin.
-     */
-    private static String readLine(InputStream in) throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        for (int b = in.read(); b != '\n'; b = in.read()) {
-            if (b < 0 || line.size() > MAX_CLAIM_BYTES) {
-                throw new IOException("no claim line");
-            }
-            line.write(b);
-        }
-        return line.toString(StandardCharsets.UTF_8);
     }
 
     /**

@@ -291,7 +291,7 @@ public final class RankJvmPool {
                     .getBytes(StandardCharsets.UTF_8));
             out.flush();
             InputStream in = socket.getInputStream();
-            String answer = readLine(in);
+            String answer = readLine(in, CLAIMED_LINE.length());
             if (!CLAIMED_LINE.strip().equals(answer)) {
                 LOG.warn("pooled JVM {} refused the claim (it answered {})", slot.pid(), answer);
                 socket.close();
@@ -311,11 +311,14 @@ public final class RankJvmPool {
         }
     }
 
-    /** One line, byte by byte (what follows is the rank's output, read by someone else). */
-    private static String readLine(InputStream in) throws IOException {
+    /**
+     * One line, byte by byte: a buffering reader could take bytes that follow it, which are the rank's output or
+     * input; null when the stream ends first or the line is longer than {@code maxBytes}.
+     */
+    static String readLine(InputStream in, int maxBytes) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         for (int b = in.read(); b != '\n'; b = in.read()) {
-            if (b < 0 || line.size() > 1_000) {
+            if (b < 0 || line.size() > maxBytes) {
                 return null;
             }
             line.write(b);
