@@ -51,8 +51,9 @@ import org.slf4j.LoggerFactory;
  * their JVM start-up, configuration and kernel set-up overlap rank 0's, where starting rank 0 first
  * and the others once it was up put a whole JVM start-up in series. (A member that tries to join
  * before rank 0 listens gives up at once: its only way in is rank 0, see {@link HazelcastConfigs}.)
- * The ranks map a class data archive ({@link RankJvmArchive}) made by the first run of a build. Every line a rank prints goes to this
- * JVM's stderr as {@code [rank r] ...}.
+ * The ranks map a class data archive ({@link RankJvmArchive}) made by the first run of a build. With a
+ * {@link #rankPool pool}, a rank is a warm JVM claimed from it instead of a fresh one ({@link RankJvm} hides which
+ * from the rest of this class). Every line a rank prints goes to this JVM's stderr as {@code [rank r] ...}.
  * The lowest active rank at the end ({@code RankNode#collectorRank}) writes the report to a file in
  * a temporary directory, which is read back and deleted.
  *
