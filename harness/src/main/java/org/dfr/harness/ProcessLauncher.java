@@ -356,9 +356,11 @@ public final class ProcessLauncher {
         try {
             Path configFile = dir.resolve("run.json");
             Path resultFile = dir.resolve("report.json");
-            List<String> jvm = jvmCommand(heapMib(config), classPath(config.kernelJars()));
-            RankJvmArchive archive = RankJvmArchive.forClassPath(classPath(config.kernelJars()));
-            RankJvmPool usablePool = usablePool(jvm, heapMib(config));
+            long heapMib = heapMib(config);
+            String classPath = classPath(config.kernelJars());
+            List<String> jvm = jvmCommand(heapMib, classPath);
+            RankJvmArchive archive = RankJvmArchive.forClassPath(classPath);
+            RankJvmPool usablePool = usablePool(jvm, heapMib);
             // the power of the machine the ranks share, sampled here as an embedded run samples its own
             RunEnergy power = RunEnergy.open(config, powerModel);
             // the ranks' idle and busy lines place the recovery phases whether or not hosts are capped

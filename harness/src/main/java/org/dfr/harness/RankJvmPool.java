@@ -382,7 +382,8 @@ public final class RankJvmPool {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         int said = -1;
         while (true) {
-            int ready = readySlots().size();
+            List<Long> readyNow = readyPids();
+            int ready = readyNow.size();
             if (ready != said) {
                 progress.accept(ready);
                 said = ready;
@@ -390,7 +391,6 @@ public final class RankJvmPool {
             if (ready >= count) {
                 return true;
             }
-            List<Long> readyNow = readyPids();
             long stillWarming = starting.stream().filter(ProcessHandle::isAlive)
                     .filter(p -> !readyNow.contains(p.pid())).count();
             if (System.nanoTime() > deadline || readyNow.size() + stillWarming < count) {
