@@ -17,7 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A rank JVM claimed from a {@link RankJvmPool}: its output and input are the claim's connection, and since this
  * launcher is not its parent, its exit code is the one it wrote to the claim's exit file before exiting; a JVM that
- * is gone without one was killed, and counts as {@value ProcessLauncher#SIGKILL_EXIT_CODE}.
+ * is gone without one ran out of memory if it left its {@link RankJvmPool#outOfMemoryFile} (its exit code was then
+ * {@value RankProcessMain#EXIT_OUT_OF_MEMORY}), else was killed, and counts as
+ * {@value ProcessLauncher#SIGKILL_EXIT_CODE}.
  */
 final class PooledRankJvm implements RankJvm {
 
@@ -30,6 +32,7 @@ final class PooledRankJvm implements RankJvm {
     private final OutputStream input;
     private final ProcessHandle handle;
     private final Path exitFile;
+    private final Path outOfMemoryFile;
     private final CompletableFuture<Integer> exit = new CompletableFuture<>();
     private final AtomicBoolean ended = new AtomicBoolean();
 
@@ -37,9 +40,10 @@ final class PooledRankJvm implements RankJvm {
      * @param socket the claim's connection, after the pooled JVM acknowledged the claim
      * @param in the connection's input stream, as far as it was read
      */
-    PooledRankJvm(Socket socket, InputStream in, long pid, Path exitFile) throws IOException {
+    PooledRankJvm(Socket socket, InputStream in, long pid, Path exitFile, Path outOfMemoryFile) throws IOException {
         this.socket = socket;
         this.exitFile = exitFile;
+        this.outOfMemoryFile = outOfMemoryFile;
         this.input = socket.getOutputStream();
         this.handle = ProcessHandle.of(pid).orElseThrow(() -> new IOException("pooled JVM " + pid + " is gone"));
         this.output = new FilterInputStream(in) {
@@ -94,10 +98,28 @@ final class PooledRankJvm implements RankJvm {
             } catch (IOException e) {
                 // closing only
             }
-            exit.complete(exitCode(exitFile).orElse(ProcessLauncher.SIGKILL_EXIT_CODE));
+            exit.complete(exitCode(exitFile, outOfMemoryFile));
         }, "dfr-pooled-rank-exit");
         reaper.setDaemon(true);
         reaper.start();
+    }
+
+    /**
+     * The exit code of a pooled JVM that is gone: the one in {@code exitFile}; else
+     * {@value RankProcessMain#EXIT_OUT_OF_MEMORY} when it left {@code outOfMemoryFile} (deleted here: the pid may be
+     * another JVM's later); else {@value ProcessLauncher#SIGKILL_EXIT_CODE}.
+     */
+    static int exitCode(Path exitFile, Path outOfMemoryFile) {
+        Optional<Integer> written = exitCode(exitFile);
+        if (written.isPresent()) {
+            return written.get();
+        }
+        try {
+            return Files.deleteIfExists(outOfMemoryFile) ? RankProcessMain.EXIT_OUT_OF_MEMORY
+                    : ProcessLauncher.SIGKILL_EXIT_CODE;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete a pooled rank's out-of-memory file " + outOfMemoryFile, e);
+        }
     }
 
     /** The exit code in {@code file}, empty when there is none (the JVM was killed before it wrote one). */

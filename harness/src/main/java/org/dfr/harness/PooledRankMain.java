@@ -61,6 +61,8 @@ public final class PooledRankMain implements Callable<Integer> {
         Path warming = RankJvmPool.warmingFile(dir, pid);
         Files.createDirectories(dir);
         Files.writeString(warming, "");
+        // an earlier JVM of this pid ran out of memory after the launcher stopped looking: its file is not this one's
+        Files.deleteIfExists(RankJvmPool.outOfMemoryFile(dir, pid));
         String token = newToken();
         Path slotFile = RankJvmPool.slotFile(dir, pid);
         try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

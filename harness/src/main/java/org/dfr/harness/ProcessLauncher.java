@@ -824,11 +824,13 @@ public final class ProcessLauncher {
         }
     }
 
-    private static String describe(int code) {
+    static String describe(int code) {
         return switch (code) {
             case RankProcessMain.EXIT_RUN_FAILED -> "the run failed";
             case RankProcessMain.EXIT_USAGE -> "bad arguments";
             case RankProcessMain.EXIT_ORPHANED -> "it lost its launcher";
+            case RankProcessMain.EXIT_OUT_OF_MEMORY -> "out of memory: its heap was too small; give the rank JVMs more"
+                    + " with -D" + RANK_JVM_OPTIONS_PROPERTY + "=-Xmx<size> (DFR_JAVA_OPTS for ./dfr)";
             case RankProcessMain.EXIT_CHECKPOINT_LOST -> "the run failed: a needed checkpoint has no copy left";
             case RankProcessMain.EXIT_CLUSTER_NOT_FORMED -> "the cluster did not form";
             default -> code > 128 ? "killed by signal " + (code - 128) : "unexpected error";

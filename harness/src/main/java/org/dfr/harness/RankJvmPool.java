@@ -54,6 +54,7 @@ public final class RankJvmPool {
     private static final String SLOT_PREFIX = "slot-";
     private static final String SLOT_SUFFIX = ".json";
     private static final String WARMING_PREFIX = "warming-";
+    private static final String OUT_OF_MEMORY_PREFIX = "out-of-memory-";
     /** How long a claimant waits for a pooled JVM's connection and its answer. */
     static final int CLAIM_TIMEOUT_MILLIS = 2_000;
 
@@ -96,6 +97,24 @@ public final class RankJvmPool {
     /** The file a pooled JVM has while it warms up (gone once it is ready, or exited). */
     static Path warmingFile(Path dir, long pid) {
         return dir.resolve(WARMING_PREFIX + pid);
+    }
+
+    /**
+     * The file pooled JVM {@code pid} leaves when its heap runs out: the JVM runs its {@code -XX:OnOutOfMemoryError}
+     * command ({@link #outOfMemoryCommand}) and then exits with {@link RankProcessMain#EXIT_OUT_OF_MEMORY}, a code
+     * nobody but its parent (not the launcher) could read. Without the file that exit would count as a kill.
+     */
+    static Path outOfMemoryFile(Path dir, long pid) {
+        return dir.resolve(OUT_OF_MEMORY_PREFIX + pid);
+    }
+
+    /**
+     * The {@code -XX:OnOutOfMemoryError} command that leaves {@link #outOfMemoryFile}: HotSpot runs it with
+     * {@code /bin/sh -c} after replacing {@code %p} with the pid (and {@code %%} with {@code %}).
+     */
+    static String outOfMemoryCommand(Path dir) {
+        String file = dir.toAbsolutePath().resolve(OUT_OF_MEMORY_PREFIX).toString().replace("%", "%%");
+        return "touch '" + file.replace("'", "'\\''") + "%p'";
     }
 
     /**
@@ -298,7 +317,8 @@ public final class RankJvmPool {
                 return Optional.empty();
             }
             socket.setSoTimeout(0);
-            return Optional.of(new PooledRankJvm(socket, in, slot.pid(), Path.of(claim.exitFile())));
+            return Optional.of(new PooledRankJvm(socket, in, slot.pid(), Path.of(claim.exitFile()),
+                    outOfMemoryFile(directory, slot.pid())));
         } catch (IOException e) {
             // taken by another run, or gone: the next one
             LOG.debug("pooled JVM {} not claimed: {}", slot.pid(), e.toString());
@@ -353,6 +373,8 @@ public final class RankJvmPool {
             cmd.add("/usr/bin/setsid");
         }
         cmd.addAll(command.subList(0, command.size() - 1));
+        // not part of the manifest's command: it names this pool's directory, which a run's command cannot
+        cmd.add("-XX:OnOutOfMemoryError=" + outOfMemoryCommand(directory));
         cmd.addAll(List.of(PooledRankMain.class.getName(), "--dir", directory.toString(),
                 "--idle-seconds", Long.toString(idleSeconds)));
         List<ProcessHandle> started = new ArrayList<>();
@@ -450,6 +472,7 @@ public final class RankJvmPool {
             try {
                 Files.deleteIfExists(slotFile(directory, p.pid()));
                 Files.deleteIfExists(warmingFile(directory, p.pid()));
+                Files.deleteIfExists(outOfMemoryFile(directory, p.pid()));
             } catch (IOException e) {
                 LOG.warn("cannot delete the files of pooled JVM {}: {}", p.pid(), e.getMessage());
             }

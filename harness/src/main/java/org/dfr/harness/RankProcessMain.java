@@ -41,7 +41,8 @@ import picocli.CommandLine.Option;
  * to {@code --result}.
  *
  * <p>Exit codes: {@value #EXIT_OK} done; {@value #EXIT_RUN_FAILED} the run failed (the reason is
- * printed and put on the control board); {@value #EXIT_USAGE} bad arguments; {@value #EXIT_ORPHANED}
+ * printed and put on the control board); {@value #EXIT_USAGE} bad arguments; {@value #EXIT_OUT_OF_MEMORY} the heap
+ * ran out (the JVM's own code under {@code -XX:+ExitOnOutOfMemoryError}); {@value #EXIT_ORPHANED}
  * the launcher died, so this rank halted; {@value #EXIT_CHECKPOINT_LOST} the run failed because a
  * checkpoint a recovery needs has no copy left ({@link RunFailedException.Kind#CHECKPOINT_LOST});
  * {@value #EXIT_CLUSTER_NOT_FORMED} the members did not form their cluster, nothing was computed
@@ -55,9 +56,10 @@ import picocli.CommandLine.Option;
         footer = {"", "Example (8 ranks by hand on one machine):",
                 "  dfr run --cells 256x256 --iterations 10 --fail 1@4 --mode processes --write-rank-config run.json",
                 "  for r in 0 1 2 3 4 5 6 7; do dfr rank --config run.json --rank $r --result report.json & done; wait",
-                "", "Exit codes: 0 done, 1 the run failed, 2 bad arguments, 3 orphaned (stdin closed under"
-                        + " --exit-when-stdin-closes, or the launcher is gone), 4 a needed checkpoint was lost, 5 the"
-                        + " cluster did not form (docs/cluster.md lists the usual causes)."})
+                "", "Exit codes: 0 done, 1 the run failed, 2 bad arguments, 3 out of memory (the heap, -Xmx, was too"
+                        + " small), 4 a needed checkpoint was lost, 5 the cluster did not form (docs/cluster.md lists"
+                        + " the usual causes), 6 orphaned (stdin closed under --exit-when-stdin-closes, or the launcher"
+                        + " is gone)."})
 public final class RankProcessMain implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RankProcessMain.class);
@@ -92,9 +94,12 @@ public final class RankProcessMain implements Callable<Integer> {
     public static final int EXIT_OK = 0;
     public static final int EXIT_RUN_FAILED = 1;
     public static final int EXIT_USAGE = 2;
-    public static final int EXIT_ORPHANED = 3;
+    /** The JVM's own exit code when its heap runs out under {@code -XX:+ExitOnOutOfMemoryError}. */
+    public static final int EXIT_OUT_OF_MEMORY = 3;
     public static final int EXIT_CHECKPOINT_LOST = 4;
     public static final int EXIT_CLUSTER_NOT_FORMED = 5;
+    /** Not 3, which the JVM itself exits with when its heap runs out ({@link #EXIT_OUT_OF_MEMORY}). */
+    public static final int EXIT_ORPHANED = 6;
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "rank configuration (JSON)")
     Path configFile;

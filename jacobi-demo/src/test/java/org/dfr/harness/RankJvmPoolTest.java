@@ -98,4 +98,13 @@ class RankJvmPoolTest {
         assertThat(pool.readyPids()).isEmpty();
         assertThat(slot).doesNotExist();
     }
+
+    @Test
+    void when_thePoolDirectoryHasQuotesOrPercents_then_theOutOfMemoryCommandStillNamesItsFile() {
+        String command = RankJvmPool.outOfMemoryCommand(Path.of("/tmp/it's 100%"));
+
+        // HotSpot turns %% into % and %p into the pid, then runs the command with /bin/sh -c
+        assertThat(command).isEqualTo("touch '/tmp/it'\\''s 100%%/out-of-memory-%p'");
+    }
+
 }

@@ -1,6 +1,7 @@
 package org.dfr.tests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,6 +28,7 @@ import org.dfr.harness.RankProcessListener;
 import org.dfr.harness.RunConfig;
 import org.dfr.harness.RunReport;
 import org.dfr.harness.RunReports;
+import org.dfr.runtime.RunFailedException;
 import org.dfr.jacobi.JacobiProblem;
 import org.dfr.jacobi.SequentialJacobi;
 import org.dfr.recovery.FaultPlan;
@@ -221,4 +223,51 @@ class RankJvmPoolIT {
         await().atMost(Duration.ofSeconds(10)).until(() -> started.stream().noneMatch(ProcessHandle::isAlive));
         assertThat(stopped.readyPids()).isEmpty();
     }
+
+    /**
+     * A rank whose heap runs out exits with the JVM's code 3 ({@code -XX:+ExitOnOutOfMemoryError}): a fresh rank JVM's
+     * parent reads it; a pooled one's exit code is left for the launcher by its {@code -XX:OnOutOfMemoryError} file.
+     * Before, the pooled rank counted as killed (the run tried to recover) and a fresh one read as "lost its launcher".
+     *
+     * <pre>
+     *   JVM options -Xmx48m (a later -Xmx wins over the launcher's): a 2048x2048 block needs 64 MiB at once
+     *   fresh:   run 1x2 ──► rank exits 3 ──► "exited with code 3 (out of memory ..."
+     *   pooled:  pool of 2 (manifest heap 4096 MiB, so the run may claim them) ──► same line, its file deleted
+     * </pre>
+     */
+    @Test
+    void when_aRankRunsOutOfMemory_then_theRunFailsSayingSoFreshOrPooled(@TempDir Path dir) throws InterruptedException {
+        List<String> smallHeap = new ArrayList<>(JVM_OPTIONS);
+        smallHeap.add("-Xmx48m");
+        RunConfig tooLarge = RunConfig.of(1, 2, 2048, 4096, ITERATIONS, 4).withMode(Mode.PROCESSES);
+
+        assertThatThrownBy(() -> listening(new ProcessLauncher(new ClusterSettings()).jvmOptions(smallHeap)
+                .runTimeoutMillis(120_000)).run(tooLarge))
+                .isInstanceOf(RunFailedException.class).hasMessageContaining("exited with code 3 (out of memory");
+        assertThat(exits).containsValue(3);
+
+        RankJvmPool tiny = new RankJvmPool(dir.resolve("tiny"));
+        ProcessLauncher launcher = new ProcessLauncher(new ClusterSettings()).jvmOptions(smallHeap)
+                .runTimeoutMillis(120_000);
+        List<ProcessHandle> started = tiny.start(launcher.pooledJvmCommand(4096), 4096, 2, 2, 600);
+        try {
+            assertThat(tiny.awaitReady(2, started, 150_000, n -> { })).as("the small pool's JVMs are ready").isTrue();
+            List<Long> pooled = tiny.readyPids();
+            ranks.clear();
+            exits.clear();
+
+            assertThatThrownBy(() -> listening(launcher).rankPool(tiny).run(tooLarge))
+                    .isInstanceOf(RunFailedException.class).hasMessageContaining("exited with code 3 (out of memory");
+            assertThat(ranks.values()).extracting(ProcessHandle::pid).containsAnyElementsOf(pooled);
+            assertThat(exits).containsValue(3);
+            try (var files = Files.list(tiny.directory())) {
+                assertThat(files.map(f -> f.getFileName().toString())).noneMatch(n -> n.startsWith("out-of-memory-"));
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        } finally {
+            tiny.stop();
+        }
+    }
+
 }
