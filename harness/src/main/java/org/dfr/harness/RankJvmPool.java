@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
+import java.util.function.LongFunction;
 import java.util.stream.Stream;
 import org.dfr.power.AtomicFiles;
 import org.slf4j.Logger;
@@ -70,8 +71,14 @@ public final class RankJvmPool {
      * @param workingDirectory the JVMs' working directory, where a run's relative paths ({@code --checkpoint-dir},
      *                         a kernel option's file) lead them
      */
-    record Manifest(List<String> command, long heapMib, int size, long idleSeconds, String build,
-                    String workingDirectory) {
+    public record Manifest(List<String> command, long heapMib, int size, long idleSeconds, String build,
+                           String workingDirectory) {
+
+        /** Whether JVMs started with {@code command} from this working directory would be this pool's. */
+        boolean startedAs(List<String> jvmCommand) {
+            return command.equals(comparable(jvmCommand)) && build.equals(buildOf(jvmCommand))
+                    && workingDirectory().equals(RankJvmPool.workingDirectory());
+        }
     }
 
     private final Path directory;
@@ -179,23 +186,8 @@ public final class RankJvmPool {
         }
     }
 
-    /** How many JVMs the pool started last in this directory keeps ready (0: none was started). */
-    public int size() {
-        return manifest().map(Manifest::size).orElse(0);
-    }
-
-    /** The heap of the pool's JVMs in MiB (0: no pool was started). */
-    public long heapMib() {
-        return manifest().map(Manifest::heapMib).orElse(0L);
-    }
-
-    /** How long an unclaimed JVM of the pool waits before it exits, in seconds. */
-    public long idleSeconds() {
-        return manifest().map(Manifest::idleSeconds).orElse(3600L);
-    }
-
-    /** The manifest of the pool started last in this directory, if any. */
-    Optional<Manifest> manifest() {
+    /** How the pool started last in this directory was started; empty when none was (or its file is unreadable). */
+    public Optional<Manifest> manifest() {
         Path file = directory.resolve(MANIFEST);
         if (!Files.exists(file)) {
             return Optional.empty();
@@ -247,8 +239,32 @@ public final class RankJvmPool {
      * join it; otherwise a new start replaces it).
      */
     public boolean startedWith(List<String> command, long heapMib) {
-        return manifest().map(m -> m.command().equals(comparable(command)) && m.heapMib() == heapMib
-                && m.build().equals(buildOf(command)) && workingDirectory().equals(m.workingDirectory())).orElse(false);
+        return manifest().map(m -> m.heapMib() == heapMib && m.startedAs(command)).orElse(false);
+    }
+
+    /**
+     * Starts, in the background, as many JVMs as the pool lacks of its size (after a run claimed some), with its own
+     * heap, idle time and {@code commandOfHeap} of its heap ({@link ProcessLauncher#pooledJvmCommand}); nothing when
+     * that command is not the pool's (a run that could not use the pool would replace it by refilling it).
+     *
+     * @return how many JVMs were started
+     */
+    public int refill(LongFunction<List<String>> commandOfHeap) {
+        Optional<Manifest> manifest = manifest();
+        if (manifest.isEmpty()) {
+            return 0;
+        }
+        Manifest m = manifest.get();
+        int missing = m.size() - unclaimed().size();
+        if (missing <= 0) {
+            return 0;
+        }
+        List<String> command = commandOfHeap.apply(m.heapMib());
+        if (!m.startedAs(command)) {
+            return 0;
+        }
+        start(command, m.heapMib(), m.size(), missing, m.idleSeconds());
+        return missing;
     }
 
     /** The JVMs ready for a claim; files of JVMs that are gone are deleted. */

@@ -464,16 +464,10 @@ public final class RunCommand implements Callable<Integer> {
      * pool's own options (heap, idle time) hold; its JVMs outlive this command.
      */
     private void refill(PrintWriter out, RankJvmPool rankPool) {
-        int missing = rankPool.size() - rankPool.unclaimed().size();
-        if (rankPool.size() == 0 || missing <= 0) {
-            return;
+        int started = rankPool.refill(new ProcessLauncher(new ClusterSettings())::pooledJvmCommand);
+        if (started > 0) {
+            out.println("pool:            " + started + " new warm JVMs for the next run (" + rankPool.directory() + ")");
         }
-        List<String> command = new ProcessLauncher(new ClusterSettings()).pooledJvmCommand(rankPool.heapMib());
-        if (!rankPool.startedWith(command, rankPool.heapMib())) {
-            return; // this run could not use it: refilling would only replace it
-        }
-        rankPool.start(command, rankPool.heapMib(), rankPool.size(), missing, rankPool.idleSeconds());
-        out.println("pool:            " + missing + " new warm JVMs for the next run (" + rankPool.directory() + ")");
     }
 
     /** The rank JVMs' options for {@code --rank-log-dir}, with its directory made and emptied of earlier rank logs. */

@@ -84,7 +84,8 @@ class RankJvmPoolTest {
         assertThat(pool.incompatibility(command(tmp.resolve("dfr.jar")), 256)).contains("no pool was started in "
                 + tmp.resolve("none"));
         assertThat(pool.readyPids()).isEmpty();
-        assertThat(pool.size()).isZero();
+        assertThat(pool.manifest()).isEmpty();
+        assertThat(pool.refill(heap -> command(tmp.resolve("dfr.jar")))).as("nothing to refill").isZero();
     }
 
     @Test
@@ -105,6 +106,25 @@ class RankJvmPoolTest {
 
         // HotSpot turns %% into % and %p into the pid, then runs the command with /bin/sh -c
         assertThat(command).isEqualTo("touch '/tmp/it'\\''s 100%%/out-of-memory-%p'");
+    }
+
+
+    @Test
+    void when_theRunsRankCommandIsNotThePools_then_theRefillStartsNoJvmThatWouldReplaceIt() throws IOException {
+        Path jar = Files.writeString(tmp.resolve("dfr.jar"), "a build");
+        RankJvmPool pool = poolStartedWith(command(jar), 1024);
+        List<Long> heapsAsked = new ArrayList<>();
+
+        int started = pool.refill(heap -> {
+            heapsAsked.add(heap);
+            return command(jar, "-XX:TieredStopAtLevel=1");
+        });
+
+        assertThat(started).isZero();
+        assertThat(heapsAsked).as("the command is asked for the pool's own heap").containsExactly(1024L);
+        assertThat(pool.manifest()).hasValueSatisfying(m -> assertThat(m.command())
+                .isEqualTo(RankJvmPool.comparable(command(jar))));
+        assertThat(pool.unclaimed()).isEmpty();
     }
 
 }

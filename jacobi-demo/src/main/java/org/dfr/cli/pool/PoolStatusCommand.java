@@ -2,6 +2,7 @@ package org.dfr.cli.pool;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.dfr.cli.options.PoolDirectoryOption;
 import org.dfr.harness.RankJvmPool;
@@ -24,15 +25,16 @@ public final class PoolStatusCommand implements Callable<Integer> {
     public Integer call() {
         RankJvmPool pool = directory.pool(spec.commandLine());
         PrintWriter out = spec.commandLine().getOut();
-        if (pool.size() == 0) {
+        Optional<RankJvmPool.Manifest> manifest = pool.manifest();
+        if (manifest.isEmpty()) {
             out.println("no rank JVM pool in " + pool.directory() + " (dfr pool start makes one)");
             return 0;
         }
         List<Long> ready = pool.readyPids();
         int unclaimed = pool.unclaimed().size();
         out.println("rank JVM pool in " + pool.directory() + ": " + ready.size() + " ready, "
-                + Math.max(0, unclaimed - ready.size()) + " warming up, of " + pool.size() + " kept; heap "
-                + pool.heapMib() + " MiB each");
+                + Math.max(0, unclaimed - ready.size()) + " warming up, of " + manifest.get().size() + " kept; heap "
+                + manifest.get().heapMib() + " MiB each");
         if (!ready.isEmpty()) {
             out.println("ready: pids " + ready);
         }
