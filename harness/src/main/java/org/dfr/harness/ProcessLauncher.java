@@ -824,7 +824,7 @@ public final class ProcessLauncher {
         }
     }
 
-    static String describe(int code) {
+    private static String describe(int code) {
         return switch (code) {
             case RankProcessMain.EXIT_RUN_FAILED -> "the run failed";
             case RankProcessMain.EXIT_USAGE -> "bad arguments";
