@@ -98,7 +98,11 @@ final class PooledRankJvm implements RankJvm {
             } catch (IOException e) {
                 // closing only
             }
-            exit.complete(exitCode(exitFile, outOfMemoryFile));
+            try {
+                exit.complete(exitCode(exitFile, outOfMemoryFile));
+            } catch (RuntimeException e) {
+                exit.completeExceptionally(e); // an unreadable exit file fails the run rather than leave it waiting
+            }
         }, "dfr-pooled-rank-exit");
         reaper.setDaemon(true);
         reaper.start();
@@ -123,7 +127,7 @@ final class PooledRankJvm implements RankJvm {
     }
 
     /** The exit code in {@code file}, empty when there is none (the JVM was killed before it wrote one). */
-    static Optional<Integer> exitCode(Path file) {
+    private static Optional<Integer> exitCode(Path file) {
         try {
             return Optional.of(Integer.parseInt(Files.readString(file).strip()));
         } catch (NoSuchFileException e) {

@@ -575,12 +575,12 @@ public final class RunCommand implements Callable<Integer> {
      */
     static String secondsSinceCommand() {
         long millis = System.currentTimeMillis() - commandStartMillis(System.getenv(COMMAND_START_VARIABLE),
-                ManagementFactory.getRuntimeMXBean().getStartTime(), System.currentTimeMillis());
+                ManagementFactory.getRuntimeMXBean().getStartTime());
         return String.format(Locale.ROOT, "%.2f s", millis / 1000.0);
     }
 
     /** {@code given} when it is a time between an hour before {@code jvmStart} and {@code jvmStart}, else jvmStart. */
-    static long commandStartMillis(String given, long jvmStartMillis, long nowMillis) {
+    static long commandStartMillis(String given, long jvmStartMillis) {
         try {
             long start = Long.parseLong(given == null ? "" : given.strip());
             return start <= jvmStartMillis && jvmStartMillis - start < TimeUnit.HOURS.toMillis(1) ? start
