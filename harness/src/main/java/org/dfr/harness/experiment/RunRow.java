@@ -25,8 +25,9 @@ import org.dfr.harness.RunReport;
  * @param startUpJoules    energy during start-up (reported apart)
  * @param finishJoules     energy of every host in the finish phase (kept out of {@code solverJoules})
  * @param recoveryJoules   energy in detection, agreement, recovery-active, recovery-idle and capped
- * @param recoveryWallMillis death to resume (the report's detection plus recovery wall), summed over recoveries: the
- *                         window of {@code recoveryJoules}, so that one over the other is a power
+ * @param recoveryWallMillis death to resume, summed over recoveries: the window of {@code recoveryJoules} (the
+ *                         energy timeline's, else the report's detection plus recovery wall), so that one over the
+ *                         other is a power
  * @param recomputed       recomputed partition-iterations, summed over recoveries
  * @param idleHosts        hosts whose ranks were all idle in the first recovery
  * @param participatingHosts hosts with a participating rank in the first recovery
@@ -130,16 +131,12 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
         }
         Set<String> idle = new TreeSet<>();
         Set<String> participating = new TreeSet<>();
-        double recoveryWall = 0;
         double recomputed = 0;
         List<RunReport.Recovery> recoveries = report.recoveries() == null ? List.of() : report.recoveries();
         for (RunReport.Recovery r : recoveries) {
-            // from the death, as the energy's detection phase counts: detection to resume alone made the joules of a
-            // longer window read as an impossible power
-            recoveryWall += (r.detectionMillis() == null ? 0 : r.detectionMillis()) + (r.wallMillis() == null ? 0
-                    : r.wallMillis());
             recomputed += r.recomputedPartitionIterations();
         }
+        double recoveryWall = recoveryWindowMillis(energy, recoveries);
         if (!recoveries.isEmpty()) {
             RunReport.Recovery first = recoveries.get(0);
             int perHost = report.ranksPerHost();
@@ -171,6 +168,42 @@ public record RunRow(int run, Variant variant, int repetition, String source, lo
             }
         }
         return n == 0 ? Double.NaN : sum / n;
+    }
+
+    /**
+     * Death to resume, summed over recoveries, over the same window as the recovery phases' joules: the energy
+     * timeline's windows when it has one per recovery, else the report's {@code detectionMillis + wallMillis}. The
+     * timeline ends a window at the last rank's resume event, the report at the coordinator's view of it; on a loaded
+     * machine the two differed by tens of ms, and the joules of the one over the milliseconds of the other read as more
+     * power than the hosts can draw (502 W from 4 hosts of 120 W, in CI).
+     */
+    private static double recoveryWindowMillis(Map<String, Object> energy, List<RunReport.Recovery> recoveries) {
+        if (energy.get("timeline") instanceof Map<?, ?> timeline && timeline.get("recoveries") instanceof List<?> windows
+                && windows.size() == recoveries.size()) {
+            double sum = 0;
+            for (Object w : windows) {
+                double millis = w instanceof Map<?, ?> window
+                        ? (number(window.get("resumeSeconds")) - number(window.get("detectionStartSeconds"))) * 1000
+                        : Double.NaN;
+                if (!Double.isFinite(millis)) {
+                    sum = Double.NaN;
+                    break;
+                }
+                sum += millis;
+            }
+            if (Double.isFinite(sum)) {
+                // the timeline holds milliseconds as seconds with three decimals: whole milliseconds, as before
+                return Math.round(sum);
+            }
+        }
+        double sum = 0;
+        for (RunReport.Recovery r : recoveries) {
+            // from the death, as the energy's detection phase counts: detection to resume alone made the joules of a
+            // longer window read as an impossible power
+            sum += (r.detectionMillis() == null ? 0 : r.detectionMillis()) + (r.wallMillis() == null ? 0
+                    : r.wallMillis());
+        }
+        return sum;
     }
 
     private static double number(Object o) {

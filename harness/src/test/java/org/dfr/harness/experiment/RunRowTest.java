@@ -38,4 +38,33 @@ class RunRowTest {
         assertThat(row.startUpJoules()).isCloseTo(160.0, within(1e-9));
         assertThat(row.restJoules()).isCloseTo(240.0, within(1e-9));
     }
+
+    /**
+     * The coordinator saw every rank resumed 100 ms after detection; the energy timeline's window (from the
+     * ranks' own events) is 171 ms long: the row's recovery milliseconds are the window the recovery joules cover.
+     */
+    @Test
+    void when_theTimelineHasTheRecoveryWindow_then_recoveryWallIsThatWindowElseTheReportsDetectionPlusWall(
+            @TempDir Path tmp) throws Exception {
+        String recovery = """
+                {"epoch": 1, "deadRanks": [1], "recomputedPartitionIterations": 3, "participatingRanks": [0, 1],
+                 "idleRanks": [2, 3], "detectionMillis": 1, "agreementMillis": 60, "wallMillis": 100}""";
+        String hosts = """
+                "hosts": [{"host": "host0", "phases": {"agreement": {"seconds": 0.06, "joules": 2.4},
+                                                      "recovery-active": {"seconds": 0.11, "joules": 13.2}}}]""";
+        RunReport withTimeline = RunReports.read(Files.writeString(tmp.resolve("timeline.json"), """
+                {"wallMillis": 500, "ranksPerHost": 2, "fieldSha256": "abc", "recoveries": [%s],
+                 "energy": {"source": "model", "joules": 100.0, %s,
+                   "timeline": {"recoveries": [{"detectionStartSeconds": 2.0, "agreementStartSeconds": 2.001,
+                                                "recoveryStartSeconds": 2.061, "resumeSeconds": 2.171}]}}}
+                """.formatted(recovery, hosts)));
+        RunReport withoutTimeline = RunReports.read(Files.writeString(tmp.resolve("plain.json"), """
+                {"wallMillis": 500, "ranksPerHost": 2, "fieldSha256": "abc", "recoveries": [%s],
+                 "energy": {"source": "model", "joules": 100.0, %s}}
+                """.formatted(recovery, hosts)));
+
+        assertThat(RunRow.of(1, Variant.DFR, 1, withTimeline).recoveryWallMillis()).isEqualTo(171.0);
+        assertThat(RunRow.of(1, Variant.DFR, 1, withoutTimeline).recoveryWallMillis()).isEqualTo(101.0);
+        assertThat(RunRow.of(1, Variant.DFR, 1, withTimeline).recoveryJoules()).isCloseTo(15.6, within(1e-9));
+    }
 }
