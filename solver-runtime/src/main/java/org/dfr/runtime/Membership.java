@@ -5,7 +5,9 @@ import com.hazelcast.cluster.Member;
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.instance.EndpointQualifier;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import com.hazelcast.internal.server.ServerConnection;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
@@ -20,6 +22,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.dfr.runtime.net.DataPlane;
@@ -55,6 +58,8 @@ public final class Membership {
     private final Set<Integer> knownDead = ConcurrentHashMap.newKeySet();
     /** Ranks whose loss this rank has handled: counted out, and the epoch interrupted unless nothing was lost. */
     private final Set<Integer> lossesHandled = ConcurrentHashMap.newKeySet();
+    /** Whether {@link #warmUpMemberRemoval} ran (once per member). */
+    private final AtomicBoolean removalWarmedUp = new AtomicBoolean();
     /**
      * Held while a loss is checked against {@link #knownDead} and the epoch interrupted, and while a recovery
      * adds to {@code knownDead}: otherwise a late event about a rank could pass the check just before the
@@ -175,6 +180,39 @@ public final class Membership {
         for (Member m : hazelcast.getCluster().getMembers()) {
             rememberMember(m);
         }
+        warmUpMemberRemoval();
+    }
+
+    /**
+     * Runs, once and on a thread of its own, the first string building of Hazelcast's member removal: closing the
+     * connection to a dead member logs it ({@code TcpServerConnection#toString}, a string concatenation of 14 parts),
+     * and removing it logs the member. The JVM links each such call site the first time it runs, spinning classes for
+     * its shape, and on 2 cores shared by 8 rank JVMs that all start recovering at that moment the master's first
+     * removal took 110-170 ms to reach the close, against 1 ms for a second removal in the same run (session 47,
+     * JFR: {@code StringConcatFactory} and {@code ClassSpecializer} under {@code logClose}). Every board operation on
+     * the dead member's partitions waits for that removal, the recovery's commit among them.
+     */
+    private void warmUpMemberRemoval() {
+        if (!removalWarmedUp.compareAndSet(false, true) || !(hazelcast instanceof HazelcastInstanceProxy proxy)) {
+            return;
+        }
+        Thread warmUp = new Thread(() -> {
+            try {
+                int chars = 0;
+                for (ServerConnection c : proxy.getOriginal().node.getServer()
+                        .getConnectionManager(EndpointQualifier.MEMBER).getConnections()) {
+                    chars += c.toString().length();
+                }
+                for (Member m : hazelcast.getCluster().getMembers()) {
+                    chars += m.toString().length();
+                }
+                LOG.debug("rank {}: member removal's logging warmed up ({} chars)", rankId, chars);
+            } catch (RuntimeException | LinkageError e) {
+                LOG.debug("rank {}: member removal's logging not warmed up: {}", rankId, e.toString());
+            }
+        }, "dfr-rank" + rankId + "-removal-warm-up");
+        warmUp.setDaemon(true);
+        warmUp.start();
     }
 
     /**
