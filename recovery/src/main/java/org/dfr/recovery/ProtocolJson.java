@@ -3,7 +3,10 @@ package org.dfr.recovery;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.stream.Stream;
 import org.dfr.runtime.Detector;
 import org.dfr.runtime.net.TextPayload;
 
@@ -23,6 +26,17 @@ final class ProtocolJson {
      * milliseconds on a loaded machine, on the recovery's critical path).
      */
     static void warmUp() {
+        // Jackson finds a list's serializer by its runtime class, once per class and property: a status holds
+        // ArrayLists, decisions hold List.of and Stream.toList lists of any length (the first real status still
+        // spent 10-45 ms in that lookup when only List.of(x) was written here; session 47, JFR)
+        for (List<Integer> list : List.of(List.<Integer>of(), List.of(1), List.of(1, 2, 3), new ArrayList<>(List.of(1)),
+                Stream.of(1).toList(), Collections.unmodifiableList(new ArrayList<>(List.of(1))))) {
+            RankStatus status = new RankStatus(0, 0, 1, 1, 0, list, list, -1, 0L, null);
+            read(write(status), RankStatus.class);
+            read(write(new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, list, list, 0, 2, list,
+                    List.of(new Adoption(1, 0)), List.of(list), 2, list, list, list, false, null, null,
+                    RestoreSource.COPIES)), RecoveryDirective.class);
+        }
         RankStatus status = new RankStatus(0, 0, 1, 1, 0, List.of(1), List.of(0), -1, 0L, Detector.DATA_PLANE);
         read(write(status), RankStatus.class);
         RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, List.of(1),
