@@ -10,8 +10,11 @@ import java.util.List;
  * @param arguments the rank's arguments
  * @param exitFile where the JVM writes its exit code before it exits: the launcher is not its parent and
  *                 cannot read it from the process; a JVM that ends without writing it was killed
+ * @param stackTraces whether the launcher's environment asks for kernel exceptions' stack traces on the console
+ *                    ({@value RankProcessMain#STACK_TRACE_VARIABLE}): the pooled JVM's own environment is that of
+ *                    {@code dfr pool start}, not the run's
  */
-record PoolClaim(int rank, List<String> arguments, String exitFile) {
+record PoolClaim(int rank, List<String> arguments, String exitFile, boolean stackTraces) {
 
     PoolClaim {
         arguments = List.copyOf(arguments);

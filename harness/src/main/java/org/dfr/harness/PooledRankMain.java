@@ -139,6 +139,7 @@ public final class PooledRankMain implements Callable<Integer> {
         System.setErr(out);
         System.setIn(socket.getInputStream());
         System.setProperty(ProcessLauncher.RANK_PROPERTY, Integer.toString(claim.rank()));
+        System.setProperty(RankProcessMain.STACK_TRACE_PROPERTY, Boolean.toString(claim.stackTraces()));
         RankProcessMain.startUpFromNow();
         int code = new CommandLine(new RankProcessMain()).execute(claim.arguments().toArray(String[]::new));
         AtomicFiles.writeString(Path.of(claim.exitFile()), code + "\n");

@@ -628,7 +628,8 @@ public final class ProcessLauncher {
             RankCommand command = commandOf.apply(rank);
             Optional<RankJvm> pooled = pool == null ? Optional.empty()
                     : pool.claim(new PoolClaim(rank, command.arguments(),
-                            dir.resolve("exit-" + rank + "-" + ranks.size()).toString()));
+                            dir.resolve("exit-" + rank + "-" + ranks.size()).toString(),
+                            RankProcessMain.stackTracesAsked(System.getenv())));
             if (pool != null && pooled.isEmpty()) {
                 log.println("dfr: the rank JVM pool in " + pool.directory() + " has no JVM left: rank " + rank
                         + " starts a fresh one");

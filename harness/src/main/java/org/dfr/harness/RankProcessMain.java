@@ -120,6 +120,29 @@ public final class RankProcessMain implements Callable<Integer> {
     /** Set to 1 to have a rank under a local launcher print a kernel exception's stack trace on its console too. */
     public static final String STACK_TRACE_VARIABLE = "DFR_STACK_TRACE";
 
+    /**
+     * System property that, when set, stands for {@value #STACK_TRACE_VARIABLE}: a pooled JVM's environment is the one
+     * {@code dfr pool start} ran in, so its claim carries the run's choice here ({@link PoolClaim#stackTraces}).
+     */
+    static final String STACK_TRACE_PROPERTY = "dfr.stackTrace";
+
+    /** Whether {@code environment} asks for kernel exceptions' stack traces ({@value #STACK_TRACE_VARIABLE}=1). */
+    static boolean stackTracesAsked(Map<String, String> environment) {
+        return "1".equals(environment.get(STACK_TRACE_VARIABLE));
+    }
+
+    /**
+     * Whether this rank prints a kernel exception's stack trace on its console: always when started by hand (no
+     * launcher reads its log for it), else as its claim says ({@value #STACK_TRACE_PROPERTY}, a pooled JVM) or its
+     * environment ({@value #STACK_TRACE_VARIABLE}, a fresh one, which inherits the launcher's).
+     */
+    static boolean printsStackTraces(long launcherPid, String property, Map<String, String> environment) {
+        if (launcherPid <= 0) {
+            return true;
+        }
+        return property != null ? Boolean.parseBoolean(property) : stackTracesAsked(environment);
+    }
+
     @Option(names = EXIT_WHEN_STDIN_CLOSES,
             description = "Halt (exit code 3) when stdin closes: under ssh, when the launcher's ssh client ends.")
     boolean exitWhenStdinCloses;
@@ -283,7 +306,7 @@ public final class RankProcessMain implements Callable<Integer> {
                 // a kernel's exception: under a local launcher, whose console shows this line, the stack trace goes to
                 // the rank's log (--rank-log-dir) unless asked for; a rank started by hand prints it, its log is read
                 // after the fact
-                if (rc.launcherPid() <= 0 || "1".equals(System.getenv(STACK_TRACE_VARIABLE))) {
+                if (printsStackTraces(rc.launcherPid(), System.getProperty(STACK_TRACE_PROPERTY), System.getenv())) {
                     e.printStackTrace();
                 } else {
                     LOG.info("rank {}: the stack trace of its failure", rank, e);
