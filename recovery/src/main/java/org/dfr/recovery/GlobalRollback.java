@@ -9,6 +9,12 @@ import java.util.stream.IntStream;
 /** Global rollback: every partition reloads checkpoint {@code c} and recomputes every lost iteration. */
 public final class GlobalRollback implements RollbackStrategy {
 
+    /** The whole decision once, on a made-up loss of 4 partitions: off the first recovery's critical path. */
+    @Override
+    public void warmUp() {
+        decide(RecoveryInput.madeUpLoss(4));
+    }
+
     @Override
     public RecoveryDirective decide(RecoveryInput input) {
         // every partition recomputes once an iteration is lost; with none lost only the adopters load

@@ -1,5 +1,6 @@
 package org.dfr.recovery;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +55,32 @@ public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members
     public RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members, List<RankStatus> statuses,
                          Set<Integer> deadRanks, Map<Integer, List<Integer>> copyHolders) {
         this(nextEpoch, ownership, members, statuses, deadRanks, copyHolders, Map.of(), Map.of());
+    }
+
+    /**
+     * A made-up loss for warming a strategy up: {@code partitions} ranks own one partition each, rank 0 died after
+     * every survivor computed iteration 3 of checkpoint 0, rank 1 holds a copy of its partition, two ranks per host.
+     * Null for fewer than 2 partitions (no survivor to decide).
+     */
+    static RecoveryInput madeUpLoss(int partitions) {
+        if (partitions < 2) {
+            return null;
+        }
+        int[] ownership = new int[partitions];
+        Set<Integer> members = new TreeSet<>();
+        List<RankStatus> statuses = new ArrayList<>();
+        Map<Integer, Integer> hosts = new HashMap<>();
+        for (int r = 0; r < partitions; r++) {
+            ownership[r] = r;
+            hosts.put(r, r / 2);
+            if (r > 0) {
+                members.add(r);
+                statuses.add(new RankStatus(r, 0, 3, 3, 0, new ArrayList<>(), new ArrayList<>(List.of(r)), -1, 0L,
+                        null));
+            }
+        }
+        return new RecoveryInput(1, ownership, members, statuses, Set.of(0)).withRankHosts(hosts)
+                .withCopyHolders(Map.of(0, List.of(1)));
     }
 
     /** This input with {@code holders} as the known copy holders. */
