@@ -188,7 +188,7 @@ public final class Membership {
      * connection to a dead member logs it ({@code TcpServerConnection#toString}, a string concatenation of 14 parts),
      * and removing it logs the member. The JVM links each such call site the first time it runs, spinning classes for
      * its shape, and on 2 cores shared by 8 rank JVMs that all start recovering at that moment the master's first
-     * removal took 110-170 ms to reach the close, against 1 ms for a second removal in the same run (session 47,
+     * removal took 80-170 ms to reach the close, against 1 ms for a second removal in the same run (session 47,
      * JFR: {@code StringConcatFactory} and {@code ClassSpecializer} under {@code logClose}). Every board operation on
      * the dead member's partitions waits for that removal, the recovery's commit among them.
      */
