@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
 import org.dfr.runtime.Detector;
+import org.dfr.runtime.HeldCopy;
 import org.dfr.runtime.net.TextPayload;
 
 /** The JSON form of the recovery's control-board values (statuses, directives, records). */
@@ -31,13 +32,15 @@ final class ProtocolJson {
         // spent 10-45 ms in that lookup when only List.of(x) was written here; session 47, JFR)
         for (List<Integer> list : List.of(List.<Integer>of(), List.of(1), List.of(1, 2, 3), new ArrayList<>(List.of(1)),
                 Stream.of(1).toList(), Collections.unmodifiableList(new ArrayList<>(List.of(1))))) {
-            RankStatus status = new RankStatus(0, 0, 1, 1, 0, list, list, -1, 0L, null);
+            RankStatus status = new RankStatus(0, 0, 1, 1, 0, list, list, -1, 0L, null,
+                    list.stream().map(p -> new HeldCopy(10, p)).toList());
             read(write(status), RankStatus.class);
             read(write(new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, list, list, 0, 2, list,
                     List.of(new Adoption(1, 0)), List.of(list), 2, list, list, list, false, null, null,
                     RestoreSource.COPIES)), RecoveryDirective.class);
         }
-        RankStatus status = new RankStatus(0, 0, 1, 1, 0, List.of(1), List.of(0), -1, 0L, Detector.DATA_PLANE);
+        RankStatus status = new RankStatus(0, 0, 1, 1, 0, List.of(1), List.of(0), -1, 0L, Detector.DATA_PLANE,
+                new ArrayList<>(List.of(new HeldCopy(10, 1))));
         read(write(status), RankStatus.class);
         RecoveryDirective d = new RecoveryDirective(1, Strategy.DFR, Strategy.DFR, List.of(1),
                 List.of(1), 0, 2, List.of(0, 0), List.of(new Adoption(1, 0)),

@@ -100,7 +100,7 @@ public record RecoveryInput(int nextEpoch, int[] ownership, Set<Integer> members
     public RecoveryInput restoringCheckpoint(int iteration) {
         List<RankStatus> restoring = statuses.stream().map(s -> new RankStatus(s.rank(), s.epoch(), s.liveIteration(),
                 s.computedIteration(), iteration, s.invalidPartitions(), s.heldPartitions(), s.pendingTarget(),
-                s.stoppedAtMillis(), s.detectedBy())).toList();
+                s.stoppedAtMillis(), s.detectedBy(), s.heldCopies())).toList();
         return new RecoveryInput(nextEpoch, ownership, members, restoring, deadRanks, Map.of(), rankHosts, respawnOf);
     }
 

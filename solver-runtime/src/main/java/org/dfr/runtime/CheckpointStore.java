@@ -352,6 +352,14 @@ public final class CheckpointStore {
     }
 
     /**
+     * The complete copies of other ranks' checkpoints this rank holds, read without any locator: what it names in its
+     * recovery status ({@link ReplicaStore#intactHeldCopies}).
+     */
+    public List<HeldCopy> heldCopies() {
+        return copies.intactHeldCopies();
+    }
+
+    /**
      * The ranks its locator names as holding copies of checkpoint {@code iteration} of {@code partition}: empty
      * when the copies are the checkpoint map's backups, or no locator is found (nobody is asked).
      */

@@ -601,6 +601,11 @@ public final class DataPlaneReplicas implements ReplicaStore {
         return held.copies();
     }
 
+    @Override
+    public List<HeldCopy> intactHeldCopies() {
+        return held.intactCopies();
+    }
+
     /** Arrays of dropped copies kept for the next copies to arrive in. */
     int pooledSlices() {
         return held.pooledSlices();

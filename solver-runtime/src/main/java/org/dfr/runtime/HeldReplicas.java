@@ -1,10 +1,12 @@
 package org.dfr.runtime;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -338,6 +340,19 @@ final class HeldReplicas {
     }
 
     /** Complete copies held now. */
+    /** The complete copies held now whose state is intact, by partition and checkpoint. */
+    synchronized List<HeldCopy> intactCopies() {
+        List<HeldCopy> out = new ArrayList<>();
+        for (Map.Entry<Integer, NavigableMap<Integer, Copy>> byPartition : new TreeMap<>(complete).entrySet()) {
+            for (Map.Entry<Integer, Copy> e : byPartition.getValue().entrySet()) {
+                if (e.getValue().intact()) {
+                    out.add(new HeldCopy(e.getKey(), byPartition.getKey()));
+                }
+            }
+        }
+        return out;
+    }
+
     synchronized int copies() {
         int n = 0;
         for (NavigableMap<Integer, Copy> held : complete.values()) {

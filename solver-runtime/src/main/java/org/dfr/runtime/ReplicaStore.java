@@ -1,6 +1,7 @@
 package org.dfr.runtime;
 
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Where a rank's checkpoint states are copied to, so that its death loses none: the replicated half
@@ -82,6 +83,14 @@ public interface ReplicaStore extends AutoCloseable {
     /** Checkpoint copies this rank holds for other ranks now (none where the copies live elsewhere). */
     default int heldCopies() {
         return 0;
+    }
+
+    /**
+     * The complete, intact copies this rank holds for other ranks now, as {@link #readHeld} would return them (none
+     * where the copies live elsewhere): what a survivor reports in its recovery status.
+     */
+    default List<HeldCopy> intactHeldCopies() {
+        return List.of();
     }
 
     /** Stops serving copies to others; nothing to stop where the copies live elsewhere. */

@@ -116,6 +116,9 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(1).heldCopies()).isEqualTo(1);
         assertThat(replicas.get(2).heldDoubles()).isEqualTo(STATE_DOUBLES);
         assertThat(replicas.get(3).heldCopies()).isZero();
+        // what a holder names in its recovery status, and what a rank holding nothing names
+        assertThat(replicas.get(1).intactHeldCopies()).containsExactly(new HeldCopy(4, 0));
+        assertThat(replicas.get(3).intactHeldCopies()).isEmpty();
         assertThat(RawBits.of(replicas.get(3).read(ReplicaRef.fromBytes(ref.toBytes())))).isEqualTo(RawBits.of(state));
         assertThat(replicas.get(3).holds(ref)).isTrue();
         assertThat(replicas.get(0).intact(ref)).isTrue();
@@ -180,6 +183,8 @@ class DataPlaneReplicasTest {
         assertThat(replicas.get(0).sharedMemoryCopies()).isEqualTo(2);
         assertThat(filesUnder(otherMachine)).isEmpty();
         assertThat(replicas.get(2).heldCopies()).isEqualTo(2);
+        assertThat(replicas.get(1).intactHeldCopies()).as("copies in shared memory count, in checkpoint order")
+                .containsExactly(new HeldCopy(4, 0), new HeldCopy(8, 0));
     }
 
     @Test

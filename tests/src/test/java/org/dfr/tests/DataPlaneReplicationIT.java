@@ -104,6 +104,44 @@ class DataPlaneReplicationIT {
                 .satisfies(r -> assertThat(r.adoptions()).containsExactly("1:3"));
     }
 
+    /**
+     * The same death, with partition 1's locator entry gone (as three deaths on three hosts can take one): the
+     * survivors' statuses name who holds the copies, so the decision still prefers a holder as the adopter. Read from
+     * the locator alone (before session 48), the holders were unknown here and rank 0 adopted.
+     *
+     * <pre>
+     *   rank 1's copies of checkpoint 5 on ranks 3 and 5; iteration 8: its locator entry deleted, rank 1 dies
+     *   statuses: rank 3 holds (5, 1), rank 5 holds (5, 1)  ->  adoption 1:3, read from rank 3's own copy
+     * </pre>
+     */
+    @Test
+    void when_theLostPartitionsLocatorIsGone_then_theHolderNamedInTheStatusesAdopts() {
+        BlockDecomposition dec = new BlockDecomposition(new JacobiProblem(NX, NY), 2, 4);
+        RunSpec spec = new RunSpec(8, ITERATIONS, K, 2, 0);
+        IterationHook kills = new IterationHook() {
+            @Override
+            public void beforeIteration(RankContext rank, int iteration) {
+                if (rank.rankId() == 1 && iteration == 8 && !rank.inRecovery()) {
+                    ((RankNode) rank).hazelcast().getMap(HazelcastConfigs.CHECKPOINT_MAP)
+                            .delete(CheckpointStore.locatorKey(1));
+                    throw rank.killAbruptly();
+                }
+            }
+        };
+        ResilientRun resilient = new ResilientRun(new JacobiKernel(dec), spec);
+
+        RunOutcome outcome = new EmbeddedCluster(spec, new JacobiKernel(dec), dataPlane(2), resilient.failureHandler(),
+                kills).run();
+
+        List<RecoveryRecord> records = outcome.recoveryRecords().stream().map(RecoveryRecord::fromJson).toList();
+        assertThat(records).singleElement().satisfies(r -> {
+            assertThat(r.deadRanks()).containsExactly(1);
+            assertThat(r.checkpointIteration()).isEqualTo(5);
+            assertThat(r.adoptions()).extracting(a -> a.partition() + ":" + a.rank()).containsExactly("1:3");
+        });
+        assertEveryPartitionBitExact(dec, outcome);
+    }
+
     @Test
     void when_aHolderDiesAndThenTheOwnerWithItsOtherHolder_then_theCopyPlacedAgainInTheFirstRecoveryServes() {
         // rank 2's death costs partition 0's checkpoint 5 a copy (holders 2 and 4); the recovery places it
