@@ -339,7 +339,6 @@ final class HeldReplicas {
         return pool.size();
     }
 
-    /** Complete copies held now. */
     /** The complete copies held now whose state is intact, by partition and checkpoint. */
     synchronized List<HeldCopy> intactCopies() {
         List<HeldCopy> out = new ArrayList<>();
@@ -353,6 +352,7 @@ final class HeldReplicas {
         return out;
     }
 
+    /** Complete copies held now. */
     synchronized int copies() {
         int n = 0;
         for (NavigableMap<Integer, Copy> held : complete.values()) {
