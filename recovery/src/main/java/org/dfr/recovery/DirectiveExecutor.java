@@ -95,12 +95,10 @@ final class DirectiveExecutor {
             String value = Long.toString(state.replacementNanos / 1_000_000);
             state.writeInBackground(() -> node.control().put(key, value));
         }
+        // the committed checkpoint gets its copies back (a holder may have died) while the ranks resume
+        node.repairCheckpointCopies(d.deadRanks());
         Ownership ownership = node.ownership();
         node.communicator().barrier(MessageKind.RESUME_BARRIER, d.failureIteration(), ownership.activeRanks());
-        // the committed checkpoint gets its copies back (a holder may have died) while the ranks go on: only after the
-        // resume, so that the copies' CPU (a copy of the state per partition) is not taken from ranks still
-        // recomputing on the same cores (started before the barrier it took 1-45 ms there; session 47)
-        node.repairCheckpointCopies(d.deadRanks());
         idleListener.rankBusy(node.rankId());
         state.pendingTarget = -1;
         state.recovered();
