@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,6 +83,36 @@ class ProcFsTest {
             assertThat(file.read()).isEqualTo(ProcFs.ProcessState.GONE);
         } finally {
             child.destroyForcibly().waitFor();
+        }
+    }
+
+    /**
+     * A SIGKILLed process that nobody reaps yet (a zombie: its parent never waits) reads as exiting through the kept-open
+     * file, as through {@code /proc/PID/stat}: the moment the exit watch is for.
+     */
+    @Test
+    void when_aRealProcessIsSigkilledAndNotReaped_then_theKeptOpenFileReadsItExiting() throws Exception {
+        assumeTrue(Files.isReadable(ProcFs.DEFAULT_ROOT.resolve("self/stat")), "Linux /proc");
+        ProcFs proc = new ProcFs(ProcFs.DEFAULT_ROOT);
+        // the shell starts the victim, prints its pid and becomes a process that never reaps it
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 60 & echo $!; exec sleep 60").start();
+        try {
+            long victim = Long.parseLong(new BufferedReader(new InputStreamReader(parent.getInputStream()))
+                    .readLine().trim());
+            try (ProcFs.StatFile file = proc.open(victim)) {
+                ProcFs.ProcessState alive = file.read();
+                assertThat(alive.exists()).isTrue();
+                assertThat(alive.exiting()).isFalse();
+                assertThat(alive.startTicks()).isEqualTo(proc.stat(victim).startTicks());
+
+                new ProcessBuilder("kill", "-9", Long.toString(victim)).start().waitFor();
+
+                await().atMost(Duration.ofSeconds(5)).until(() -> file.read().exiting());
+                assertThat(file.read().exists()).as("a zombie is still there").isTrue();
+                assertThat(proc.stat(victim).exiting()).isTrue();
+            }
+        } finally {
+            parent.destroyForcibly().waitFor();
         }
     }
 
