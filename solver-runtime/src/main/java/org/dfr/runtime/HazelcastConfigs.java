@@ -46,6 +46,8 @@ public final class HazelcastConfigs {
     static final String PARTITION_TABLE_SEND_INTERVAL_PROPERTY = "hazelcast.partition.table.send.interval";
     /** Its value here: Hazelcast's smallest (the default is 15). */
     static final int PARTITION_TABLE_SEND_INTERVAL_SECONDS = 1;
+    /** Hazelcast's property: what its health monitor logs; {@code OFF} runs no monitor thread at all. */
+    static final String HEALTH_MONITORING_LEVEL_PROPERTY = "hazelcast.health.monitoring.level";
     /** Synchronous backups of the control board. */
     public static final int CONTROL_BACKUP_COUNT = 3;
     /** IMap of the records of injected deaths ({@link FailureLog}). */
@@ -153,6 +155,10 @@ public final class HazelcastConfigs {
         // nobody reads Hazelcast's own metrics (no Management Center): do not register and collect them every
         // 5 s on cores the kernels share
         config.getMetricsConfig().setEnabled(false);
+        // nor its health monitor, which only logs (memory or CPU above a threshold): its first run, 20 s after the
+        // member starts, builds the JVM's platform MBean server, about 60 ms of CPU in each rank JVM at the same
+        // moment, inside the loop or a recovery (async-profiler, session 48), then reads metrics every 20 s
+        config.setProperty(HEALTH_MONITORING_LEVEL_PROPERTY, "OFF");
 
         // "name@key" keys let a rank keep the primary copy of its checkpoint on its own member
         config.addMapConfig(new MapConfig(CHECKPOINT_MAP).setBackupCount(settings.checkpointBackups()).setAsyncBackupCount(0)

@@ -79,6 +79,17 @@ class HazelcastConfigsTest {
         assertThat(config.getProperty("hazelcast.partition.table.send.interval")).isEqualTo("1");
     }
 
+    /** No health monitor thread: its first run built the platform MBean server in every rank JVM at once. */
+    @Test
+    void when_aMemberRuns_then_itHasNoHealthMonitorThread() {
+        HazelcastInstance rank0 = Hazelcast.newHazelcastInstance(HazelcastConfigs.member(settings, 0, 0, MEMBERS));
+
+        assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                .filteredOn(name -> name.contains(rank0.getName()))
+                .isNotEmpty()
+                .noneMatch(name -> name.endsWith(".HealthMonitor"));
+    }
+
     @Test
     void when_checkpointBackupsAreNotOneOrTwo_then_theSettingsRefuseThem() {
         assertThatThrownBy(() -> new ClusterSettings().checkpointBackups(0)).hasMessageContaining("1..2, got 0");
